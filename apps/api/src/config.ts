@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { z } from 'zod';
+
+/**
+ * The environment, parsed once. Nothing else in the API reads `process.env`: everything it needs
+ * is a field of `Config`, and a wrong value stops the process at start with the variable's name.
+ *
+ * Defaults make a fresh clone work offline (PGlite under DATA_DIR, secrets generated into
+ * DATA_DIR). `NODE_ENV=production` refuses the defaults that are only safe on a developer's machine.
+ */
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z
+    .string()
+    .trim()
+    .min(1, 'must be a host name or IP address, e.g. 0.0.0.0')
+    .default('localhost'),
+  PORT: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number from 1 to 65535')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'must be from 1 to 65535').max(65535, 'must be from 1 to 65535'))
+    .default(3000),
+  PUBLIC_URL: optionalString.pipe(
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://app.example.com' })
+      .optional(),
+  ),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATABASE_URL: optionalString.pipe(
+    z
+      .url({
+        protocol: /^postgres(ql)?$/,
+        error: 'must be a PostgreSQL URL such as postgres://user:password@host:5432/database',
+      })
+      .optional(),
+  ),
+  TOKEN_SECRET: optionalString.pipe(
+    z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 48)').optional(),
+  ),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+});
+
+export type DatabaseConfig =
+  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'postgres'; url: string };
+
+export interface Config {
+  environment: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  /** Where people reach the product; every link in an email is built from it, never from Host. */
+  publicUrl: string;
+  dataDir: string;
+  database: DatabaseConfig;
+  /** Signs access tokens (HS256). */
+  tokenSecret: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Environment = Record<string, string | undefined>;
+
+export function loadConfig(env: Environment = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const variable = String(issue.path[0]);
+        const given = env[variable];
+        const shown = variable.includes('SECRET') || variable === 'DATABASE_URL' ? '' : ` (got "${given ?? ''}")`;
+        return `${variable}: ${issue.message}${shown}`;
+      }),
+    );
+  }
+  const values = parsed.data;
+  const isProduction = values.NODE_ENV === 'production';
+  const problems: string[] = [];
+
+  if (isProduction && !values.TOKEN_SECRET) {
+    problems.push('TOKEN_SECRET: required in production (generated secrets are refused)');
+  }
+  if (isProduction && !values.PUBLIC_URL) {
+    problems.push('PUBLIC_URL: required in production (links in emails are built from it)');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const dataDir = path.resolve(values.DATA_DIR);
+  const database: DatabaseConfig = values.DATABASE_URL
+    ? { kind: 'postgres', url: values.DATABASE_URL }
+    : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') };
+
+  return {
+    environment: values.NODE_ENV,
+    host: values.HOST,
+    port: values.PORT,
+    publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
+    dataDir,
+    database,
+    tokenSecret: values.TOKEN_SECRET ?? readOrCreateGeneratedSecrets(dataDir).tokenSecret,
+    logLevel: values.LOG_LEVEL,
+  };
+}
+
+interface GeneratedSecrets {
+  tokenSecret: string;
+}
+
+/**
+ * Development convenience: secrets that nobody configured are generated once and kept in
+ * DATA_DIR, so tokens stay valid across restarts. Refused in production (see loadConfig).
+ */
+function readOrCreateGeneratedSecrets(dataDir: string): GeneratedSecrets {
+  const file = path.join(dataDir, 'generated-secrets.json');
+  mkdirSync(dataDir, { recursive: true });
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as GeneratedSecrets;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new ConfigError([`DATA_DIR: cannot read ${file}: ${(error as Error).message}`]);
+    }
+  }
+  const secrets: GeneratedSecrets = { tokenSecret: randomBytes(48).toString('base64url') };
+  try {
+    // 'wx' fails if another process created it first; then theirs is the one to use.
+    writeFileSync(file, JSON.stringify(secrets, null, 2), { flag: 'wx', mode: 0o600 });
+    return secrets;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      return JSON.parse(readFileSync(file, 'utf8')) as GeneratedSecrets;
+    }
+    throw new ConfigError([`DATA_DIR: cannot write ${file}: ${(error as Error).message}`]);
+  }
+}
+
+/** Hides the password of a database URL so it can be printed. */
+export function redactDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}

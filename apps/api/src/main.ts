@@ -1,0 +1,65 @@
+import closeWithGrace from 'close-with-grace';
+
+import { buildApp } from './app';
+import { type Config, ConfigError, loadConfig } from './config';
+import { DataDirLockedError } from './db/data-dir-lock';
+import { DatabaseUnavailableError } from './db/database';
+
+/**
+ * Starts the server: configuration, database (migrated), routes, then listen. A problem a person
+ * can fix (a wrong variable, a database that does not answer, a port in use) ends the process
+ * with one line naming the variable to look at and exit code 1, not a stack trace.
+ */
+async function start(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    return exitWith(error);
+  }
+
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  try {
+    app = await buildApp(config);
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await app?.close().catch(() => {});
+    return exitWith(error, config);
+  }
+  const server = app;
+
+  closeWithGrace({ delay: 10_000 }, async function closeServer({ err, signal }) {
+    if (err) server.log.error({ err }, 'closing after an uncaught error');
+    else server.log.info({ signal }, 'closing');
+    await server.close();
+  });
+
+  const shownHost = ['localhost', '0.0.0.0', '::', '127.0.0.1'].includes(config.host)
+    ? 'localhost'
+    : config.host;
+  process.stdout.write(`\nKegel Coach is running at http://${shownHost}:${config.port}\n\n`);
+}
+
+function exitWith(error: unknown, config?: Config): never {
+  process.stderr.write(`${describeStartError(error, config)}\n`);
+  process.exit(1);
+}
+
+function describeStartError(error: unknown, config?: Config): string {
+  if (error instanceof ConfigError) return error.message;
+  if (error instanceof DatabaseUnavailableError) {
+    const variable = config?.database.kind === 'postgres' ? 'DATABASE_URL' : 'DATA_DIR';
+    return `Invalid configuration: ${variable}: ${error.message}`;
+  }
+  if (error instanceof DataDirLockedError) return `Invalid configuration: DATA_DIR: ${error.message}`;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') {
+    return `Invalid configuration: PORT: ${config?.port} is already in use on ${config?.host}`;
+  }
+  if (code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return `Invalid configuration: HOST/PORT: cannot listen on ${config?.host}:${config?.port} (${code})`;
+  }
+  return `Could not start: ${(error as Error).stack ?? String(error)}`;
+}
+
+await start();

@@ -1,0 +1,40 @@
+import { STATUS_CODES } from 'node:http';
+
+import type { ErrorBody } from '@kegel/contract';
+import type { FastifyError, FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/**
+ * One error shape for the whole API: `{ statusCode, error, message }` (spec §7, issue #3).
+ * Validation problems become an array of messages, one per field problem, worded by the contract.
+ * A 5xx never shows its text (no stack, no SQL); it is logged with the request instead.
+ */
+export const errorHandlerPlugin = fp(
+  async function errorHandlerPlugin(app) {
+    app.setErrorHandler(function handleError(error: FastifyError, request, reply) {
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        const messages = [
+          ...new Set(error.validation.map((issue) => issue.message ?? "Invalid value")),
+        ];
+        return sendError(reply, 400, messages);
+      }
+      const statusCode = error.statusCode ?? 500;
+      if (statusCode >= 500) {
+        request.log.error({ err: error }, 'request failed');
+        return sendError(reply, statusCode, 'Something went wrong on our side. Please try again.');
+      }
+      return sendError(reply, statusCode, error.message);
+    });
+  },
+  { name: 'error-handler' },
+);
+
+export function sendError(
+  reply: FastifyReply,
+  statusCode: number,
+  message: ErrorBody['message'],
+): FastifyReply {
+  const body: ErrorBody = { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
+  return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
+}

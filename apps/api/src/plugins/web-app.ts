@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+import fastifyStatic from '@fastify/static';
+import fp from 'fastify-plugin';
+
+import { sendError } from './error-handler';
+
+const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+/**
+ * Serves the built web app (apps/web/dist). Vite puts content-hashed files under /assets, so they
+ * can be cached for a year; everything else (index.html above all) is revalidated on each visit so
+ * a deploy reaches people at once. The build also writes .br and .gz twins that are sent to
+ * browsers that accept them. Any other GET outside /api answers index.html: the React router owns
+ * those paths (history fallback).
+ */
+export const webAppPlugin = fp<{ root: string }>(
+  async function webAppPlugin(app, { root }) {
+    const indexFile = path.join(root, 'index.html');
+    if (!existsSync(indexFile)) {
+      app.log.warn(`web app not built (${indexFile} is missing): only the API is served`);
+      app.setNotFoundHandler(function notFound(request, reply) {
+        return sendError(reply, 404, `Route ${request.method} ${request.url.split('?')[0]} not found`);
+      });
+      return;
+    }
+    await app.register(fastifyStatic, {
+      root,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders(response, filePath) {
+        const isHashedAsset = filePath.startsWith(path.join(root, 'assets') + path.sep);
+        response.setHeader(
+          'cache-control',
+          isHashedAsset ? `public, max-age=${ONE_YEAR_SECONDS}, immutable` : 'no-cache',
+        );
+      },
+    });
+
+    app.setNotFoundHandler(function serveIndexOrNotFound(request, reply) {
+      const isPageRequest = request.method === 'GET' || request.method === 'HEAD';
+      const pathname = request.url.split('?')[0] ?? '';
+      // The static route matches every GET path, /api ones included, so they land here too.
+      // A missing hashed asset is a real 404: answering HTML there breaks the page in a stranger way.
+      const isApiCall = pathname === '/api' || pathname.startsWith('/api/');
+      if (!isPageRequest || isApiCall || pathname.startsWith('/assets/')) {
+        return sendError(reply, 404, `Route ${request.method} ${pathname} not found`);
+      }
+      return reply.sendFile('index.html');
+    });
+  },
+  { name: 'web-app' },
+);

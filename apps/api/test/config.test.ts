@@ -1,0 +1,95 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { ConfigError, loadConfig } from '../src/config';
+
+const dirs: string[] = [];
+function freshDataDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'kegel-config-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('works offline with no settings: PGlite under DATA_DIR, port 3000, localhost links', () => {
+    const dataDir = freshDataDir();
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('localhost');
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.database).toEqual({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') });
+  });
+
+  it('uses PostgreSQL when DATABASE_URL is set', () => {
+    const config = loadConfig({ DATA_DIR: freshDataDir(), DATABASE_URL: 'postgres://u:p@db:5432/kegel' });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u:p@db:5432/kegel' });
+  });
+
+  it('names PORT when it is not a port number', () => {
+    expect(problemsOf({ DATA_DIR: freshDataDir(), PORT: 'eighty' })).toEqual([
+      'PORT: must be a whole number from 1 to 65535 (got "eighty")',
+    ]);
+    expect(problemsOf({ DATA_DIR: freshDataDir(), PORT: '70000' })).toEqual([
+      'PORT: must be from 1 to 65535 (got "70000")',
+    ]);
+  });
+
+  it('names DATABASE_URL when it is not a PostgreSQL URL, without echoing it', () => {
+    const [problem] = problemsOf({ DATA_DIR: freshDataDir(), DATABASE_URL: 'mysql://root:secret@db/x' });
+    expect(problem).toMatch(/^DATABASE_URL: must be a PostgreSQL URL/);
+    expect(problem).not.toContain('secret');
+  });
+
+  it('generates the token secret once and keeps it in DATA_DIR', () => {
+    const dataDir = freshDataDir();
+    const first = loadConfig({ DATA_DIR: dataDir });
+    const second = loadConfig({ DATA_DIR: dataDir });
+    expect(first.tokenSecret.length).toBeGreaterThanOrEqual(32);
+    expect(second.tokenSecret).toBe(first.tokenSecret);
+    const stored = JSON.parse(readFileSync(path.join(dataDir, 'generated-secrets.json'), 'utf8')) as {
+      tokenSecret: string;
+    };
+    expect(stored.tokenSecret).toBe(first.tokenSecret);
+  });
+
+  it('refuses generated secrets and a missing public URL in production', () => {
+    expect(problemsOf({ NODE_ENV: 'production', DATA_DIR: freshDataDir() })).toEqual([
+      'TOKEN_SECRET: required in production (generated secrets are refused)',
+      'PUBLIC_URL: required in production (links in emails are built from it)',
+    ]);
+  });
+
+  it('accepts a complete production configuration', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      DATA_DIR: freshDataDir(),
+      TOKEN_SECRET: 'x'.repeat(48),
+      PUBLIC_URL: 'https://app.example.com/',
+      DATABASE_URL: 'postgresql://kegel@db.internal/kegel',
+    });
+    expect(config.publicUrl).toBe('https://app.example.com');
+    expect(config.environment).toBe('production');
+  });
+
+  it('rejects a short TOKEN_SECRET without printing it', () => {
+    const [problem] = problemsOf({ DATA_DIR: freshDataDir(), TOKEN_SECRET: 'short' });
+    expect(problem).toMatch(/^TOKEN_SECRET: must be at least 32 characters/);
+    expect(problem).not.toContain('short"');
+  });
+});

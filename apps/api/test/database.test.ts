@@ -1,0 +1,107 @@
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { DataDirLockedError } from '../src/db/data-dir-lock';
+import { type DatabaseHandle, openDatabase } from '../src/db/database';
+import { runMigrations } from '../src/db/migrate';
+import { testConfig } from './support/test-app';
+import { type TestDatabase, testDatabaseKinds } from './support/test-databases';
+
+describe.each(testDatabaseKinds)('database on $name', (kind) => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function freshDatabase(): Promise<TestDatabase> {
+    const database = await kind.create();
+    cleanups.push(() => database.drop());
+    return database;
+  }
+
+  async function open(database: TestDatabase): Promise<DatabaseHandle> {
+    const handle = await openDatabase(testConfig(database).database);
+    cleanups.push(() => handle.close());
+    return handle;
+  }
+
+  it('migrates a new database and seeds the four plans in integer cents', async () => {
+    const handle = await open(await freshDatabase());
+    expect(handle.appliedMigrations).toContain('0001-plans.sql');
+    const plans = await handle.db
+      .selectFrom('plans')
+      .select(['id', 'name', 'days', 'priceCents', 'currency'])
+      .orderBy('days')
+      .execute();
+    expect(plans).toEqual([
+      { id: '1-day', name: '1 Day', days: 1, priceCents: 299, currency: 'usd' },
+      { id: '1-week', name: '1 Week', days: 7, priceCents: 999, currency: 'usd' },
+      { id: '1-month', name: '1 Month', days: 30, priceCents: 2999, currency: 'usd' },
+      { id: '1-year', name: '1 Year', days: 365, priceCents: 11999, currency: 'usd' },
+    ]);
+  });
+
+  it('applies nothing the second time (idempotent)', async () => {
+    const handle = await open(await freshDatabase());
+    expect(await runMigrations(handle.db)).toEqual([]);
+    const { count } = await handle.db
+      .selectFrom('plans')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    expect(Number(count)).toBe(4);
+  });
+
+  it('keeps every row across a restart', async () => {
+    const database = await freshDatabase();
+    const first = await openDatabase(testConfig(database).database);
+    await first.db
+      .insertInto('plans')
+      .values({ id: 'test-2-weeks', name: '2 Weeks', days: 14, priceCents: 1599, currency: 'usd' })
+      .execute();
+    await first.close();
+
+    const second = await open(database);
+    expect(second.appliedMigrations).toEqual([]);
+    const row = await second.db
+      .selectFrom('plans')
+      .select(['name', 'priceCents'])
+      .where('id', '=', 'test-2-weeks')
+      .executeTakeFirst();
+    expect(row).toEqual({ name: '2 Weeks', priceCents: 1599 });
+  });
+});
+
+describe('PGlite data directory', () => {
+  it('refuses a second server on the same DATA_DIR while the first runs', async () => {
+    const pglite = testDatabaseKinds.find((kind) => kind.name === 'PGlite');
+    if (!pglite) throw new Error('PGlite is always tested');
+    const database = await pglite.create();
+    const first = await openDatabase(testConfig(database).database);
+    try {
+      await expect(openDatabase(testConfig(database).database)).rejects.toBeInstanceOf(DataDirLockedError);
+    } finally {
+      await first.close();
+      await database.drop();
+    }
+  });
+});
+
+const postgres = testDatabaseKinds.find((kind) => kind.name === 'PostgreSQL');
+describe.runIf(postgres)('PostgreSQL migrations under concurrency', () => {
+  it('lets processes that start together take turns: one applies, the others find it done', async () => {
+    const database = await postgres!.create();
+    const config = testConfig(database).database;
+    const handles = await Promise.all([openDatabase(config), openDatabase(config), openDatabase(config)]);
+    try {
+      const applied = handles.map((handle) => handle.appliedMigrations);
+      expect(applied.filter((names) => names.length > 0)).toHaveLength(1);
+      const rows = await sql<{ count: number }>`select count(*)::int as count from schema_migrations`.execute(
+        handles[0]!.db,
+      );
+      expect(rows.rows[0]?.count).toBeGreaterThan(0);
+    } finally {
+      await Promise.all(handles.map((handle) => handle.close()));
+      await database.drop();
+    }
+  });
+});

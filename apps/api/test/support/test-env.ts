@@ -1,0 +1,5 @@
+/** The test run's own settings; the one place tests read the environment. */
+export const testEnv = {
+  /** A PostgreSQL server to run the integration tests on too; each run gets its own database. */
+  postgresUrl: process.env.TEST_DATABASE_URL || undefined,
+};

@@ -1,0 +1,105 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
+
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { buildTestApp } from './support/test-app';
+import { type TestDatabase, testDatabaseKinds } from './support/test-databases';
+
+const INDEX_HTML = '<!doctype html><title>Kegel Coach</title><div id="root"></div>';
+const ASSET_JS = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+
+/** A built web app in miniature, laid out as `vite build` + precompress leave apps/web/dist. */
+function writeFixtureWebRoot(): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'kegel-web-'));
+  mkdirSync(path.join(root, 'assets'));
+  writeFileSync(path.join(root, 'index.html'), INDEX_HTML);
+  writeFileSync(path.join(root, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  writeFileSync(path.join(root, 'assets', 'index-AbC123.js'), ASSET_JS);
+  writeFileSync(path.join(root, 'assets', 'index-AbC123.js.br'), brotliCompressSync(ASSET_JS));
+  return root;
+}
+
+describe('serving the web app', () => {
+  const pglite = testDatabaseKinds[0]!;
+  let database: TestDatabase;
+  let webRoot: string;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    database = await pglite.create();
+    webRoot = writeFixtureWebRoot();
+    app = await buildTestApp(database, { webRoot });
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.drop();
+    rmSync(webRoot, { recursive: true, force: true });
+  });
+
+  it.each(['/', '/home', '/dashboard/settings', '/account/verify-email?newEmail=a%2Bb%40x.io&code=1'])(
+    'answers %s with index.html, revalidated on every visit',
+    async (url) => {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toBe(INDEX_HTML);
+    },
+  );
+
+  it('serves hashed assets cached for a year, brotli-compressed when accepted', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/assets/index-AbC123.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(ASSET_JS);
+  });
+
+  it('serves the uncompressed asset to clients that accept no compression', async () => {
+    const response = await app.inject({ method: 'GET', url: '/assets/index-AbC123.js' });
+    expect(response.headers['content-encoding']).toBeUndefined();
+    expect(response.body).toBe(ASSET_JS);
+  });
+
+  it('serves other files without the long cache', async () => {
+    const response = await app.inject({ method: 'GET', url: '/favicon.svg' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('answers a missing asset with 404, not with the page', async () => {
+    const response = await app.inject({ method: 'GET', url: '/assets/index-Gone99.js' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
+  });
+
+  it('keeps /api out of the fallback', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/users/nobody' });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('does not answer non-GET requests with the page', async () => {
+    const response = await app.inject({ method: 'POST', url: '/home' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ statusCode: 404 });
+  });
+
+  it('compresses API answers that are worth it', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/${'x'.repeat(2000)}`,
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-encoding']).toBe('gzip');
+  });
+});

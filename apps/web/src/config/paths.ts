@@ -1,0 +1,43 @@
+import { env } from './env';
+
+/**
+ * Every route of the web app (spec §2), spelled once. `getHref` builds a link, `path` is what the
+ * router matches.
+ */
+export const paths = {
+  root: { path: '/', getHref: (): string => '/' },
+  home: { path: '/home', getHref: (): string => '/home' },
+  auth: {
+    login: {
+      path: '/auth/login',
+      /** `r` carries the path to return to after signing in (spec §2). */
+      getHref: (returnTo?: string | null): string =>
+        returnTo ? `/auth/login?r=${encodeURIComponent(returnTo)}` : '/auth/login',
+    },
+    register: { path: '/auth/register', getHref: (): string => '/auth/register' },
+    reset: { path: '/auth/reset', getHref: (): string => '/auth/reset' },
+  },
+  account: {
+    recover: { path: '/account/recover/new', getHref: (): string => '/account/recover/new' },
+    verifyEmail: { path: '/account/verify-email', getHref: (): string => '/account/verify-email' },
+  },
+  dashboard: {
+    root: { path: '/dashboard', getHref: (): string => '/dashboard' },
+    settings: { path: '/dashboard/settings', getHref: (): string => '/dashboard/settings' },
+    history: { path: '/dashboard/history', getHref: (): string => '/dashboard/history' },
+  },
+  purchase: {
+    root: { path: '/purchase', getHref: (): string => '/purchase' },
+    complete: { path: '/purchase/complete', getHref: (): string => '/purchase/complete' },
+  },
+} as const;
+
+/** Pages of the marketing site and the app store, linked from the footer and banner (spec §1). */
+export const externalLinks = {
+  features: `${env.marketingSiteUrl}/features`,
+  support: `${env.marketingSiteUrl}/support`,
+  privacyPolicy: `${env.marketingSiteUrl}/privacy`,
+  termsOfUse: `${env.marketingSiteUrl}/terms`,
+  appStore: env.appStoreUrl,
+  supportEmail: `mailto:${env.supportEmail}`,
+} as const;

@@ -1,0 +1,42 @@
+import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import { Link, type LinkProps } from 'react-router';
+
+import styles from './button.module.css';
+
+export type ButtonVariant = 'primary' | 'secondary' | 'outlined' | 'ghost';
+export type ButtonSize = 56 | 48 | 44 | 38;
+
+interface ButtonLookProps {
+  variant?: ButtonVariant;
+  size?: ButtonSize;
+  fullWidth?: boolean;
+  children: ReactNode;
+}
+
+function buttonClassName({ variant = 'primary', size = 48, fullWidth = false }: Omit<ButtonLookProps, 'children'>, extra?: string): string {
+  return [styles.button, styles[variant], styles[`size${size}`], fullWidth ? styles.fullWidth : undefined, extra]
+    .filter(Boolean)
+    .join(' ');
+}
+
+export function Button({
+  variant,
+  size,
+  fullWidth,
+  className,
+  type = 'button',
+  ...rest
+}: ButtonLookProps & ButtonHTMLAttributes<HTMLButtonElement>): React.JSX.Element {
+  return <button type={type} className={buttonClassName({ variant, size, fullWidth }, className)} {...rest} />;
+}
+
+/** A link that looks like a button: navigation stays a link for keyboards and screen readers. */
+export function ButtonLink({
+  variant,
+  size,
+  fullWidth,
+  className,
+  ...rest
+}: ButtonLookProps & LinkProps): React.JSX.Element {
+  return <Link className={buttonClassName({ variant, size, fullWidth }, typeof className === 'string' ? className : undefined)} {...rest} />;
+}

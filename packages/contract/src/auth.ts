@@ -1,0 +1,99 @@
+import { z } from 'zod';
+
+import {
+  CurrentPasswordSchema,
+  EmailedCodeSchema,
+  EmailSchema,
+  fieldMessages,
+  NewPasswordSchema,
+} from './fields';
+
+/** Sign-in, login and refresh responses (spec §3). */
+export const TokenPairSchema = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string(),
+});
+export type TokenPair = z.infer<typeof TokenPairSchema>;
+
+export const LoginRequestSchema = z.object({
+  email: EmailSchema,
+  password: CurrentPasswordSchema,
+});
+export type LoginRequest = z.infer<typeof LoginRequestSchema>;
+
+export const RegisterRequestSchema = z.object({
+  email: EmailSchema,
+  password: NewPasswordSchema,
+});
+export type RegisterRequest = z.infer<typeof RegisterRequestSchema>;
+
+/** The register form: the confirmation is checked here and never sent (spec §5). */
+export const RegisterFormSchema = RegisterRequestSchema.extend({
+  confirmPassword: z.string(),
+}).refine((form) => form.password === form.confirmPassword, {
+  message: fieldMessages.passwordsDoNotMatch,
+  path: ['confirmPassword'],
+});
+export type RegisterForm = z.infer<typeof RegisterFormSchema>;
+
+export const RefreshRequestSchema = z.object({ refreshToken: z.string().min(1).max(512) });
+export type RefreshRequest = z.infer<typeof RefreshRequestSchema>;
+
+export const LogoutRequestSchema = z.object({ refreshToken: z.string().min(1).max(512) });
+export type LogoutRequest = z.infer<typeof LogoutRequestSchema>;
+
+export const ResetPasswordRequestSchema = z.object({ email: EmailSchema });
+export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequestSchema>;
+
+export const ResetPasswordConfirmRequestSchema = z.object({
+  email: EmailSchema,
+  code: EmailedCodeSchema,
+  newPassword: NewPasswordSchema,
+});
+export type ResetPasswordConfirmRequest = z.infer<typeof ResetPasswordConfirmRequestSchema>;
+
+/** The recover form (new password and repeat); email and code come from the link. */
+export const RecoverPasswordFormSchema = z
+  .object({ newPassword: NewPasswordSchema, confirmPassword: z.string() })
+  .refine((form) => form.newPassword === form.confirmPassword, {
+    message: fieldMessages.passwordsDoNotMatch,
+    path: ['confirmPassword'],
+  });
+export type RecoverPasswordForm = z.infer<typeof RecoverPasswordFormSchema>;
+
+export const ChangePasswordRequestSchema = z.object({
+  oldPassword: CurrentPasswordSchema,
+  newPassword: NewPasswordSchema,
+});
+export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequestSchema>;
+
+export const ChangePasswordFormSchema = ChangePasswordRequestSchema.extend({
+  confirmPassword: z.string(),
+}).refine((form) => form.newPassword === form.confirmPassword, {
+  message: fieldMessages.passwordsDoNotMatch,
+  path: ['confirmPassword'],
+});
+export type ChangePasswordForm = z.infer<typeof ChangePasswordFormSchema>;
+
+export const ChangeEmailRequestSchema = z.object({
+  newEmail: EmailSchema,
+  password: CurrentPasswordSchema,
+});
+export type ChangeEmailRequest = z.infer<typeof ChangeEmailRequestSchema>;
+
+export const VerifyEmailRequestSchema = z.object({
+  code: EmailedCodeSchema,
+  newEmail: EmailSchema,
+});
+export type VerifyEmailRequest = z.infer<typeof VerifyEmailRequestSchema>;
+
+export const GoogleVerifyTokenRequestSchema = z.object({
+  code: z.string().min(1, fieldMessages.required).max(2048),
+  clientType: z.literal('WEB'),
+});
+export type GoogleVerifyTokenRequest = z.infer<typeof GoogleVerifyTokenRequestSchema>;
+
+export const AppleVerifyTokenRequestSchema = z.object({
+  token: z.string().min(1, fieldMessages.required).max(8192),
+});
+export type AppleVerifyTokenRequest = z.infer<typeof AppleVerifyTokenRequestSchema>;

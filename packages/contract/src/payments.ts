@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+import { EmailSchema, fieldMessages, IsoDateTimeSchema } from './fields';
+
+/** A plan as the web shows it; `price` is in US dollars (the API stores integer cents). */
+export const PlanSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  days: z.number().int().positive(),
+  price: z.number().nonnegative(),
+});
+export type Plan = z.infer<typeof PlanSchema>;
+
+export const PlansResponseSchema = z.array(PlanSchema);
+export type PlansResponse = z.infer<typeof PlansResponseSchema>;
+
+export const StartCheckoutRequestSchema = z.object({
+  planId: z
+    .string({ error: fieldMessages.planRequired })
+    .min(1, fieldMessages.planRequired)
+    .max(64, fieldMessages.planRequired),
+  email: EmailSchema,
+});
+export type StartCheckoutRequest = z.infer<typeof StartCheckoutRequestSchema>;
+
+export const StartCheckoutResponseSchema = z.object({ paymentURL: z.url() });
+export type StartCheckoutResponse = z.infer<typeof StartCheckoutResponseSchema>;
+
+export const CheckoutSessionParamsSchema = z.object({ session: z.string().min(1).max(255) });
+
+/** What /purchase/complete shows about a payment; no personal data (issue #5). */
+export const CheckoutSessionSchema = z.object({
+  id: z.string(),
+  durationDays: z.number().int().positive(),
+  beginsAt: IsoDateTimeSchema,
+  providerType: z.string(),
+  price: z.number().nonnegative(),
+});
+export type CheckoutSession = z.infer<typeof CheckoutSessionSchema>;
+
+export const CustomerPortalResponseSchema = z.object({ url: z.url() });
+export type CustomerPortalResponse = z.infer<typeof CustomerPortalResponseSchema>;

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+import { IsoDateTimeSchema } from './fields';
+
+/** Premium is active while `subscriptionEndDate` is after now (spec §3). */
+export const ProfileSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  subscriptionEndDate: IsoDateTimeSchema.nullable(),
+});
+export type Profile = z.infer<typeof ProfileSchema>;
+
+export const SubscriptionProviderSchema = z.enum(['Stripe', 'Apple']);
+export type SubscriptionProvider = z.infer<typeof SubscriptionProviderSchema>;
+
+export const SubscriptionItemSchema = z.object({
+  name: z.string(),
+  provider: SubscriptionProviderSchema,
+  createdAt: IsoDateTimeSchema,
+  expiresAt: IsoDateTimeSchema,
+});
+export type SubscriptionItem = z.infer<typeof SubscriptionItemSchema>;
+
+export const SubscriptionsResponseSchema = z.object({ data: z.array(SubscriptionItemSchema) });
+export type SubscriptionsResponse = z.infer<typeof SubscriptionsResponseSchema>;

@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit and integration tests of every workspace. The API's run on PGlite always and also on
+// PostgreSQL when TEST_DATABASE_URL is set (see apps/api/test/support/test-databases.ts).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'contract',
+          include: ['packages/contract/src/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'api',
+          include: ['apps/api/test/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
