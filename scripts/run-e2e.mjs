@@ -13,11 +13,13 @@ if (!existsSync(chromiumPath)) {
   process.exit(isRequired ? 1 : 0);
 }
 
-const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
-
-const run = spawnSync('npx', ['playwright', 'test', '--config', 'apps/web/playwright.config.ts', ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  env: { ...process.env, CHROMIUM_PATH: chromiumPath },
-});
+// Playwright's webServer runs `node scripts/start.mjs`, which builds what is not built yet.
+const run = spawnSync(
+  'npx',
+  ['playwright', 'test', '--config', 'apps/web/playwright.config.ts', ...process.argv.slice(2)],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, CHROMIUM_PATH: chromiumPath },
+  },
+);
 process.exit(run.status ?? 1);

@@ -13,7 +13,15 @@ const shared = ['packages/contract/src', 'packages/contract/package.json', 'pack
 const targets = [
   {
     workspace: '@kegel/web',
-    inputs: ['apps/web/src', 'apps/web/public', 'apps/web/index.html', 'apps/web/vite.config.ts', 'apps/web/package.json', 'apps/web/scripts', ...shared],
+    inputs: [
+      'apps/web/src',
+      'apps/web/public',
+      'apps/web/index.html',
+      'apps/web/vite.config.ts',
+      'apps/web/package.json',
+      'apps/web/scripts',
+      ...shared,
+    ],
     stamp: 'apps/web/dist/.build-stamp',
   },
   {
@@ -42,7 +50,11 @@ function hashInputs(inputs) {
     if (name.startsWith('VITE_')) hash.update(`${name}=${value}\n`);
   }
   for (const file of inputs.flatMap((input) => [...filesUnder(input)]).sort()) {
-    hash.update(file).update('\0').update(readFileSync(path.join(root, file))).update('\0');
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(path.join(root, file)))
+      .update('\0');
   }
   return hash.digest('hex');
 }

@@ -5,7 +5,9 @@ import { cp, readFile, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 const packageJson = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
-const external = Object.keys(packageJson.dependencies).filter((name) => !name.startsWith('@kegel/'));
+const external = Object.keys(packageJson.dependencies).filter(
+  (name) => !name.startsWith('@kegel/'),
+);
 
 await rm('dist', { recursive: true, force: true });
 await build({

@@ -25,7 +25,10 @@ export interface BuildAppOptions {
 }
 
 /** Builds the whole server without listening: what `main.ts` starts and what tests drive. */
-export async function buildApp(config: Config, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  config: Config,
+  options: BuildAppOptions = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     requestTimeout: 30_000,
@@ -43,7 +46,11 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(
     async function api(api) {
       api.setNotFoundHandler(function apiRouteNotFound(request, reply) {
-        return sendError(reply, 404, `Route ${request.method} ${request.url.split('?')[0]} not found`);
+        return sendError(
+          reply,
+          404,
+          `Route ${request.method} ${request.url.split('?')[0]} not found`,
+        );
       });
       await api.register(healthRoutes);
     },

@@ -36,7 +36,10 @@ const EnvSchema = z.object({
     .default(3000),
   PUBLIC_URL: optionalString.pipe(
     z
-      .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://app.example.com' })
+      .url({
+        protocol: /^https?$/,
+        error: 'must be an http(s) URL such as https://app.example.com',
+      })
       .optional(),
   ),
   DATA_DIR: z.string().trim().min(1).default('./data'),
@@ -55,8 +58,7 @@ const EnvSchema = z.object({
 });
 
 export type DatabaseConfig =
-  | { kind: 'pglite'; dataDir: string }
-  | { kind: 'postgres'; url: string };
+  { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
 
 export interface Config {
   environment: 'development' | 'production' | 'test';
@@ -87,7 +89,10 @@ export function loadConfig(env: Environment = process.env): Config {
       parsed.error.issues.map((issue) => {
         const variable = String(issue.path[0]);
         const given = env[variable];
-        const shown = variable.includes('SECRET') || variable === 'DATABASE_URL' ? '' : ` (got "${given ?? ''}")`;
+        const shown =
+          variable.includes('SECRET') || variable === 'DATABASE_URL'
+            ? ''
+            : ` (got "${given ?? ''}")`;
         return `${variable}: ${issue.message}${shown}`;
       }),
     );

@@ -51,7 +51,8 @@ function describeStartError(error: unknown, config?: Config): string {
     const variable = config?.database.kind === 'postgres' ? 'DATABASE_URL' : 'DATA_DIR';
     return `Invalid configuration: ${variable}: ${error.message}`;
   }
-  if (error instanceof DataDirLockedError) return `Invalid configuration: DATA_DIR: ${error.message}`;
+  if (error instanceof DataDirLockedError)
+    return `Invalid configuration: DATA_DIR: ${error.message}`;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EADDRINUSE') {
     return `Invalid configuration: PORT: ${config?.port} is already in use on ${config?.host}`;

@@ -37,7 +37,10 @@ describe('loadConfig', () => {
   });
 
   it('uses PostgreSQL when DATABASE_URL is set', () => {
-    const config = loadConfig({ DATA_DIR: freshDataDir(), DATABASE_URL: 'postgres://u:p@db:5432/kegel' });
+    const config = loadConfig({
+      DATA_DIR: freshDataDir(),
+      DATABASE_URL: 'postgres://u:p@db:5432/kegel',
+    });
     expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u:p@db:5432/kegel' });
   });
 
@@ -51,7 +54,10 @@ describe('loadConfig', () => {
   });
 
   it('names DATABASE_URL when it is not a PostgreSQL URL, without echoing it', () => {
-    const [problem] = problemsOf({ DATA_DIR: freshDataDir(), DATABASE_URL: 'mysql://root:secret@db/x' });
+    const [problem] = problemsOf({
+      DATA_DIR: freshDataDir(),
+      DATABASE_URL: 'mysql://root:secret@db/x',
+    });
     expect(problem).toMatch(/^DATABASE_URL: must be a PostgreSQL URL/);
     expect(problem).not.toContain('secret');
   });
@@ -62,7 +68,9 @@ describe('loadConfig', () => {
     const second = loadConfig({ DATA_DIR: dataDir });
     expect(first.tokenSecret.length).toBeGreaterThanOrEqual(32);
     expect(second.tokenSecret).toBe(first.tokenSecret);
-    const stored = JSON.parse(readFileSync(path.join(dataDir, 'generated-secrets.json'), 'utf8')) as {
+    const stored = JSON.parse(
+      readFileSync(path.join(dataDir, 'generated-secrets.json'), 'utf8'),
+    ) as {
       tokenSecret: string;
     };
     expect(stored.tokenSecret).toBe(first.tokenSecret);

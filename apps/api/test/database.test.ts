@@ -78,7 +78,9 @@ describe('PGlite data directory', () => {
     const database = await pglite.create();
     const first = await openDatabase(testConfig(database).database);
     try {
-      await expect(openDatabase(testConfig(database).database)).rejects.toBeInstanceOf(DataDirLockedError);
+      await expect(openDatabase(testConfig(database).database)).rejects.toBeInstanceOf(
+        DataDirLockedError,
+      );
     } finally {
       await first.close();
       await database.drop();
@@ -91,13 +93,17 @@ describe.runIf(postgres)('PostgreSQL migrations under concurrency', () => {
   it('lets processes that start together take turns: one applies, the others find it done', async () => {
     const database = await postgres!.create();
     const config = testConfig(database).database;
-    const handles = await Promise.all([openDatabase(config), openDatabase(config), openDatabase(config)]);
+    const handles = await Promise.all([
+      openDatabase(config),
+      openDatabase(config),
+      openDatabase(config),
+    ]);
     try {
       const applied = handles.map((handle) => handle.appliedMigrations);
       expect(applied.filter((names) => names.length > 0)).toHaveLength(1);
-      const rows = await sql<{ count: number }>`select count(*)::int as count from schema_migrations`.execute(
-        handles[0]!.db,
-      );
+      const rows = await sql<{
+        count: number;
+      }>`select count(*)::int as count from schema_migrations`.execute(handles[0].db);
       expect(rows.rows[0]?.count).toBeGreaterThan(0);
     } finally {
       await Promise.all(handles.map((handle) => handle.close()));

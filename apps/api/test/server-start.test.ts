@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { childProcessPath } from './support/test-env';
+
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
 
@@ -20,7 +22,7 @@ interface Exit {
 function runServer(env: Record<string, string>): Promise<Exit> {
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, [MAIN], {
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env },
+      env: { PATH: childProcessPath, NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -60,7 +62,9 @@ describe('starting the server with a wrong setting', () => {
   it('stops on a DATABASE_URL that is not a PostgreSQL URL', async () => {
     const result = await runServer({ DATA_DIR: freshDataDir(), DATABASE_URL: 'localhost:5432' });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^Invalid configuration:\n {2}DATABASE_URL: must be a PostgreSQL URL/);
+    expect(result.stderr).toMatch(
+      /^Invalid configuration:\n {2}DATABASE_URL: must be a PostgreSQL URL/,
+    );
   });
 
   it('stops on a DATABASE_URL nobody answers at, with one line naming it and no password', async () => {
@@ -81,7 +85,11 @@ describe('starting the server with a wrong setting', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const { port } = blocker.address() as { port: number };
     try {
-      const result = await runServer({ DATA_DIR: freshDataDir(), HOST: '127.0.0.1', PORT: String(port) });
+      const result = await runServer({
+        DATA_DIR: freshDataDir(),
+        HOST: '127.0.0.1',
+        PORT: String(port),
+      });
       expect(result.code).toBe(1);
       expect(result.stderr.trim()).toBe(
         `Invalid configuration: PORT: ${port} is already in use on 127.0.0.1`,

@@ -40,16 +40,18 @@ describe('serving the web app', () => {
     rmSync(webRoot, { recursive: true, force: true });
   });
 
-  it.each(['/', '/home', '/dashboard/settings', '/account/verify-email?newEmail=a%2Bb%40x.io&code=1'])(
-    'answers %s with index.html, revalidated on every visit',
-    async (url) => {
-      const response = await app.inject({ method: 'GET', url });
-      expect(response.statusCode).toBe(200);
-      expect(response.headers['content-type']).toMatch(/^text\/html/);
-      expect(response.headers['cache-control']).toBe('no-cache');
-      expect(response.body).toBe(INDEX_HTML);
-    },
-  );
+  it.each([
+    '/',
+    '/home',
+    '/dashboard/settings',
+    '/account/verify-email?newEmail=a%2Bb%40x.io&code=1',
+  ])('answers %s with index.html, revalidated on every visit', async (url) => {
+    const response = await app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body).toBe(INDEX_HTML);
+  });
 
   it('serves hashed assets cached for a year, brotli-compressed when accepted', async () => {
     const response = await app.inject({

@@ -19,7 +19,10 @@ let count = 0;
 for await (const file of walk('dist')) {
   if (!COMPRESSIBLE.test(file) || (await stat(file)).size < MIN_BYTES) continue;
   const content = await readFile(file);
-  await writeFile(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  await writeFile(
+    `${file}.br`,
+    brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  );
   await writeFile(`${file}.gz`, gzipSync(content, { level: 9 }));
   count += 1;
 }

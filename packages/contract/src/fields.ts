@@ -46,7 +46,9 @@ export const NewPasswordSchema = z
 
 /** A password being presented (login, confirming a change): only non-empty and bounded. */
 export const CurrentPasswordSchema = z
-  .string({ error: messageWhenMissing(fieldMessages.passwordRequired, fieldMessages.passwordRequired) })
+  .string({
+    error: messageWhenMissing(fieldMessages.passwordRequired, fieldMessages.passwordRequired),
+  })
   .min(1, fieldMessages.passwordRequired)
   .max(PASSWORD_MAX_LENGTH, fieldMessages.passwordTooLong);
 

@@ -23,7 +23,10 @@ interface MigrationFile {
 async function readMigrationFiles(): Promise<MigrationFile[]> {
   const names = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
   return Promise.all(
-    names.map(async (name) => ({ name, sql: await readFile(new URL(name, MIGRATIONS_DIR), 'utf8') })),
+    names.map(async (name) => ({
+      name,
+      sql: await readFile(new URL(name, MIGRATIONS_DIR), 'utf8'),
+    })),
   );
 }
 
@@ -40,7 +43,9 @@ export async function runMigrations(db: Kysely<Database>): Promise<string[]> {
         )
       `.execute(connection);
       const applied = new Set(
-        (await connection.selectFrom('schemaMigrations').select('name').execute()).map((row) => row.name),
+        (await connection.selectFrom('schemaMigrations').select('name').execute()).map(
+          (row) => row.name,
+        ),
       );
       const newlyApplied: string[] = [];
       for (const file of files) {

@@ -65,7 +65,10 @@ class PGliteDriver implements Driver {
     else this.isLent = false;
   }
 
-  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+  async beginTransaction(
+    connection: DatabaseConnection,
+    settings: TransactionSettings,
+  ): Promise<void> {
     const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
     await connection.executeQuery(Compiled.raw(`begin${isolation}`));
   }

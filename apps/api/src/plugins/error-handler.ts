@@ -15,7 +15,7 @@ export const errorHandlerPlugin = fp(
     app.setErrorHandler(function handleError(error: FastifyError, request, reply) {
       if (hasZodFastifySchemaValidationErrors(error)) {
         const messages = [
-          ...new Set(error.validation.map((issue) => issue.message ?? "Invalid value")),
+          ...new Set(error.validation.map((issue) => issue.message ?? 'Invalid value')),
         ];
         return sendError(reply, 400, messages);
       }

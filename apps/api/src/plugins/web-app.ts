@@ -21,7 +21,11 @@ export const webAppPlugin = fp<{ root: string }>(
     if (!existsSync(indexFile)) {
       app.log.warn(`web app not built (${indexFile} is missing): only the API is served`);
       app.setNotFoundHandler(function notFound(request, reply) {
-        return sendError(reply, 404, `Route ${request.method} ${request.url.split('?')[0]} not found`);
+        return sendError(
+          reply,
+          404,
+          `Route ${request.method} ${request.url.split('?')[0]} not found`,
+        );
       });
       return;
     }

@@ -3,3 +3,6 @@ export const testEnv = {
   /** A PostgreSQL server to run the integration tests on too; each run gets its own database. */
   postgresUrl: process.env.TEST_DATABASE_URL || undefined,
 };
+
+/** The PATH a child process needs to find its tools. */
+export const childProcessPath = process.env.PATH ?? '';

@@ -15,7 +15,9 @@ export const router = createBrowserRouter([
       { index: true, element: <Navigate to={paths.home.getHref()} replace /> },
       {
         path: paths.home.path,
-        lazy: async () => ({ Component: (await import('../features/marketing/pages/home-page')).HomePage }),
+        lazy: async () => ({
+          Component: (await import('../features/marketing/pages/home-page')).HomePage,
+        }),
       },
       { path: '*', element: <NotFoundPage /> },
     ],

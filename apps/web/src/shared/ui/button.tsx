@@ -13,8 +13,17 @@ interface ButtonLookProps {
   children: ReactNode;
 }
 
-function buttonClassName({ variant = 'primary', size = 48, fullWidth = false }: Omit<ButtonLookProps, 'children'>, extra?: string): string {
-  return [styles.button, styles[variant], styles[`size${size}`], fullWidth ? styles.fullWidth : undefined, extra]
+function buttonClassName(
+  { variant = 'primary', size = 48, fullWidth = false }: Omit<ButtonLookProps, 'children'>,
+  extra?: string,
+): string {
+  return [
+    styles.button,
+    styles[variant],
+    styles[`size${size}`],
+    fullWidth ? styles.fullWidth : undefined,
+    extra,
+  ]
     .filter(Boolean)
     .join(' ');
 }
@@ -27,7 +36,13 @@ export function Button({
   type = 'button',
   ...rest
 }: ButtonLookProps & ButtonHTMLAttributes<HTMLButtonElement>): React.JSX.Element {
-  return <button type={type} className={buttonClassName({ variant, size, fullWidth }, className)} {...rest} />;
+  return (
+    <button
+      type={type}
+      className={buttonClassName({ variant, size, fullWidth }, className)}
+      {...rest}
+    />
+  );
 }
 
 /** A link that looks like a button: navigation stays a link for keyboards and screen readers. */
@@ -38,5 +53,13 @@ export function ButtonLink({
   className,
   ...rest
 }: ButtonLookProps & LinkProps): React.JSX.Element {
-  return <Link className={buttonClassName({ variant, size, fullWidth }, typeof className === 'string' ? className : undefined)} {...rest} />;
+  return (
+    <Link
+      className={buttonClassName(
+        { variant, size, fullWidth },
+        typeof className === 'string' ? className : undefined,
+      )}
+      {...rest}
+    />
+  );
 }

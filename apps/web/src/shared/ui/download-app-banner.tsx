@@ -10,7 +10,9 @@ export function DownloadAppBanner(): React.JSX.Element {
         <p className={styles.title} id="download-app-title">
           Download our App
         </p>
-        <p className={styles.text}>Your daily Kegel sessions, reminders and progress, on your phone.</p>
+        <p className={styles.text}>
+          Your daily Kegel sessions, reminders and progress, on your phone.
+        </p>
       </div>
       <a className={styles.link} href={externalLinks.appStore}>
         <DownloadIcon />

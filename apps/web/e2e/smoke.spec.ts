@@ -1,0 +1,60 @@
+import { expect, test } from '@playwright/test';
+
+test.describe('the site shell on /home', () => {
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 375, height: 812 },
+  ]) {
+    test(`shows the header and footer at ${viewport.width}px`, async ({ page }, testInfo) => {
+      await page.setViewportSize(viewport);
+      await page.goto('/home');
+
+      const header = page.getByRole('banner');
+      const brand = header.getByRole('link', { name: 'Kegel Coach' });
+      await expect(brand).toHaveAttribute('href', '/');
+      await expect(brand.locator('svg')).toBeVisible();
+      await expect(header.getByRole('link', { name: 'Sign In' })).toHaveAttribute(
+        'href',
+        '/auth/login',
+      );
+
+      await expect(page.getByRole('heading', { level: 1 })).toContainText("men's health");
+
+      const footer = page.getByRole('contentinfo');
+      for (const name of [
+        'Features',
+        'Support',
+        'Privacy Policy',
+        'Terms of Use',
+        'Download App',
+      ]) {
+        await expect(footer.getByRole('link', { name, exact: true })).toBeVisible();
+      }
+      await expect(footer.getByText('2024, all rights reserved')).toBeVisible();
+
+      const screenshot = await page.screenshot({
+        path: testInfo.outputPath(`home-${viewport.width}.png`),
+        fullPage: true,
+      });
+      await testInfo.attach(`home-${viewport.width}`, {
+        body: screenshot,
+        contentType: 'image/png',
+      });
+    });
+  }
+
+  test('sends / to /home and answers the health check', async ({ page, request }) => {
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/home$/);
+    const health = await request.get('/api/health');
+    expect(health.status()).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+  });
+
+  test('serves the app for a deep link (history fallback)', async ({ page }) => {
+    await page.goto('/no/such/page');
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await page.getByRole('link', { name: 'Go to the home page' }).click();
+    await expect(page).toHaveURL(/\/home$/);
+  });
+});

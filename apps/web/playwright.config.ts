@@ -1,0 +1,73 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * End-to-end journeys against the real server, started as `npm start` starts it (built assets,
+ * a fresh DATA_DIR), in the system Chromium. Playwright never downloads a browser here.
+ */
+const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url));
+const port = Number(process.env.E2E_PORT ?? 4317);
+const baseURL = `http://localhost:${port}`;
+
+// Workers re-read this file; the first read picks the data directory and they inherit it.
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'kegel-e2e-'));
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: path.join(repositoryRoot, 'test-results/e2e'),
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: true,
+  retries: 0,
+  reporter: [
+    ['list'],
+    ['html', { open: 'never', outputFolder: path.join(repositoryRoot, 'playwright-report') }],
+  ],
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 1440, height: 900 },
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          // This machine has no outside network: keep Chromium from trying to reach it.
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: 'node scripts/start.mjs',
+    cwd: repositoryRoot,
+    url: `${baseURL}/api/health`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      PUBLIC_URL: baseURL,
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
