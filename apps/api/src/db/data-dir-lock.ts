@@ -13,12 +13,13 @@ export class DataDirLockedError extends Error {
 
 /**
  * PGlite's files may be opened by one process only; a second server on the same directory would
- * corrupt it. This lock file (holding the owner's pid) makes the second one stop with a clear
+ * corrupt it. This lock file (`<dir>.lock`, holding the owner's pid) makes the second one stop with a clear
  * message instead. A lock left by a process that no longer runs is taken over.
  */
 export function lockDataDir(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
-  const lockFile = path.join(dataDir, 'server.lock');
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+  // Beside the directory, not in it: PGlite's directory holds PostgreSQL's own files only.
+  const lockFile = `${dataDir}.lock`;
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
       const fd = openSync(lockFile, 'wx');
