@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 
 import fastifyCompress from '@fastify/compress';
+import { type SmtpInbox, startSmtpInbox } from '@kegel/sandbox/smtp-inbox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   serializerCompiler,
@@ -9,10 +10,24 @@ import {
 } from 'fastify-type-provider-zod';
 
 import type { Config } from './config';
+import { devInboxRoutes } from './mail/dev-inbox-routes';
+import { OutboxWorker } from './mail/outbox';
+import { authRoutes } from './modules/auth/routes';
+import { createAuthService } from './modules/auth/service';
 import { healthRoutes } from './modules/health/routes';
+import { userRoutes } from './modules/users/routes';
+import { authenticatePlugin } from './plugins/authenticate';
 import { databasePlugin } from './plugins/database';
 import { errorHandlerPlugin, sendError } from './plugins/error-handler';
 import { webAppPlugin } from './plugins/web-app';
+import { deriveKey } from './security/keys';
+import { createPasswordHasher } from './security/password-hasher';
+import {
+  createMemoryRateLimiter,
+  createRedisRateLimiter,
+  type RateLimitRule,
+} from './security/rate-limiter';
+import { createSessionTokens } from './security/session-tokens';
 
 /** apps/web/dist, seen from apps/api/src/app.ts and from the bundle apps/api/dist/main.js alike. */
 const BUILT_WEB_APP = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -22,7 +37,17 @@ export interface BuildAppOptions {
   webRoot?: string;
   /** Fastify's logger: false in tests, a pino configuration in the server. */
   logger?: boolean | { level: string };
+  /** Outbox timing; tests shorten it. */
+  mail?: { pollIntervalMs?: number; retryBaseMs?: number; maxAttempts?: number };
+  /** Every /auth call from one client address. */
+  authRequestsPerAddress?: RateLimitRule;
 }
+
+const DEFAULT_AUTH_REQUESTS_PER_ADDRESS: RateLimitRule = {
+  name: 'auth-requests',
+  limit: 30,
+  windowSeconds: 60,
+};
 
 /** Builds the whole server without listening: what `main.ts` starts and what tests drive. */
 export async function buildApp(
@@ -33,6 +58,7 @@ export async function buildApp(
     logger: options.logger ?? { level: config.logLevel },
     requestTimeout: 30_000,
     bodyLimit: 256 * 1024,
+    trustProxy: config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -42,7 +68,51 @@ export async function buildApp(
   // twins of the web app's assets pass through untouched (their Content-Encoding is set).
   await app.register(fastifyCompress);
   await app.register(databasePlugin, { config: config.database });
+  const { db } = app.database;
 
+  // Without SMTP_URL (development only: config refuses it in production) mail goes to a local
+  // inbox on loopback, through the same SMTP transport as in production.
+  let localInbox: SmtpInbox | undefined;
+  if (!config.mail.smtpUrl) {
+    localInbox = await startSmtpInbox();
+    app.log.info(`no SMTP_URL: mail goes to the local inbox, ${config.publicUrl}/dev/inbox`);
+  }
+  const outboxKey = deriveKey(config.tokenSecret, 'outbox-encryption');
+  const outbox = new OutboxWorker(
+    db,
+    {
+      smtpUrl: config.mail.smtpUrl ?? localInbox?.url ?? '',
+      from: config.mail.from,
+      encryptionKey: outboxKey,
+      pollIntervalMs: options.mail?.pollIntervalMs ?? 2_000,
+      retryBaseMs: options.mail?.retryBaseMs ?? 30_000,
+      maxAttempts: options.mail?.maxAttempts ?? 10,
+    },
+    app.log,
+  );
+
+  const rateLimiter = config.redisUrl
+    ? createRedisRateLimiter(config.redisUrl)
+    : createMemoryRateLimiter();
+  const tokens = createSessionTokens(config.tokenSecret);
+  const authService = createAuthService({
+    db,
+    hasher: createPasswordHasher(),
+    tokens,
+    rateLimiter,
+    mail: { encryptionKey: outboxKey, wake: () => outbox.wake() },
+    publicUrl: config.publicUrl,
+    supportEmail: config.supportEmail,
+  });
+
+  app.addHook('onReady', async () => outbox.start());
+  app.addHook('onClose', async () => {
+    await outbox.stop();
+    await rateLimiter.close();
+    await localInbox?.close();
+  });
+
+  await app.register(authenticatePlugin, { db, tokens });
   await app.register(
     async function api(api) {
       api.setNotFoundHandler(function apiRouteNotFound(request, reply) {
@@ -53,9 +123,16 @@ export async function buildApp(
         );
       });
       await api.register(healthRoutes);
+      await api.register(authRoutes, {
+        authService,
+        rateLimiter,
+        requestsPerAddress: options.authRequestsPerAddress ?? DEFAULT_AUTH_REQUESTS_PER_ADDRESS,
+      });
+      await api.register(userRoutes, { db });
     },
     { prefix: '/api' },
   );
+  if (localInbox) await app.register(devInboxRoutes, { inbox: localInbox });
 
   await app.register(webAppPlugin, { root: options.webRoot ?? BUILT_WEB_APP });
   return app;

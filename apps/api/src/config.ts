@@ -55,6 +55,32 @@ const EnvSchema = z.object({
     z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 48)').optional(),
   ),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  SMTP_URL: optionalString.pipe(
+    z
+      .url({
+        protocol: /^smtps?$/,
+        error: 'must be an SMTP URL such as smtps://user:password@smtp.example.com:465',
+      })
+      .optional(),
+  ),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .min(3)
+    .regex(/^[^\r\n]+$/, 'must be one line, e.g. Kegel Coach <no-reply@example.com>')
+    .default('Kegel Coach <no-reply@kegelcoach.app>'),
+  REDIS_URL: optionalString.pipe(
+    z
+      .url({ protocol: /^rediss?$/, error: 'must be a Redis URL such as redis://127.0.0.1:6379' })
+      .optional(),
+  ),
+  SUPPORT_EMAIL: z
+    .email('must be an email address such as support@example.com')
+    .default('support@kegelcoach.app'),
+  TRUST_PROXY: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .transform((value) => value === 'true')
+    .default(false),
 });
 
 export type DatabaseConfig =
@@ -71,6 +97,14 @@ export interface Config {
   /** Signs access tokens (HS256). */
   tokenSecret: string;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** Where mail goes; without SMTP_URL, a local inbox on loopback (development only). */
+  mail: { smtpUrl: string | undefined; from: string };
+  /** Shared rate-limit counters; without it, each process counts on its own. */
+  redisUrl: string | undefined;
+  /** Named in emails as the address to write to. */
+  supportEmail: string;
+  /** Behind a load balancer, take the client address from X-Forwarded-For. */
+  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {
@@ -82,6 +116,8 @@ export class ConfigError extends Error {
 
 type Environment = Record<string, string | undefined>;
 
+const SENSITIVE_URLS = new Set(['DATABASE_URL', 'SMTP_URL', 'REDIS_URL']);
+
 export function loadConfig(env: Environment = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -89,10 +125,9 @@ export function loadConfig(env: Environment = process.env): Config {
       parsed.error.issues.map((issue) => {
         const variable = String(issue.path[0]);
         const given = env[variable];
-        const shown =
-          variable.includes('SECRET') || variable === 'DATABASE_URL'
-            ? ''
-            : ` (got "${given ?? ''}")`;
+        // Secrets and URLs that can carry passwords are never echoed.
+        const isSensitive = variable.includes('SECRET') || SENSITIVE_URLS.has(variable);
+        const shown = isSensitive ? '' : ` (got "${given ?? ''}")`;
         return `${variable}: ${issue.message}${shown}`;
       }),
     );
@@ -103,6 +138,9 @@ export function loadConfig(env: Environment = process.env): Config {
 
   if (isProduction && !values.TOKEN_SECRET) {
     problems.push('TOKEN_SECRET: required in production (generated secrets are refused)');
+  }
+  if (isProduction && !values.SMTP_URL) {
+    problems.push('SMTP_URL: required in production (the local inbox sandbox is refused)');
   }
   if (isProduction && !values.PUBLIC_URL) {
     problems.push('PUBLIC_URL: required in production (links in emails are built from it)');
@@ -123,6 +161,10 @@ export function loadConfig(env: Environment = process.env): Config {
     database,
     tokenSecret: values.TOKEN_SECRET ?? readOrCreateGeneratedSecrets(dataDir).tokenSecret,
     logLevel: values.LOG_LEVEL,
+    mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
+    redisUrl: values.REDIS_URL,
+    supportEmail: values.SUPPORT_EMAIL,
+    trustProxy: values.TRUST_PROXY,
   };
 }
 

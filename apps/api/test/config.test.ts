@@ -79,6 +79,7 @@ describe('loadConfig', () => {
   it('refuses generated secrets and a missing public URL in production', () => {
     expect(problemsOf({ NODE_ENV: 'production', DATA_DIR: freshDataDir() })).toEqual([
       'TOKEN_SECRET: required in production (generated secrets are refused)',
+      'SMTP_URL: required in production (the local inbox sandbox is refused)',
       'PUBLIC_URL: required in production (links in emails are built from it)',
     ]);
   });
@@ -89,6 +90,7 @@ describe('loadConfig', () => {
       DATA_DIR: freshDataDir(),
       TOKEN_SECRET: 'x'.repeat(48),
       PUBLIC_URL: 'https://app.example.com/',
+      SMTP_URL: 'smtps://mailer:secret@smtp.example.com:465',
       DATABASE_URL: 'postgresql://kegel@db.internal/kegel',
     });
     expect(config.publicUrl).toBe('https://app.example.com');

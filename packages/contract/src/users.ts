@@ -7,6 +7,8 @@ export const ProfileSchema = z.object({
   id: z.string(),
   email: z.string(),
   subscriptionEndDate: IsoDateTimeSchema.nullable(),
+  /** False for an account that only signs in with Google or Apple (no password to confirm with). */
+  hasPassword: z.boolean(),
 });
 export type Profile = z.infer<typeof ProfileSchema>;
 

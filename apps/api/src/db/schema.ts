@@ -7,6 +7,11 @@ import type { ColumnType, Generated } from 'kysely';
 export interface Database {
   schemaMigrations: SchemaMigrationsTable;
   plans: PlansTable;
+  users: UsersTable;
+  authSessions: AuthSessionsTable;
+  refreshTokens: RefreshTokensTable;
+  oneTimeCodes: OneTimeCodesTable;
+  outboxEmails: OutboxEmailsTable;
 }
 
 export interface SchemaMigrationsTable {
@@ -22,4 +27,57 @@ export interface PlansTable {
   priceCents: number;
   currency: string;
   createdAt: Generated<Date>;
+}
+
+export interface UsersTable {
+  id: Generated<string>;
+  email: string;
+  passwordHash: string | null;
+  subscriptionEndDate: Date | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface AuthSessionsTable {
+  id: Generated<string>;
+  userId: string;
+  createdAt: Generated<Date>;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  revokedReason: string | null;
+}
+
+export interface RefreshTokensTable {
+  id: Generated<string>;
+  sessionId: string;
+  tokenHash: string;
+  createdAt: Generated<Date>;
+  rotatedAt: Date | null;
+}
+
+export type OneTimeCodePurpose = 'password_reset' | 'email_change';
+
+export interface OneTimeCodesTable {
+  id: Generated<string>;
+  userId: string;
+  purpose: OneTimeCodePurpose;
+  email: string;
+  codeHash: string;
+  createdAt: Generated<Date>;
+  expiresAt: Date;
+  consumedAt: Date | null;
+}
+
+export interface OutboxEmailsTable {
+  id: Generated<string>;
+  recipient: string;
+  template: string;
+  encryptedPayload: string | null;
+  createdAt: Generated<Date>;
+  attempts: Generated<number>;
+  nextAttemptAt: Generated<Date>;
+  lockedUntil: Date | null;
+  sentAt: Date | null;
+  failedAt: Date | null;
+  lastError: string | null;
 }

@@ -20,6 +20,8 @@ export const errorHandlerPlugin = fp(
         return sendError(reply, 400, messages);
       }
       const statusCode = error.statusCode ?? 500;
+      const retryAfterSeconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
+      if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
       if (statusCode >= 500) {
         request.log.error({ err: error }, 'request failed');
         return sendError(reply, statusCode, 'Something went wrong on our side. Please try again.');

@@ -1,31 +1,85 @@
+import { type SmtpInbox, startSmtpInbox, type CapturedEmail } from '@kegel/sandbox/smtp-inbox';
 import type { FastifyInstance } from 'fastify';
 
-import { buildApp } from '../../src/app';
+import { buildApp, type BuildAppOptions } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import type { TestDatabase } from './test-databases';
+import type { TestDatabase, TestDatabaseKind } from './test-databases';
 
 /** A fixed secret, so tests never write generated secrets and runs are reproducible. */
 export const TEST_TOKEN_SECRET = 'test-token-secret-that-is-long-enough-0123456789';
+export const TEST_PUBLIC_URL = 'https://kegel.test';
 
 export function testConfig(database: TestDatabase, env: Record<string, string> = {}) {
   return loadConfig({
     NODE_ENV: 'test',
     TOKEN_SECRET: TEST_TOKEN_SECRET,
-    PUBLIC_URL: 'http://localhost:3000',
+    PUBLIC_URL: TEST_PUBLIC_URL,
     ...database.env,
     ...env,
   });
 }
 
+/** Fast outbox and a per-address limit out of the way, unless a test asks otherwise. */
+const TEST_APP_OPTIONS: BuildAppOptions = {
+  logger: false,
+  webRoot: '/nonexistent-web-root',
+  mail: { pollIntervalMs: 50, retryBaseMs: 100 },
+  authRequestsPerAddress: { name: 'auth-requests', limit: 100_000, windowSeconds: 60 },
+};
+
 /** The whole server, built as main.ts builds it but not listening: drive it with `inject`. */
 export async function buildTestApp(
   database: TestDatabase,
-  options: { webRoot?: string; env?: Record<string, string> } = {},
+  options: BuildAppOptions & { env?: Record<string, string> } = {},
 ): Promise<FastifyInstance> {
-  const app = await buildApp(testConfig(database, options.env), {
-    logger: false,
-    webRoot: options.webRoot ?? '/nonexistent-web-root',
-  });
+  const { env, ...appOptions } = options;
+  const app = await buildApp(testConfig(database, env), { ...TEST_APP_OPTIONS, ...appOptions });
   await app.ready();
   return app;
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  inbox: SmtpInbox;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+/** A fresh database, a real SMTP capture and the server sending its mail there. */
+export async function startTestServer(
+  kind: TestDatabaseKind,
+  options: BuildAppOptions & { env?: Record<string, string> } = {},
+): Promise<TestServer> {
+  const database = await kind.create();
+  const inbox = await startSmtpInbox();
+  const app = await buildTestApp(database, {
+    ...options,
+    env: { SMTP_URL: inbox.url, ...options.env },
+  });
+  return {
+    app,
+    inbox,
+    database,
+    async close() {
+      await app.close();
+      await inbox.close();
+      await database.drop();
+    },
+  };
+}
+
+/** The first link in an email's text that starts with the public URL. */
+export function linkIn(email: CapturedEmail): URL {
+  const match = new RegExp(`${TEST_PUBLIC_URL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\S+`).exec(
+    email.text,
+  );
+  if (!match) throw new Error(`no link in email "${email.subject}":\n${email.text}`);
+  return new URL(match[0]);
+}
+
+let counter = 0;
+/** A unique address per call, so tests in one database never collide. */
+export function uniqueEmail(label = 'user'): string {
+  counter += 1;
+  return `${label}.${Date.now().toString(36)}${counter}@example.com`;
 }

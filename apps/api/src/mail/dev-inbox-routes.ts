@@ -1,0 +1,38 @@
+import type { SmtpInbox } from '@kegel/sandbox/smtp-inbox';
+import type { FastifyPluginAsync } from 'fastify';
+
+import { escapeHtml } from './templates';
+
+/**
+ * The local inbox, for development without SMTP_URL: `/dev/inbox` lists what the product sent,
+ * `/dev/inbox/:id` shows one message. Never registered in production (config refuses the sandbox).
+ */
+export const devInboxRoutes: FastifyPluginAsync<{ inbox: SmtpInbox }> =
+  async function devInboxRoutes(app, { inbox }) {
+    app.get('/dev/inbox', async function listInbox(_request, reply) {
+      const rows = inbox
+        .messages()
+        .reverse()
+        .map(
+          (email) =>
+            `<tr><td>${email.receivedAt.toISOString().replace('T', ' ').slice(0, 19)}</td><td>${escapeHtml(email.to.join(', '))}</td><td><a href="/dev/inbox/${email.id}">${escapeHtml(email.subject)}</a></td></tr>`,
+        )
+        .join('\n');
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store')
+        .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Local inbox</title>
+<style>body{font-family:system-ui,sans-serif;margin:32px;color:#1b2733}table{border-collapse:collapse;width:100%}td,th{padding:8px 12px;border-bottom:1px solid #dbe2ea;text-align:left}</style></head>
+<body><h1>Local inbox</h1><p>Mail the server sent while no SMTP_URL is configured (kept in memory, newest first).</p>
+<table><thead><tr><th>Received (UTC)</th><th>To</th><th>Subject</th></tr></thead><tbody>${rows || '<tr><td colspan="3">No mail yet.</td></tr>'}</tbody></table></body></html>`);
+    });
+
+    app.get<{ Params: { id: string } }>('/dev/inbox/:id', async function showEmail(request, reply) {
+      const email = inbox.messages().find((message) => String(message.id) === request.params.id);
+      if (!email) return reply.code(404).type('text/plain').send('No such message');
+      // The message's own HTML, with scripts and forms disabled.
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('content-security-policy', 'sandbox allow-popups allow-popups-to-escape-sandbox')
+        .header('cache-control', 'no-store')
+        .send(email.html || `<pre>${escapeHtml(email.text)}</pre>`);
+    });
+  };

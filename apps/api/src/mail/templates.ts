@@ -1,0 +1,110 @@
+/**
+ * The emails the product sends, each as a subject, a plain-text body and a branded HTML body.
+ * Every value put into HTML is escaped; links come from PUBLIC_URL, never from a request.
+ */
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const BRAND = 'Kegel Coach';
+
+export function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+interface Layout {
+  heading: string;
+  paragraphs: string[];
+  action?: { label: string; url: string };
+  footnote: string;
+}
+
+function render(subject: string, layout: Layout): RenderedEmail {
+  const text = [
+    layout.heading,
+    '',
+    ...layout.paragraphs.flatMap((paragraph) => [paragraph, '']),
+    ...(layout.action ? [`${layout.action.label}: ${layout.action.url}`, ''] : []),
+    layout.footnote,
+    '',
+    `— ${BRAND}`,
+  ].join('\n');
+
+  const button = layout.action
+    ? `<p style="margin:28px 0"><a href="${escapeHtml(layout.action.url)}" style="display:inline-block;background:#17896f;color:#ffffff;text-decoration:none;font-weight:600;padding:14px 24px;border-radius:10px">${escapeHtml(layout.action.label)}</a></p>
+       <p style="font-size:13px;color:#56677a">If the button does not work, paste this address into your browser:<br><span style="word-break:break-all">${escapeHtml(layout.action.url)}</span></p>`
+    : '';
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;background:#f4f7fa;font-family:-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#1b2733">
+  <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="padding:32px 12px"><tr><td align="center">
+    <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:16px;border:1px solid #dbe2ea">
+      <tr><td style="background:#0f2a43;border-radius:16px 16px 0 0;padding:20px 28px;color:#ffffff;font-size:20px;font-weight:700">${BRAND}</td></tr>
+      <tr><td style="padding:28px">
+        <h1 style="margin:0 0 16px;font-size:22px;color:#0f2a43">${escapeHtml(layout.heading)}</h1>
+        ${layout.paragraphs.map((paragraph) => `<p style="margin:0 0 12px;line-height:1.5">${escapeHtml(paragraph)}</p>`).join('\n        ')}
+        ${button}
+        <p style="margin:24px 0 0;font-size:13px;color:#56677a">${escapeHtml(layout.footnote)}</p>
+      </td></tr>
+    </table>
+  </td></tr></table>
+</body></html>`;
+  return { subject, text, html };
+}
+
+export function passwordResetEmail(input: { link: string; validMinutes: number }): RenderedEmail {
+  return render('Reset your Kegel Coach password', {
+    heading: 'Reset your password',
+    paragraphs: [
+      'Someone (hopefully you) asked to reset the password of your Kegel Coach account.',
+      `The link below works once and for ${input.validMinutes} minutes.`,
+    ],
+    action: { label: 'Choose a new password', url: input.link },
+    footnote: 'If you did not ask for this, ignore this email: your password stays as it is.',
+  });
+}
+
+export function emailChangeConfirmationEmail(input: {
+  link: string;
+  newEmail: string;
+}): RenderedEmail {
+  return render('Confirm your new email address', {
+    heading: 'Confirm your new email address',
+    paragraphs: [
+      `Please confirm that ${input.newEmail} should become the email address of your Kegel Coach account.`,
+    ],
+    action: { label: 'Confirm this address', url: input.link },
+    footnote: 'If you did not ask for this, ignore this email: nothing changes without your click.',
+  });
+}
+
+export function emailChangeNoticeEmail(input: {
+  newEmail: string;
+  supportEmail: string;
+}): RenderedEmail {
+  return render('Your Kegel Coach email address is being changed', {
+    heading: 'A change of email address was requested',
+    paragraphs: [
+      `Someone signed in to your Kegel Coach account asked to change its email address to ${input.newEmail}.`,
+      'The change happens only when the new address is confirmed.',
+    ],
+    footnote: `If this was not you, change your password now and write to ${input.supportEmail}.`,
+  });
+}
+
+export function passwordChangedEmail(input: { supportEmail: string }): RenderedEmail {
+  return render('Your Kegel Coach password was changed', {
+    heading: 'Your password was changed',
+    paragraphs: [
+      'The password of your Kegel Coach account was just changed, and your other devices were signed out.',
+    ],
+    footnote: `If this was not you, reset your password now and write to ${input.supportEmail}.`,
+  });
+}

@@ -1,0 +1,27 @@
+import { apiPaths, ProfileSchema } from '@kegel/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+
+import type { Database } from '../../db/schema';
+import { AppError } from '../../errors';
+import { callerOf } from '../../plugins/authenticate';
+import { findUserById } from '../auth/repo';
+
+/** `GET /users/profile` (spec §7): who is signed in, and until when premium lasts. */
+export const userRoutes: FastifyPluginAsyncZod<{ db: Kysely<Database> }> =
+  async function userRoutes(app, { db }) {
+    app.get(
+      apiPaths.profile,
+      { preHandler: app.authenticate, schema: { response: { 200: ProfileSchema } } },
+      async function readProfile(request) {
+        const user = await findUserById(db, callerOf(request).userId);
+        if (!user) throw new AppError(401, 'Your session has ended. Please sign in again.');
+        return {
+          id: user.id,
+          email: user.email,
+          subscriptionEndDate: user.subscriptionEndDate?.toISOString() ?? null,
+          hasPassword: user.passwordHash !== null,
+        };
+      },
+    );
+  };

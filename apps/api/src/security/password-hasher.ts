@@ -1,0 +1,72 @@
+import { availableParallelism } from 'node:os';
+
+import argon2 from 'argon2';
+
+/**
+ * argon2id with OWASP's minimum (19 MiB, 2 passes, 1 lane), stored as a PHC string so the
+ * parameters travel with each hash and can be raised later (`needsRehash`).
+ *
+ * Each hash holds 19 MiB for ~40 ms. A storm of logins must not turn into a storm of those, so
+ * at most `concurrency` run at once and at most `maxQueue` wait; beyond that the caller gets a
+ * `HashingBusyError` (answered 503 with Retry-After) instead of the server running out of memory.
+ */
+export const ARGON2_OPTIONS = {
+  type: argon2.argon2id,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
+
+export class HashingBusyError extends Error {
+  readonly statusCode = 503;
+  readonly retryAfterSeconds = 1;
+  constructor() {
+    super('The server is busy. Please try again in a moment.');
+    this.name = 'HashingBusyError';
+  }
+}
+
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(hash: string, password: string): Promise<boolean>;
+  /** Spends the same work as a real verify, for accounts that do not exist (no enumeration). */
+  verifyAgainstNothing(password: string): Promise<false>;
+}
+
+export function createPasswordHasher(
+  options: { concurrency?: number; maxQueue?: number } = {},
+): PasswordHasher {
+  const concurrency = options.concurrency ?? Math.max(2, availableParallelism());
+  const maxQueue = options.maxQueue ?? 200;
+  let active = 0;
+  const queue: Array<() => void> = [];
+
+  async function withSlot<T>(work: () => Promise<T>): Promise<T> {
+    if (active >= concurrency) {
+      if (queue.length >= maxQueue) throw new HashingBusyError();
+      await new Promise<void>((resolve) => queue.push(resolve));
+    } else {
+      active += 1;
+    }
+    try {
+      return await work();
+    } finally {
+      const next = queue.shift();
+      if (next) next();
+      else active -= 1;
+    }
+  }
+
+  // A real hash of a random password: verifying against it costs what a real account costs.
+  const decoyHash = argon2.hash(crypto.randomUUID(), ARGON2_OPTIONS);
+
+  return {
+    hash: (password) => withSlot(() => argon2.hash(password, ARGON2_OPTIONS)),
+    verify: (hash, password) => withSlot(() => argon2.verify(hash, password)),
+    async verifyAgainstNothing(password) {
+      const decoy = await decoyHash;
+      await withSlot(() => argon2.verify(decoy, password));
+      return false;
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import type { TokenPair } from '@kegel/contract';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { decodeJwt, getProfile, post, registerAndLogin } from '../support/accounts';
+import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
+import { testDatabaseKinds } from '../support/test-databases';
+
+describe.each(testDatabaseKinds)('refresh, rotation and logout on $name', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+  });
+  afterAll(() => server.close());
+
+  const refresh = (refreshToken: string) => post(server.app, '/auth/refresh', { refreshToken });
+
+  /** Moves a token's rotation into the past, as if that much time had gone by. */
+  async function ageRotation(refreshToken: string, seconds: number): Promise<void> {
+    const sessionId = String(decodeJwt(refreshToken).sid);
+    await server.app.database.db
+      .updateTable('refreshTokens')
+      .set({ rotatedAt: sql<Date>`rotated_at - make_interval(secs => ${seconds})` })
+      .where('sessionId', '=', sessionId)
+      .where('rotatedAt', 'is not', null)
+      .execute();
+  }
+
+  it('rotates: a new pair whose access token works', async () => {
+    const first = await registerAndLogin(server.app, uniqueEmail('rotate'), 'correct horse');
+    const response = await refresh(first.refreshToken);
+    expect(response.statusCode).toBe(200);
+    const second = response.json<TokenPair>();
+    expect(second.refreshToken).not.toBe(first.refreshToken);
+    expect((await getProfile(server.app, second.accessToken)).statusCode).toBe(200);
+  });
+
+  it('gives the same successor to the same token presented twice within the grace', async () => {
+    const first = await registerAndLogin(server.app, uniqueEmail('tabs'), 'correct horse');
+    const a = (await refresh(first.refreshToken)).json<TokenPair>();
+    const b = await refresh(first.refreshToken);
+    expect(b.statusCode).toBe(200);
+    expect(b.json<TokenPair>().refreshToken).toBe(a.refreshToken);
+  });
+
+  it('survives twenty refreshes with one token at once: all succeed with one successor', async () => {
+    const first = await registerAndLogin(server.app, uniqueEmail('twenty'), 'correct horse');
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => refresh(first.refreshToken)),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(20).fill(200));
+    const successors = new Set(
+      responses.map((response) => response.json<TokenPair>().refreshToken),
+    );
+    expect(successors.size).toBe(1);
+    const [successor] = [...successors];
+    expect((await refresh(successor!)).statusCode).toBe(200);
+  });
+
+  it('revokes the whole session when a rotated token comes back after the grace', async () => {
+    const first = await registerAndLogin(server.app, uniqueEmail('reuse'), 'correct horse');
+    const second = (await refresh(first.refreshToken)).json<TokenPair>();
+    await ageRotation(first.refreshToken, 60);
+
+    const replay = await refresh(first.refreshToken);
+    expect(replay.statusCode).toBe(401);
+    // The legitimate holder's tokens die with the session.
+    expect((await refresh(second.refreshToken)).statusCode).toBe(401);
+    expect((await getProfile(server.app, second.accessToken)).statusCode).toBe(401);
+  });
+
+  it('ends a session 30 days after sign-in, whatever the refreshes', async () => {
+    const tokens = await registerAndLogin(server.app, uniqueEmail('expiry'), 'correct horse');
+    await server.app.database.db
+      .updateTable('authSessions')
+      .set({ expiresAt: sql<Date>`now() - interval '1 second'` })
+      .where('id', '=', String(decodeJwt(tokens.refreshToken).sid))
+      .execute();
+    expect((await refresh(tokens.refreshToken)).statusCode).toBe(401);
+    expect((await getProfile(server.app, tokens.accessToken)).statusCode).toBe(401);
+  });
+
+  it('keeps the 30 days across rotations: a successor expires with its session', async () => {
+    const first = await registerAndLogin(server.app, uniqueEmail('same-exp'), 'correct horse');
+    const second = (await refresh(first.refreshToken)).json<TokenPair>();
+    expect(decodeJwt(second.refreshToken).exp).toBe(decodeJwt(first.refreshToken).exp);
+  });
+
+  it('logs out: the session ends on the server, its tokens stop working, other sessions live on', async () => {
+    const email = uniqueEmail('logout');
+    const phone = await registerAndLogin(server.app, email, 'correct horse');
+    const laptop = (
+      await post(server.app, '/auth/local/login/email', { email, password: 'correct horse' })
+    ).json<TokenPair>();
+
+    const response = await post(server.app, '/auth/logout', { refreshToken: laptop.refreshToken });
+    expect(response.statusCode).toBe(200);
+    expect((await refresh(laptop.refreshToken)).statusCode).toBe(401);
+    expect((await getProfile(server.app, laptop.accessToken)).statusCode).toBe(401);
+    expect((await getProfile(server.app, phone.accessToken)).statusCode).toBe(200);
+
+    // Idempotent, and silent about tokens it does not know.
+    expect(
+      (await post(server.app, '/auth/logout', { refreshToken: laptop.refreshToken })).statusCode,
+    ).toBe(200);
+    expect(
+      (await post(server.app, '/auth/logout', { refreshToken: 'not-a-token' })).statusCode,
+    ).toBe(200);
+  });
+
+  it('refuses a refresh token of 128+ random bits forged without the key', async () => {
+    const tokens = await registerAndLogin(server.app, uniqueEmail('forge'), 'correct horse');
+    const [header, payload] = tokens.refreshToken.split('.');
+    const forged = `${header}.${payload}.${Buffer.alloc(32).toString('base64url')}`;
+    const response = await refresh(forged);
+    expect(response.json()).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: 'Your session has ended. Please sign in again.',
+    });
+  });
+});
