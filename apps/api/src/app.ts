@@ -92,7 +92,7 @@ export async function buildApp(
   );
 
   const rateLimiter = config.redisUrl
-    ? createRedisRateLimiter(config.redisUrl)
+    ? createRedisRateLimiter(config.redisUrl, `${config.redisKeyPrefix}:rate:`)
     : createMemoryRateLimiter();
   const tokens = createSessionTokens(config.tokenSecret);
   const authService = createAuthService({

@@ -74,6 +74,7 @@ const EnvSchema = z.object({
       .url({ protocol: /^rediss?$/, error: 'must be a Redis URL such as redis://127.0.0.1:6379' })
       .optional(),
   ),
+  REDIS_KEY_PREFIX: z.string().trim().min(1).default('kegel'),
   SUPPORT_EMAIL: z
     .email('must be an email address such as support@example.com')
     .default('support@kegelcoach.app'),
@@ -101,6 +102,8 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string };
   /** Shared rate-limit counters; without it, each process counts on its own. */
   redisUrl: string | undefined;
+  /** Namespaces this deployment's keys in a shared Redis. */
+  redisKeyPrefix: string;
   /** Named in emails as the address to write to. */
   supportEmail: string;
   /** Behind a load balancer, take the client address from X-Forwarded-For. */
@@ -163,6 +166,7 @@ export function loadConfig(env: Environment = process.env): Config {
     logLevel: values.LOG_LEVEL,
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
     redisUrl: values.REDIS_URL,
+    redisKeyPrefix: values.REDIS_KEY_PREFIX,
     supportEmail: values.SUPPORT_EMAIL,
     trustProxy: values.TRUST_PROXY,
   };

@@ -74,7 +74,7 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
   };
 }
 
-export function createRedisRateLimiter(url: string, prefix = 'kegel:rate:'): RateLimiter {
+export function createRedisRateLimiter(url: string, prefix: string): RateLimiter {
   const redis = new Redis(url, {
     maxRetriesPerRequest: 2,
     enableOfflineQueue: true,
