@@ -74,13 +74,20 @@ export default tseslint.config(
     files: [
       'apps/api/src/config.ts',
       'apps/api/test/support/test-env.ts',
+      'apps/api/bench/**',
       '**/*.config.ts',
       'scripts/**',
     ],
     rules: { 'no-restricted-properties': 'off' },
   },
   {
-    files: ['apps/*/test/**', 'apps/web/e2e/**', '**/*.test.ts', '**/*.test.tsx'],
+    files: [
+      'apps/*/test/**',
+      'apps/*/bench/**',
+      'apps/web/e2e/**',
+      '**/*.test.ts',
+      '**/*.test.tsx',
+    ],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
       // expect.any(...) and friends are typed `any` by design.
