@@ -5,6 +5,8 @@ import type { FastifyError, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
+import { AppError } from '../errors';
+
 /**
  * One error shape for the whole API: `{ statusCode, error, message }` (spec §7, issue #3).
  * Validation problems become an array of messages, one per field problem, worded by the contract.
@@ -22,7 +24,8 @@ export const errorHandlerPlugin = fp(
       const statusCode = error.statusCode ?? 500;
       const retryAfterSeconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
       if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
-      if (statusCode >= 500) {
+      // Our own errors are written for the caller, 503 "busy" included.
+      if (statusCode >= 500 && !(error instanceof AppError)) {
         request.log.error({ err: error }, 'request failed');
         return sendError(reply, statusCode, 'Something went wrong on our side. Please try again.');
       }

@@ -2,6 +2,8 @@ import { availableParallelism } from 'node:os';
 
 import argon2 from 'argon2';
 
+import { AppError } from '../errors';
+
 /**
  * argon2id with OWASP's minimum (19 MiB, 2 passes, 1 lane), stored as a PHC string so the
  * parameters travel with each hash and can be raised later (`needsRehash`).
@@ -17,11 +19,9 @@ export const ARGON2_OPTIONS = {
   parallelism: 1,
 } as const;
 
-export class HashingBusyError extends Error {
-  readonly statusCode = 503;
-  readonly retryAfterSeconds = 1;
+export class HashingBusyError extends AppError {
   constructor() {
-    super('The server is busy. Please try again in a moment.');
+    super(503, 'The server is busy. Please try again in a moment.', 1);
     this.name = 'HashingBusyError';
   }
 }
