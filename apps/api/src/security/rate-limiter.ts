@@ -22,8 +22,6 @@ export interface RateLimitRule {
 export interface RateLimiter {
   /** Counts one event against `key` and tells whether it is within the limit. */
   hit(rule: RateLimitRule, key: string): Promise<RateLimitResult>;
-  /** Reads the count without adding to it. */
-  peek(rule: RateLimitRule, key: string): Promise<RateLimitResult>;
   reset(rule: RateLimitRule, key: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -57,14 +55,6 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
       windows.set(id, window);
       return result(rule, window.count, window.resetsAt - now());
     },
-    async peek(rule, key) {
-      const window = current(`${rule.name}:${key}`);
-      return result(
-        rule,
-        window?.count ?? 0,
-        window ? window.resetsAt - now() : rule.windowSeconds * 1000,
-      );
-    },
     async reset(rule, key) {
       windows.delete(`${rule.name}:${key}`);
     },
@@ -95,11 +85,6 @@ export function createRedisRateLimiter(url: string, prefix: string): RateLimiter
       const count = Number(replies?.[0]?.[1] ?? 0);
       const ttl = Number(replies?.[2]?.[1] ?? rule.windowSeconds * 1000);
       return result(rule, count, ttl);
-    },
-    async peek(rule, key) {
-      const id = `${prefix}${rule.name}:${key}`;
-      const [count, ttl] = await Promise.all([redis.get(id), redis.pttl(id)]);
-      return result(rule, Number(count ?? 0), ttl > 0 ? ttl : rule.windowSeconds * 1000);
     },
     async reset(rule, key) {
       await redis.del(`${prefix}${rule.name}:${key}`);

@@ -42,9 +42,20 @@ describe('rate limits', () => {
     expect((await attempt(email, 'wrong horse')).statusCode).toBe(429);
   });
 
+  it('holds the limit under a burst of parallel guesses', async () => {
+    const email = uniqueEmail('burst');
+    await register(server.app, email, 'correct horse');
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, () => attempt(email, 'wrong horse')),
+    );
+    const statuses = responses.map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(7);
+  });
+
   it('answers a flood from one address with 429 and Retry-After', async () => {
     const responses = [];
-    for (let request = 0; request < 45; request += 1) {
+    for (let request = 0; request < 65; request += 1) {
       responses.push(
         await post(server.app, '/auth/reset-password', { email: uniqueEmail('flood') }),
       );

@@ -28,7 +28,7 @@ export const PASSWORD_RESET_VALID_SECONDS = 60 * 60;
 export const EMAIL_CHANGE_VALID_SECONDS = 24 * 60 * 60;
 
 export const rateLimitRules = {
-  /** Failed sign-ins for one account (whatever the address they come from). */
+  /** Sign-in attempts for one account since its last success (whatever the client address). */
   loginFailures: { name: 'login-failures', limit: 5, windowSeconds: 15 * 60 },
   /** Reset emails sent to one address. Beyond the cap the answer is the same; no mail goes. */
   resetMails: { name: 'reset-mails', limit: 3, windowSeconds: 60 * 60 },
@@ -131,18 +131,17 @@ export function createAuthService(deps: AuthServiceDependencies) {
      */
     async login(input: { email: string; password: string }): Promise<TokenPair> {
       const accountKey = input.email.toLowerCase();
-      const failures = await rateLimiter.peek(rateLimitRules.loginFailures, accountKey);
-      if (failures.count >= rateLimitRules.loginFailures.limit) {
-        throw new AppError(429, messages.tooManyAttempts, failures.retryAfterSeconds);
+      // Counted before checking (atomically, also in Redis), so a burst of parallel guesses
+      // cannot slip past the limit; a success clears the count.
+      const attempts = await rateLimiter.hit(rateLimitRules.loginFailures, accountKey);
+      if (!attempts.isAllowed) {
+        throw new AppError(429, messages.tooManyAttempts, attempts.retryAfterSeconds);
       }
       const user = await repo.findUserByEmail(db, input.email);
       const isValid = user?.passwordHash
         ? await hasher.verify(user.passwordHash, input.password)
         : await hasher.verifyAgainstNothing(input.password);
-      if (!user || !isValid) {
-        await rateLimiter.hit(rateLimitRules.loginFailures, accountKey);
-        throw new AppError(401, messages.invalidCredentials);
-      }
+      if (!user || !isValid) throw new AppError(401, messages.invalidCredentials);
       await rateLimiter.reset(rateLimitRules.loginFailures, accountKey);
       return startSession(user.id);
     },
