@@ -11,7 +11,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const webFeatures = ['marketing'];
+const webFeatures = ['marketing', 'auth', 'account', 'membership'];
 
 export default tseslint.config(
   {
@@ -44,6 +44,11 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-non-null-assertion': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      // onSubmit={form.handleSubmit(async ...)} is the react-hook-form idiom.
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { attributes: false } },
+      ],
       // Fastify plugins and interface implementations are async by contract, awaiting or not.
       '@typescript-eslint/require-await': 'off',
       'check-file/filename-naming-convention': [

@@ -43,12 +43,6 @@ export interface BuildAppOptions {
   authRequestsPerAddress?: RateLimitRule;
 }
 
-const DEFAULT_AUTH_REQUESTS_PER_ADDRESS: RateLimitRule = {
-  name: 'auth-requests',
-  limit: 30,
-  windowSeconds: 60,
-};
-
 /** Builds the whole server without listening: what `main.ts` starts and what tests drive. */
 export async function buildApp(
   config: Config,
@@ -126,7 +120,11 @@ export async function buildApp(
       await api.register(authRoutes, {
         authService,
         rateLimiter,
-        requestsPerAddress: options.authRequestsPerAddress ?? DEFAULT_AUTH_REQUESTS_PER_ADDRESS,
+        requestsPerAddress: options.authRequestsPerAddress ?? {
+          name: 'auth-requests',
+          limit: config.authRequestsPerMinute,
+          windowSeconds: 60,
+        },
       });
       await api.register(userRoutes, { db });
     },

@@ -74,6 +74,13 @@ const EnvSchema = z.object({
       .url({ protocol: /^rediss?$/, error: 'must be a Redis URL such as redis://127.0.0.1:6379' })
       .optional(),
   ),
+  AUTH_REQUESTS_PER_MINUTE: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'must be at least 1'))
+    .default(30),
   REDIS_KEY_PREFIX: z.string().trim().min(1).default('kegel'),
   SUPPORT_EMAIL: z
     .email('must be an email address such as support@example.com')
@@ -102,6 +109,8 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string };
   /** Shared rate-limit counters; without it, each process counts on its own. */
   redisUrl: string | undefined;
+  /** /auth calls one client address may make per minute. */
+  authRequestsPerMinute: number;
   /** Namespaces this deployment's keys in a shared Redis. */
   redisKeyPrefix: string;
   /** Named in emails as the address to write to. */
@@ -167,6 +176,7 @@ export function loadConfig(env: Environment = process.env): Config {
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
     redisUrl: values.REDIS_URL,
     redisKeyPrefix: values.REDIS_KEY_PREFIX,
+    authRequestsPerMinute: values.AUTH_REQUESTS_PER_MINUTE,
     supportEmail: values.SUPPORT_EMAIL,
     trustProxy: values.TRUST_PROXY,
   };

@@ -25,6 +25,23 @@ export const devInboxRoutes: FastifyPluginAsync<{ inbox: SmtpInbox }> =
 <table><thead><tr><th>Received (UTC)</th><th>To</th><th>Subject</th></tr></thead><tbody>${rows || '<tr><td colspan="3">No mail yet.</td></tr>'}</tbody></table></body></html>`);
     });
 
+    // For scripts and the end-to-end tests: the same messages as data.
+    app.get('/dev/inbox/messages.json', async function listInboxAsJson(_request, reply) {
+      return reply
+        .header('cache-control', 'no-store')
+        .send(
+          inbox
+            .messages()
+            .map(({ id, receivedAt, to, subject, text }) => ({
+              id,
+              receivedAt,
+              to,
+              subject,
+              text,
+            })),
+        );
+    });
+
     app.get<{ Params: { id: string } }>('/dev/inbox/:id', async function showEmail(request, reply) {
       const email = inbox.messages().find((message) => String(message.id) === request.params.id);
       if (!email) return reply.code(404).type('text/plain').send('No such message');

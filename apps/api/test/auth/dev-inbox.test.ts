@@ -33,5 +33,10 @@ describe('the local inbox (no SMTP_URL)', () => {
     const message = await app.inject({ method: 'GET', url: `/dev/inbox/${id}` });
     expect(message.headers['content-security-policy']).toMatch(/^sandbox/);
     expect(message.body).toContain('/account/recover/new?email=');
+
+    const json = await app.inject({ method: 'GET', url: '/dev/inbox/messages.json' });
+    expect(json.json()).toEqual([
+      expect.objectContaining({ to: [email], subject: 'Reset your Kegel Coach password' }),
+    ]);
   });
 });

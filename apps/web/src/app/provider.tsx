@@ -1,7 +1,15 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { Slide, ToastContainer } from 'react-toastify';
 
-/** App-wide providers. Query defaults follow spec §9: no retries; each query sets its own cache time. */
+import { isExemptFromLoginRedirect, paths } from '../config/paths';
+import { setUnauthorizedHandler, tokenStore } from '../shared/http/api';
+import { router } from './router';
+
+/**
+ * App-wide providers: the query client (spec §9: no retries; cache times are per query), the
+ * toasts (top-right, 5000 ms) and what a 401 means (spec §6).
+ */
 export function AppProvider({ children }: { children: ReactNode }): React.JSX.Element {
   const [queryClient] = useState(
     () =>
@@ -12,5 +20,24 @@ export function AppProvider({ children }: { children: ReactNode }): React.JSX.El
         },
       }),
   );
-  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      // The server no longer knows this session: forget it here too.
+      tokenStore.clear();
+      queryClient.clear();
+      const { pathname, search } = window.location;
+      // Spec §6: no redirect from the auth pages, checkout and the emailed-link pages.
+      if (!isExemptFromLoginRedirect(pathname)) {
+        void router.navigate(paths.auth.login.getHref(`${pathname}${search}`), { replace: true });
+      }
+    });
+  }, [queryClient]);
+
+  return (
+    <QueryClientProvider client={queryClient}>
+      {children}
+      <ToastContainer position="top-right" autoClose={5000} transition={Slide} newestOnTop />
+    </QueryClientProvider>
+  );
 }

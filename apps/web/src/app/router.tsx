@@ -1,23 +1,89 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 
 import { paths } from '../config/paths';
+import { useHasTokens } from '../shared/session/session';
+import { AuthLayout } from './layouts/auth-layout';
 import { SiteLayout } from './layouts/site-layout';
 import { NotFoundPage } from './routes/not-found-page';
 
+/** `/`: members go to /dashboard (spec §2), visitors to /home. */
+function RootRedirect(): React.JSX.Element {
+  const hasTokens = useHasTokens();
+  return (
+    <Navigate to={hasTokens ? paths.dashboard.root.getHref() : paths.home.getHref()} replace />
+  );
+}
+
 /**
- * Routes of spec §2. Pages load lazily so `/home` does not carry the member or purchase pages.
+ * Routes of spec §2. Every page loads lazily, so `/home` carries neither the member area nor the
+ * auth forms.
  */
 export const router = createBrowserRouter([
   {
     path: paths.root.path,
     element: <SiteLayout />,
     children: [
-      { index: true, element: <Navigate to={paths.home.getHref()} replace /> },
+      { index: true, element: <RootRedirect /> },
       {
         path: paths.home.path,
         lazy: async () => ({
           Component: (await import('../features/marketing/pages/home-page')).HomePage,
         }),
+      },
+      {
+        element: <AuthLayout />,
+        children: [
+          {
+            path: paths.auth.login.path,
+            lazy: async () => ({
+              Component: (await import('../features/auth/pages/login-page')).LoginPage,
+            }),
+          },
+          {
+            path: paths.auth.register.path,
+            lazy: async () => ({
+              Component: (await import('../features/auth/pages/register-page')).RegisterPage,
+            }),
+          },
+          {
+            path: paths.auth.reset.path,
+            lazy: async () => ({
+              Component: (await import('../features/auth/pages/reset-page')).ResetPage,
+            }),
+          },
+          {
+            path: paths.account.recover.path,
+            lazy: async () => ({
+              Component: (await import('../features/auth/pages/recover-page')).RecoverPage,
+            }),
+          },
+        ],
+      },
+      {
+        path: paths.account.verifyEmail.path,
+        lazy: async () => ({
+          Component: (await import('../features/account/pages/verify-email-page')).VerifyEmailPage,
+        }),
+      },
+      {
+        path: paths.dashboard.root.path,
+        lazy: async () => ({ Component: (await import('./layouts/member-layout')).MemberLayout }),
+        children: [
+          {
+            index: true,
+            lazy: async () => ({
+              Component: (await import('../features/membership/pages/dashboard-page'))
+                .DashboardPage,
+            }),
+          },
+          {
+            path: paths.dashboard.settings.path,
+            lazy: async () => ({
+              Component: (await import('../features/account/pages/settings-page')).SettingsPage,
+            }),
+          },
+          { path: '*', element: <NotFoundPage /> },
+        ],
       },
       { path: '*', element: <NotFoundPage /> },
     ],

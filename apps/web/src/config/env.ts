@@ -1,26 +1,33 @@
-import { z } from 'zod';
-
 /**
  * Build-time settings (Vite inlines `import.meta.env.VITE_*` at build). The only place that reads
- * them; defaults make a plain `npm start` work.
+ * them; defaults make a plain `npm start` work. Checked by hand, without zod, because this file is
+ * on the first page's critical path.
  */
-const WebEnvSchema = z.object({
-  VITE_API_BASE_URL: z.string().min(1).default('/api'),
-  VITE_MARKETING_SITE_URL: z.url().default('https://kegelcoach.app'),
-  VITE_APP_STORE_URL: z.url().default('https://apps.apple.com/app/kegel-coach/id0000000000'),
-  VITE_SUPPORT_EMAIL: z.email().default('support@kegelcoach.app'),
-});
+const source = import.meta.env as Record<string, string | undefined>;
 
-const parsed = WebEnvSchema.safeParse(import.meta.env);
-if (!parsed.success) {
-  throw new Error(
-    `Invalid web build settings:\n${parsed.error.issues.map((issue) => `- ${issue.path.join('.')}: ${issue.message}`).join('\n')}`,
-  );
+function setting(name: string, fallback: string, isValid: (value: string) => boolean): string {
+  const value = source[name]?.trim() || fallback;
+  if (!isValid(value)) throw new Error(`Invalid web build setting ${name}: "${value}"`);
+  return value;
 }
 
+const isUrl = (value: string): boolean => URL.canParse(value);
+const isEmail = (value: string): boolean => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
+
 export const env = {
-  apiBaseUrl: parsed.data.VITE_API_BASE_URL.replace(/\/+$/, ''),
-  marketingSiteUrl: parsed.data.VITE_MARKETING_SITE_URL.replace(/\/+$/, ''),
-  appStoreUrl: parsed.data.VITE_APP_STORE_URL,
-  supportEmail: parsed.data.VITE_SUPPORT_EMAIL,
+  apiBaseUrl: setting(
+    'VITE_API_BASE_URL',
+    '/api',
+    (value) => value.startsWith('/') || isUrl(value),
+  ).replace(/\/+$/, ''),
+  marketingSiteUrl: setting('VITE_MARKETING_SITE_URL', 'https://kegelcoach.app', isUrl).replace(
+    /\/+$/,
+    '',
+  ),
+  appStoreUrl: setting(
+    'VITE_APP_STORE_URL',
+    'https://apps.apple.com/app/kegel-coach/id0000000000',
+    isUrl,
+  ),
+  supportEmail: setting('VITE_SUPPORT_EMAIL', 'support@kegelcoach.app', isEmail),
 };

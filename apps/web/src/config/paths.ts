@@ -41,3 +41,42 @@ export const externalLinks = {
   appStore: env.appStoreUrl,
   supportEmail: `mailto:${env.supportEmail}`,
 } as const;
+
+/**
+ * Spec §6: a 401 sends the user to login with the current path as `r`, except on these pages,
+ * where a visitor is expected (the auth pages, checkout and the emailed-link pages).
+ */
+const LOGIN_REDIRECT_EXEMPT_PREFIXES = [
+  '/auth',
+  '/purchase',
+  '/account/recover',
+  '/account/verify-email',
+];
+
+export function isExemptFromLoginRedirect(pathname: string): boolean {
+  return LOGIN_REDIRECT_EXEMPT_PREFIXES.some(
+    (prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`),
+  );
+}
+
+/**
+ * `r` is followed only when it is a path of this site: "/dashboard?x=1" yes;
+ * "https://evil.example", "//evil.example" or "/\\evil.example" no.
+ */
+export function safeReturnPath(candidate: string | null | undefined): string | undefined {
+  if (
+    !candidate ||
+    !candidate.startsWith('/') ||
+    candidate.startsWith('//') ||
+    candidate.includes('\\')
+  ) {
+    return undefined;
+  }
+  try {
+    const base = 'https://this.site';
+    const url = new URL(candidate, base);
+    return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : undefined;
+  } catch {
+    return undefined;
+  }
+}

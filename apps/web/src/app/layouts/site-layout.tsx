@@ -1,17 +1,27 @@
-import { Link, Outlet } from 'react-router';
+import { Link, NavLink, Outlet } from 'react-router';
 
 import { externalLinks, paths } from '../../config/paths';
-import { ButtonLink } from '../../shared/ui/button';
+import { useHasTokens, useProfile } from '../../shared/session/session';
+import buttonStyles from '../../shared/ui/button.module.css';
+import { DownloadIcon } from '../../shared/ui/icons/download-icon';
 import { LogoIcon } from '../../shared/ui/icons/logo-icon';
+import { ProfileIcon } from '../../shared/ui/icons/profile-icon';
+import { SpinnerOverlay } from '../../shared/ui/spinner-overlay';
 import styles from './site-layout.module.css';
 
 export const APP_NAME = 'Kegel Coach';
 
 /** Header, page, footer: the frame of every page (spec §1). */
 export function SiteLayout(): React.JSX.Element {
+  const hasTokens = useHasTokens();
+  const profile = useProfile();
   return (
     <div className={styles.page}>
-      <SiteHeader />
+      <a className={styles.skipLink} href="#main">
+        Skip to content
+      </a>
+      {hasTokens && profile.isPending ? <SpinnerOverlay label="Loading your profile" /> : null}
+      <SiteHeader email={profile.data?.email} />
       <main className={styles.main} id="main">
         <Outlet />
       </main>
@@ -20,7 +30,19 @@ export function SiteLayout(): React.JSX.Element {
   );
 }
 
-function SiteHeader(): React.JSX.Element {
+/**
+ * A header navigation button: lit while the location starts with its target path (spec §2).
+ * NavLink's own matching is exactly that: the path itself and anything below it.
+ */
+function navButtonClass({ isActive }: { isActive: boolean }): string {
+  return [
+    buttonStyles.button,
+    buttonStyles.size44,
+    isActive ? buttonStyles.secondary : buttonStyles.primary,
+  ].join(' ');
+}
+
+function SiteHeader({ email }: { email: string | undefined }): React.JSX.Element {
   return (
     <header className={styles.header}>
       <div className={styles.headerInner}>
@@ -30,11 +52,20 @@ function SiteHeader(): React.JSX.Element {
         </Link>
         <nav className={styles.nav} aria-label="Account">
           <ul>
-            <li>
-              <ButtonLink to={paths.auth.login.getHref()} size={44}>
-                Sign In
-              </ButtonLink>
-            </li>
+            {email ? (
+              <li>
+                <NavLink to={paths.dashboard.root.getHref()} className={navButtonClass}>
+                  <ProfileIcon width={18} height={18} />
+                  <span className={styles.email}>{email}</span>
+                </NavLink>
+              </li>
+            ) : (
+              <li>
+                <NavLink to={paths.auth.login.getHref()} className={navButtonClass}>
+                  Sign In
+                </NavLink>
+              </li>
+            )}
           </ul>
         </nav>
       </div>
@@ -61,7 +92,10 @@ function SiteFooter(): React.JSX.Element {
               <a href={externalLinks.termsOfUse}>Terms of Use</a>
             </li>
             <li>
-              <a href={externalLinks.appStore}>Download App</a>
+              <a href={externalLinks.appStore} className={styles.withIcon}>
+                <DownloadIcon width={16} height={16} />
+                Download App
+              </a>
             </li>
           </ul>
         </nav>

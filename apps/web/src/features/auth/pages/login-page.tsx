@@ -1,0 +1,60 @@
+import { type LoginRequest, LoginRequestSchema } from '@kegel/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
+
+import { paths } from '../../../config/paths';
+import { Button } from '../../../shared/ui/button';
+import { AuthCard } from '../../../shared/ui/card';
+import { PasswordInput } from '../../../shared/ui/password-input';
+import { TextInput } from '../../../shared/ui/text-input';
+import { withProgressToast } from '../../../shared/ui/toasts';
+import { useLogin } from '../api';
+import styles from '../components/auth-form.module.css';
+
+/** `/auth/login` (spec §2). Where to go next is the auth layout's job (`r` or /dashboard). */
+export function LoginPage(): React.JSX.Element {
+  const login = useLogin();
+  const form = useForm<LoginRequest>({
+    resolver: zodResolver(LoginRequestSchema),
+    defaultValues: { email: '', password: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    await withProgressToast(
+      { pending: 'Authenticating', success: 'Successfully authenticated' },
+      () => login(values),
+    ).catch(() => undefined);
+  });
+
+  return (
+    <AuthCard title="Sign In" subtitle="Welcome back. Sign in to manage your membership.">
+      <form className={styles.form} onSubmit={onSubmit} noValidate>
+        <TextInput
+          label="Email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          error={errors.email?.message}
+          {...form.register('email')}
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          error={errors.password?.message}
+          {...form.register('password')}
+        />
+        <div className={styles.row}>
+          <Link to={paths.auth.reset.getHref()}>Forgot your password?</Link>
+        </div>
+        <Button type="submit" fullWidth disabled={isSubmitting}>
+          Sign In
+        </Button>
+      </form>
+      <p className={styles.footer}>
+        Don&apos;t have an account? <Link to={paths.auth.register.getHref()}>Create</Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,90 @@
+import { type RecoverPasswordForm, RecoverPasswordFormSchema } from '@kegel/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Navigate, useSearchParams } from 'react-router';
+import { toast } from 'react-toastify';
+
+import { paths } from '../../../config/paths';
+import { Button, ButtonLink } from '../../../shared/ui/button';
+import { AuthCard } from '../../../shared/ui/card';
+import { CheckIcon, KeyIcon } from '../../../shared/ui/icons/icon-set';
+import { PasswordInput } from '../../../shared/ui/password-input';
+import { withProgressToast } from '../../../shared/ui/toasts';
+import { confirmPasswordReset } from '../api';
+import styles from '../components/auth-form.module.css';
+
+const INVALID_LINK = 'Failed to change password. Link is invalid.';
+
+/** `/account/recover/new?email=…&code=…` (spec §2, §4): the emailed reset link lands here. */
+export function RecoverPage(): React.JSX.Element {
+  const [searchParams] = useSearchParams();
+  // A "+" that arrived as a space (a mail client decoding the link) is a "+" again.
+  const email = searchParams.get('email')?.replace(/ /g, '+');
+  const code = searchParams.get('code');
+  const isLinkComplete = Boolean(email && code);
+  const [isChanged, setIsChanged] = useState(false);
+  const form = useForm<RecoverPasswordForm>({
+    resolver: zodResolver(RecoverPasswordFormSchema),
+    defaultValues: { newPassword: '', confirmPassword: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  useEffect(() => {
+    if (!isLinkComplete) toast.error(INVALID_LINK, { toastId: INVALID_LINK });
+  }, [isLinkComplete]);
+
+  if (!email || !code) return <Navigate to={paths.auth.reset.getHref()} replace />;
+
+  const onSubmit = form.handleSubmit(async ({ newPassword }) => {
+    const changed = await withProgressToast(
+      { pending: 'Confirming password', success: 'Password changed successfully' },
+      () => confirmPasswordReset({ email, code, newPassword }),
+    ).catch(() => undefined);
+    if (changed) setIsChanged(true);
+  });
+
+  if (isChanged) {
+    return (
+      <AuthCard
+        title="Password Changed!"
+        icon={<CheckIcon width={28} height={28} />}
+        subtitle="Your password has been changed. Sign in with your new password."
+      >
+        <ButtonLink to={paths.auth.login.getHref()} fullWidth>
+          Sign In Now
+        </ButtonLink>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard
+      title="Choose a New Password"
+      icon={<KeyIcon width={28} height={28} />}
+      subtitle={
+        <>
+          For <span className={styles.email}>{email}</span>
+        </>
+      }
+    >
+      <form className={styles.form} onSubmit={onSubmit} noValidate>
+        <PasswordInput
+          label="New password"
+          autoComplete="new-password"
+          error={errors.newPassword?.message}
+          {...form.register('newPassword')}
+        />
+        <PasswordInput
+          label="Repeat new password"
+          autoComplete="new-password"
+          error={errors.confirmPassword?.message}
+          {...form.register('confirmPassword')}
+        />
+        <Button type="submit" fullWidth disabled={isSubmitting}>
+          Change Password
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

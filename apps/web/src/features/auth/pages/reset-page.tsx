@@ -1,0 +1,80 @@
+import { type ResetPasswordRequest, ResetPasswordRequestSchema } from '@kegel/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
+
+import { externalLinks, paths } from '../../../config/paths';
+import { env } from '../../../config/env';
+import { Button } from '../../../shared/ui/button';
+import { AuthCard } from '../../../shared/ui/card';
+import { MessageSentIcon } from '../../../shared/ui/icons/icon-set';
+import { TextInput } from '../../../shared/ui/text-input';
+import { withProgressToast } from '../../../shared/ui/toasts';
+import { requestPasswordReset } from '../api';
+import styles from '../components/auth-form.module.css';
+
+/** `/auth/reset` (spec §2): the form, then 'Check Your Email Inbox!'. */
+export function ResetPage(): React.JSX.Element {
+  const [sentTo, setSentTo] = useState<string>();
+  const form = useForm<ResetPasswordRequest>({
+    resolver: zodResolver(ResetPasswordRequestSchema),
+    defaultValues: { email: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async ({ email }) => {
+    const sent = await withProgressToast(
+      { pending: 'Resetting password', success: 'Check your inbox for the link' },
+      () => requestPasswordReset(email),
+    ).catch(() => undefined);
+    if (sent) setSentTo(email);
+  });
+
+  if (sentTo) {
+    return (
+      <AuthCard
+        title="Check Your Email Inbox!"
+        icon={<MessageSentIcon width={28} height={28} />}
+        subtitle={
+          <>
+            If an account exists for <span className={styles.email}>{sentTo}</span>, we have sent it
+            a link to choose a new password. The link works for 60 minutes.
+          </>
+        }
+      >
+        <p className={`${styles.footer} ${styles.center}`}>
+          No email after a few minutes? Check your spam folder or{' '}
+          <a href={externalLinks.supportEmail}>contact support ({env.supportEmail})</a>.
+        </p>
+        <p className={styles.footer}>
+          <Link to={paths.auth.login.getHref()}>Back to sign in</Link>
+        </p>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard
+      title="Reset Password"
+      subtitle="Enter the email of your account and we will send you a link to choose a new password."
+    >
+      <form className={styles.form} onSubmit={onSubmit} noValidate>
+        <TextInput
+          label="Email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          error={errors.email?.message}
+          {...form.register('email')}
+        />
+        <Button type="submit" fullWidth disabled={isSubmitting}>
+          Send Link to Email
+        </Button>
+      </form>
+      <p className={styles.footer}>
+        Remembered it? <Link to={paths.auth.login.getHref()}>Sign in</Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,18 @@
+import { useProfile } from '../../../shared/session/session';
+import { Card } from '../../../shared/ui/card';
+import { DownloadAppBanner } from '../../../shared/ui/download-app-banner';
+import { PremiumStatus } from '../components/premium-status';
+
+/** `/dashboard`: membership status and the app banner (spec §2). */
+export function DashboardPage(): React.JSX.Element | null {
+  const { data: profile } = useProfile();
+  if (!profile) return null;
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', gap: 24 }}>
+      <Card title="Dashboard" titleLevel={1} aside={profile.email}>
+        <PremiumStatus profile={profile} />
+      </Card>
+      <DownloadAppBanner />
+    </div>
+  );
+}

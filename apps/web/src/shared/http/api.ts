@@ -1,0 +1,25 @@
+import { env } from '../../config/env';
+import { createApiClient } from './api-client';
+import { ACCESS_TOKEN_KEY, createTokenStore, REFRESH_TOKEN_KEY } from './token-store';
+
+/** The app's token store (localStorage) and API client; the app sets what a 401 does. */
+export const tokenStore = createTokenStore(window.localStorage);
+
+let unauthorizedHandler: () => void = () => {};
+
+export function setUnauthorizedHandler(handler: () => void): void {
+  unauthorizedHandler = handler;
+}
+
+export const api = createApiClient({
+  baseUrl: env.apiBaseUrl,
+  tokens: tokenStore,
+  onUnauthorized: () => unauthorizedHandler(),
+});
+
+// Another tab signed in or out: follow it.
+window.addEventListener('storage', (event) => {
+  if (event.key === null || event.key === ACCESS_TOKEN_KEY || event.key === REFRESH_TOKEN_KEY) {
+    tokenStore.notifyExternalChange();
+  }
+});

@@ -1,0 +1,49 @@
+import { apiPaths, type Profile } from '@kegel/contract';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useSyncExternalStore } from 'react';
+
+import { api, tokenStore } from '../http/api';
+
+/**
+ * Who is signed in: the tokens (localStorage) and the profile (spec §7: cached 60 minutes, no
+ * retry, refreshed after login and after email verification). Shared by every feature.
+ */
+export const sessionQueries = {
+  all: () => ['session'] as const,
+  profile: () =>
+    queryOptions({
+      queryKey: [...sessionQueries.all(), 'profile'],
+      queryFn: ({ signal }) => api.get<Profile>(apiPaths.profile, { signal }),
+      staleTime: 60 * 60 * 1000,
+      gcTime: 60 * 60 * 1000,
+      retry: false,
+    }),
+};
+
+/** True while both tokens are stored (re-renders when they change, in any tab). */
+export function useHasTokens(): boolean {
+  return useSyncExternalStore(
+    (listener) => tokenStore.subscribe(listener),
+    () => tokenStore.read() !== null,
+    () => false,
+  );
+}
+
+export function useProfile() {
+  const hasTokens = useHasTokens();
+  return useQuery({ ...sessionQueries.profile(), enabled: hasTokens });
+}
+
+/** Ends the session: tells the server, then forgets tokens and every cached answer. */
+export function useSignOut(): () => Promise<void> {
+  const queryClient = useQueryClient();
+  return useCallback(async () => {
+    const pair = tokenStore.read();
+    if (pair) {
+      // Best effort: even if the server cannot be reached, this browser forgets the session.
+      await api.post(apiPaths.logout, { refreshToken: pair.refreshToken }).catch(() => undefined);
+    }
+    tokenStore.clear();
+    queryClient.clear();
+  }, [queryClient]);
+}
