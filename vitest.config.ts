@@ -13,6 +13,12 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'web',
+          include: ['apps/web/src/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
           name: 'api',
           include: ['apps/api/test/**/*.test.ts'],
           testTimeout: 30_000,

@@ -68,6 +68,8 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       PUBLIC_URL: baseURL,
       LOG_LEVEL: 'warn',
+      // Every journey signs in from 127.0.0.1; the per-address limit is tested in the API suite.
+      AUTH_REQUESTS_PER_MINUTE: '10000',
     },
   },
 });

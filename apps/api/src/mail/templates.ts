@@ -38,7 +38,7 @@ function render(subject: string, layout: Layout): RenderedEmail {
   ].join('\n');
 
   const button = layout.action
-    ? `<p style="margin:28px 0"><a href="${escapeHtml(layout.action.url)}" style="display:inline-block;background:#17896f;color:#ffffff;text-decoration:none;font-weight:600;padding:14px 24px;border-radius:10px">${escapeHtml(layout.action.label)}</a></p>
+    ? `<p style="margin:28px 0"><a href="${escapeHtml(layout.action.url)}" style="display:inline-block;background:#0e7a61;color:#ffffff;text-decoration:none;font-weight:600;padding:14px 24px;border-radius:10px">${escapeHtml(layout.action.label)}</a></p>
        <p style="font-size:13px;color:#56677a">If the button does not work, paste this address into your browser:<br><span style="word-break:break-all">${escapeHtml(layout.action.url)}</span></p>`
     : '';
   const html = `<!doctype html>

@@ -37,7 +37,7 @@ export const PasswordInput = forwardRef<HTMLInputElement, PasswordInputProps>(
             type="button"
             className={styles.toggle}
             onClick={() => setIsVisible((visible) => !visible)}
-            aria-label={isVisible ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
+            aria-label={isVisible ? 'Hide password' : 'Show password'}
             aria-pressed={isVisible}
             aria-controls={inputId}
           >

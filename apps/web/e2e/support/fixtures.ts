@@ -1,0 +1,125 @@
+import { createRequire } from 'node:module';
+
+import {
+  type APIRequestContext,
+  expect,
+  type Page,
+  test as base,
+  type TestInfo,
+} from '@playwright/test';
+
+/**
+ * Fixtures for journeys against the real server: accounts made through the API, emails read from
+ * the server's local SMTP inbox (`/dev/inbox/messages.json`), screenshots and an axe-core scan.
+ */
+interface InboxMessage {
+  id: number;
+  to: string[];
+  subject: string;
+  text: string;
+}
+
+let counter = 0;
+export function uniqueEmail(label = 'member'): string {
+  counter += 1;
+  return `${label}.${Date.now().toString(36)}${counter}@example.com`;
+}
+
+export async function createUser(
+  request: APIRequestContext,
+  email: string,
+  password: string,
+): Promise<void> {
+  const response = await request.post('/api/auth/local/register/email', {
+    data: { email, password },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
+/** The newest email to `to` whose subject contains `subject`, waiting for it to arrive. */
+export async function readEmail(
+  request: APIRequestContext,
+  to: string,
+  subject: string,
+): Promise<InboxMessage> {
+  let found: InboxMessage | undefined;
+  await expect
+    .poll(
+      async () => {
+        const messages = (await (
+          await request.get('/dev/inbox/messages.json')
+        ).json()) as InboxMessage[];
+        found = messages
+          .reverse()
+          .find((message) => message.to.includes(to) && message.subject.includes(subject));
+        return Boolean(found);
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+  return found!;
+}
+
+/** The link of an email, as a path of the server under test (its origin is PUBLIC_URL). */
+export function linkIn(message: InboxMessage): string {
+  const match = /https?:\/\/\S+/.exec(message.text);
+  if (!match) throw new Error(`no link in "${message.subject}"`);
+  const url = new URL(match[0]);
+  return `${url.pathname}${url.search}`;
+}
+
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/auth/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = require.resolve('axe-core/axe.min.js');
+
+/** axe-core on the current page: no serious or critical violation (issue #4). */
+export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  await page.addScriptTag({ path: AXE_SOURCE });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (context: Document) => Promise<{
+            violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
+          }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(document);
+    return result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map(
+        (violation) =>
+          `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+      );
+  });
+  expect(violations).toEqual([]);
+}
+
+/** Screenshots of the current page at 1440 and 375 px, attached to the report. */
+export async function screenshotBothWidths(
+  page: Page,
+  testInfo: TestInfo,
+  name: string,
+): Promise<void> {
+  for (const width of [1440, 375]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    await page.waitForTimeout(150);
+    const body = await page.screenshot({
+      path: testInfo.outputPath(`${name}-${width}.png`),
+      fullPage: true,
+    });
+    await testInfo.attach(`${name}-${width}`, { body, contentType: 'image/png' });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+export const test = base;
+export { expect };

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+
+import { isExemptFromLoginRedirect, paths, safeReturnPath } from './paths';
+
+describe('the 401 rule of spec §6', () => {
+  it.each([
+    '/auth/login',
+    '/auth/reset',
+    '/purchase',
+    '/purchase/complete',
+    '/account/recover/new',
+    '/account/verify-email',
+  ])('does not send %s to login', (pathname) =>
+    expect(isExemptFromLoginRedirect(pathname)).toBe(true),
+  );
+
+  it.each(['/dashboard', '/dashboard/settings', '/home', '/authors', '/purchases'])(
+    'sends %s to login',
+    (pathname) => expect(isExemptFromLoginRedirect(pathname)).toBe(false),
+  );
+
+  it('carries the current path as r', () => {
+    expect(paths.auth.login.getHref('/dashboard/settings?tab=1')).toBe(
+      '/auth/login?r=%2Fdashboard%2Fsettings%3Ftab%3D1',
+    );
+  });
+});
+
+describe('r accepts same-origin paths only', () => {
+  it.each([
+    ['/dashboard/settings', '/dashboard/settings'],
+    ['/dashboard?x=1#y', '/dashboard?x=1#y'],
+  ])('follows %s', (candidate, expected) => expect(safeReturnPath(candidate)).toBe(expected));
+
+  it.each([
+    null,
+    '',
+    'dashboard',
+    'https://evil.example',
+    '//evil.example/x',
+    '/\\evil.example',
+    'javascript:alert(1)',
+  ])('refuses %s', (candidate) => expect(safeReturnPath(candidate)).toBeUndefined());
+});

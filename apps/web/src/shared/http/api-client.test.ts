@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest';
+
+import { ApiError, createApiClient, NETWORK_ERROR_MESSAGE } from './api-client';
+import { ACCESS_TOKEN_KEY, createTokenStore, REFRESH_TOKEN_KEY } from './token-store';
+
+/** localStorage's interface over a Map. */
+class MemoryStorage implements Storage {
+  private readonly items = new Map<string, string>();
+  get length(): number {
+    return this.items.size;
+  }
+  clear(): void {
+    this.items.clear();
+  }
+  getItem(key: string): string | null {
+    return this.items.get(key) ?? null;
+  }
+  key(index: number): string | null {
+    return [...this.items.keys()][index] ?? null;
+  }
+  removeItem(key: string): void {
+    this.items.delete(key);
+  }
+  setItem(key: string, value: string): void {
+    this.items.set(key, value);
+  }
+}
+
+const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
+function jwt(expSecondsFromNow: number, label = 'x'): string {
+  const part = (value: object): string =>
+    btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return `${part({ alg: 'HS256' })}.${part({ exp: Math.floor(NOW / 1000) + expSecondsFromNow, label })}.sig`;
+}
+
+interface Call {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+function setup(
+  options: { access: string; refresh: string } | null,
+  respond: (call: Call) => Response | Promise<Response>,
+) {
+  const storage = new MemoryStorage();
+  const tokens = createTokenStore(storage);
+  if (options) tokens.write({ accessToken: options.access, refreshToken: options.refresh });
+  const calls: Call[] = [];
+  let unauthorized = 0;
+  const client = createApiClient({
+    baseUrl: '/api',
+    tokens,
+    now: () => NOW,
+    onUnauthorized: () => {
+      unauthorized += 1;
+    },
+    fetch: async (input, init) => {
+      const call: Call = {
+        url: input as string,
+        method: init?.method ?? 'GET',
+        headers: (init?.headers ?? {}) as Record<string, string>,
+        body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+      };
+      calls.push(call);
+      return respond(call);
+    },
+  });
+  return { client, tokens, storage, calls, unauthorizedCount: () => unauthorized };
+}
+
+const json = (status: number, body: unknown): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+describe('api client', () => {
+  it('sends the access token as a bearer header', async () => {
+    const access = jwt(600);
+    const { client, calls } = setup({ access, refresh: jwt(86400) }, () => json(200, { ok: true }));
+    await client.get('/users/profile');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.headers.authorization).toBe(`Bearer ${access}`);
+  });
+
+  it('renews an expired access token first, once for several requests at the same time', async () => {
+    const refresh = jwt(86400, 'old');
+    const renewed = { accessToken: jwt(900, 'new'), refreshToken: jwt(86400, 'newer') };
+    let refreshes = 0;
+    const { client, calls, storage } = setup({ access: jwt(-5), refresh }, async (call) => {
+      if (call.url === '/api/auth/refresh') {
+        refreshes += 1;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return json(200, renewed);
+      }
+      return json(200, { ok: true });
+    });
+
+    await Promise.all([
+      client.get('/users/profile'),
+      client.get('/payments/stripe/plans'),
+      client.get('/users/subscriptions/personal'),
+    ]);
+    expect(refreshes).toBe(1);
+    const refreshCall = calls.find((call) => call.url === '/api/auth/refresh')!;
+    expect(refreshCall.body).toEqual({ refreshToken: refresh });
+    expect(refreshCall.headers.authorization).toBe(`Bearer ${refresh}`);
+    for (const call of calls.filter((call) => call.url !== '/api/auth/refresh')) {
+      expect(call.headers.authorization).toBe(`Bearer ${renewed.accessToken}`);
+    }
+    expect(storage.getItem(ACCESS_TOKEN_KEY)).toBe(renewed.accessToken);
+    expect(storage.getItem(REFRESH_TOKEN_KEY)).toBe(renewed.refreshToken);
+  });
+
+  it('never renews before a call to an /auth path', async () => {
+    const { client, calls } = setup({ access: jwt(-5), refresh: jwt(86400) }, () => json(200, {}));
+    await client.post('/auth/change-password', { oldPassword: 'a', newPassword: 'b' });
+    expect(calls.map((call) => call.url)).toEqual(['/api/auth/change-password']);
+  });
+
+  it('removes both tokens when the renewal fails', async () => {
+    const { client, tokens } = setup({ access: jwt(-5), refresh: jwt(86400) }, (call) =>
+      call.url === '/api/auth/refresh'
+        ? json(401, { statusCode: 401, error: 'Unauthorized', message: 'ended' })
+        : json(401, {}),
+    );
+    await expect(client.get('/users/profile')).rejects.toBeInstanceOf(ApiError);
+    expect(tokens.read()).toBeNull();
+  });
+
+  it('does not try to renew with an expired refresh token: both are removed', async () => {
+    const { client, calls, tokens } = setup({ access: jwt(-5), refresh: jwt(-1) }, () =>
+      json(401, {}),
+    );
+    await expect(client.get('/users/profile')).rejects.toThrow();
+    expect(calls.map((call) => call.url)).toEqual(['/api/users/profile']);
+    expect(calls[0]!.headers.authorization).toBeUndefined();
+    expect(tokens.read()).toBeNull();
+  });
+
+  it('reports a 401 to the app, which decides where to go', async () => {
+    const { client, unauthorizedCount } = setup(null, () =>
+      json(401, { statusCode: 401, error: 'Unauthorized', message: 'Please sign in' }),
+    );
+    await expect(client.get('/users/profile')).rejects.toMatchObject({
+      statusCode: 401,
+      message: 'Please sign in',
+    });
+    expect(unauthorizedCount()).toBe(1);
+  });
+
+  it("joins the server's array of messages with newlines", async () => {
+    const { client, unauthorizedCount } = setup(null, () =>
+      json(400, {
+        statusCode: 400,
+        error: 'Bad Request',
+        message: ['Invalid email', 'Password is too short'],
+      }),
+    );
+    await expect(client.post('/auth/local/register/email', {})).rejects.toMatchObject({
+      statusCode: 400,
+      message: 'Invalid email\nPassword is too short',
+    });
+    expect(unauthorizedCount()).toBe(0);
+  });
+
+  it('says when the server cannot be reached, and when it answers something unreadable', async () => {
+    const offline = setup(null, () => Promise.reject(new TypeError('Failed to fetch')));
+    await expect(offline.client.get('/users/profile')).rejects.toMatchObject({
+      statusCode: 0,
+      message: NETWORK_ERROR_MESSAGE,
+    });
+    const proxy = setup(null, () => new Response('<html>Bad gateway</html>', { status: 502 }));
+    await expect(proxy.client.get('/users/profile')).rejects.toMatchObject({
+      statusCode: 502,
+      message: 'Something went wrong. Please try again.',
+    });
+  });
+
+  it('puts GET parameters in the query string, repeating the key for arrays', async () => {
+    const { client, calls } = setup(null, () => json(200, []));
+    await client.get('/payments/stripe/plans', {
+      query: { id: ['a', 'b'], currency: 'usd', skip: undefined },
+    });
+    expect(calls[0]!.url).toBe('/api/payments/stripe/plans?id=a&id=b&currency=usd');
+  });
+});
