@@ -8,6 +8,8 @@ export default defineConfig({
     outDir: 'dist',
     assetsDir: 'assets',
     sourcemap: true,
+    // scripts/measure-bundle.mjs reads it to tell what /home loads.
+    manifest: true,
   },
   server: {
     proxy: { '/api': 'http://localhost:3000' },
