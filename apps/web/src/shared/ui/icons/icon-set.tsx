@@ -123,3 +123,15 @@ export function AppleIcon(props: IconProps): React.JSX.Element {
     </svg>
   );
 }
+
+export function StripeIcon(props: IconProps): React.JSX.Element {
+  return (
+    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false" {...props}>
+      <rect width="24" height="24" rx="5" fill="#635BFF" />
+      <path
+        fill="#fff"
+        d="M11.2 9.4c0-.6.5-.9 1.3-.9 1.2 0 2.6.4 3.8 1V6.1a10 10 0 0 0-3.8-.7c-3.1 0-5.2 1.6-5.2 4.3 0 4.2 5.8 3.5 5.8 5.3 0 .7-.6 1-1.5 1-1.3 0-2.9-.5-4.2-1.2V18a10.6 10.6 0 0 0 4.2.9c3.2 0 5.4-1.6 5.4-4.3 0-4.5-5.8-3.7-5.8-5.2Z"
+      />
+    </svg>
+  );
+}
