@@ -27,19 +27,15 @@ export const devInboxRoutes: FastifyPluginAsync<{ inbox: SmtpInbox }> =
 
     // For scripts and the end-to-end tests: the same messages as data.
     app.get('/dev/inbox/messages.json', async function listInboxAsJson(_request, reply) {
-      return reply
-        .header('cache-control', 'no-store')
-        .send(
-          inbox
-            .messages()
-            .map(({ id, receivedAt, to, subject, text }) => ({
-              id,
-              receivedAt,
-              to,
-              subject,
-              text,
-            })),
-        );
+      return reply.header('cache-control', 'no-store').send(
+        inbox.messages().map(({ id, receivedAt, to, subject, text }) => ({
+          id,
+          receivedAt,
+          to,
+          subject,
+          text,
+        })),
+      );
     });
 
     app.get<{ Params: { id: string } }>('/dev/inbox/:id', async function showEmail(request, reply) {
