@@ -3,11 +3,10 @@ import { Link, NavLink, Outlet } from 'react-router';
 import { externalLinks, paths } from '../../config/paths';
 import { useHasTokens, useProfile } from '../../shared/session/session';
 import buttonStyles from '../../shared/ui/button.module.css';
-import { DownloadIcon } from '../../shared/ui/icons/download-icon';
 import { LogoIcon } from '../../shared/ui/icons/logo-icon';
-import { ProfileIcon } from '../../shared/ui/icons/profile-icon';
 import { SpinnerOverlay } from '../../shared/ui/spinner-overlay';
 import styles from './site-layout.module.css';
+import { DownloadIcon, ProfileIcon } from '../../shared/ui/icons/icon-set';
 
 export const APP_NAME = 'Kegel Coach';
 

@@ -10,27 +10,22 @@ function toDate(value: DateInput): Date {
   return typeof value === 'string' ? new Date(value) : value;
 }
 
+const DATE_AT_TIME: Intl.DateTimeFormatOptions = {
+  month: 'long',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+};
+
 export function formatLongDate(value: DateInput, timeZone?: string): string {
-  return new Intl.DateTimeFormat('en-US', {
-    weekday: 'long',
-    month: 'long',
-    day: 'numeric',
-    year: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone,
-  }).format(toDate(value));
+  return new Intl.DateTimeFormat('en-US', { weekday: 'long', ...DATE_AT_TIME, timeZone }).format(
+    toDate(value),
+  );
 }
 
 export function formatSessionDate(value: DateInput, timeZone?: string): string {
-  return new Intl.DateTimeFormat('en-US', {
-    month: 'long',
-    day: 'numeric',
-    year: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone,
-  }).format(toDate(value));
+  return new Intl.DateTimeFormat('en-US', { ...DATE_AT_TIME, timeZone }).format(toDate(value));
 }
 
 export function formatShortDate(value: DateInput, timeZone?: string): string {

@@ -1,6 +1,6 @@
 import { externalLinks } from '../../config/paths';
 import styles from './download-app-banner.module.css';
-import { DownloadIcon } from './icons/download-icon';
+import { DownloadIcon } from './icons/icon-set';
 
 /** 'Download our App' (spec §1): the exercises themselves live in the mobile app. */
 export function DownloadAppBanner(): React.JSX.Element {

@@ -1,5 +1,6 @@
 import { forwardRef, type InputHTMLAttributes, useId, useState } from 'react';
 
+import { FieldShell } from './field-shell';
 import styles from './form-field.module.css';
 import { ViewIcon, ViewOffIcon } from './icons/icon-set';
 
@@ -16,40 +17,30 @@ export const PasswordInput = forwardRef<HTMLInputElement, PasswordInputProps>(
     const errorId = `${inputId}-error`;
     const [isVisible, setIsVisible] = useState(false);
     return (
-      <div className={styles.field}>
-        <label className={styles.label} htmlFor={inputId}>
-          {label}
-        </label>
-        <div className={styles.control}>
-          <input
-            ref={ref}
-            id={inputId}
-            type={isVisible ? 'text' : 'password'}
-            className={`${styles.input} ${styles.withToggle}`}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? errorId : undefined}
-            autoCapitalize="off"
-            autoCorrect="off"
-            spellCheck={false}
-            {...inputProps}
-          />
-          <button
-            type="button"
-            className={styles.toggle}
-            onClick={() => setIsVisible((visible) => !visible)}
-            aria-label={isVisible ? 'Hide password' : 'Show password'}
-            aria-pressed={isVisible}
-            aria-controls={inputId}
-          >
-            {isVisible ? <ViewOffIcon /> : <ViewIcon />}
-          </button>
-        </div>
-        {error ? (
-          <p className={styles.error} id={errorId} role="alert">
-            {error}
-          </p>
-        ) : null}
-      </div>
+      <FieldShell label={label} inputId={inputId} errorId={errorId} error={error}>
+        <input
+          ref={ref}
+          id={inputId}
+          type={isVisible ? 'text' : 'password'}
+          className={`${styles.input} ${styles.withToggle}`}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          autoCapitalize="off"
+          autoCorrect="off"
+          spellCheck={false}
+          {...inputProps}
+        />
+        <button
+          type="button"
+          className={styles.toggle}
+          onClick={() => setIsVisible((visible) => !visible)}
+          aria-label={isVisible ? 'Hide password' : 'Show password'}
+          aria-pressed={isVisible}
+          aria-controls={inputId}
+        >
+          {isVisible ? <ViewOffIcon /> : <ViewIcon />}
+        </button>
+      </FieldShell>
     );
   },
 );

@@ -1,5 +1,6 @@
 import { forwardRef, type InputHTMLAttributes, useId } from 'react';
 
+import { FieldShell } from './field-shell';
 import styles from './form-field.module.css';
 
 export interface TextInputProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -17,25 +18,15 @@ export const TextInput = forwardRef<HTMLInputElement, TextInputProps>(function T
   const inputId = id ?? generatedId;
   const errorId = `${inputId}-error`;
   return (
-    <div className={styles.field}>
-      <label className={styles.label} htmlFor={inputId}>
-        {label}
-      </label>
-      <div className={styles.control}>
-        <input
-          ref={ref}
-          id={inputId}
-          className={[styles.input, className].filter(Boolean).join(' ')}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
-          {...inputProps}
-        />
-      </div>
-      {error ? (
-        <p className={styles.error} id={errorId} role="alert">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <FieldShell label={label} inputId={inputId} errorId={errorId} error={error}>
+      <input
+        ref={ref}
+        id={inputId}
+        className={[styles.input, className].filter(Boolean).join(' ')}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        {...inputProps}
+      />
+    </FieldShell>
   );
 });

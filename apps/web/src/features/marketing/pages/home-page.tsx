@@ -3,10 +3,8 @@ import type { ComponentType, SVGProps } from 'react';
 import { paths } from '../../../config/paths';
 import { ButtonLink } from '../../../shared/ui/button';
 import { DownloadAppBanner } from '../../../shared/ui/download-app-banner';
-import { CrownIcon } from '../../../shared/ui/icons/crown-icon';
-import { ProfileIcon } from '../../../shared/ui/icons/profile-icon';
-import { ShieldIcon } from '../../../shared/ui/icons/shield-icon';
 import styles from './home-page.module.css';
+import { CrownIcon, ProfileIcon, ShieldIcon } from '../../../shared/ui/icons/icon-set';
 
 interface Benefit {
   title: string;

@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { paths } from '../../../config/paths';
 import { formatLongDate } from '../../../shared/format/dates';
 import { ButtonLink } from '../../../shared/ui/button';
-import { CrownIcon } from '../../../shared/ui/icons/crown-icon';
 import styles from './premium-status.module.css';
+import { CrownIcon } from '../../../shared/ui/icons/icon-set';
 
 /** Whether premium is active and until when (spec §2, §4); Extend goes to /purchase (Decision 3). */
 export function PremiumStatus({ profile }: { profile: Profile }): React.JSX.Element {

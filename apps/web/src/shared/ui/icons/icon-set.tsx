@@ -1,6 +1,26 @@
 import { type IconProps, makeStrokeIcon } from './make-icon';
 
-/** The rest of spec §2's icon set, as inline SVG. */
+/** Spec §2's icon set, as inline SVG. */
+export const CrownIcon = makeStrokeIcon(<path d="m3 8 4.5 4L12 5l4.5 7L21 8l-2 11H5L3 8Z" />);
+export const ProfileIcon = makeStrokeIcon(
+  <>
+    <circle cx="12" cy="8" r="4" />
+    <path d="M4 21c1.5-4 4.5-6 8-6s6.5 2 8 6" />
+  </>,
+);
+export const ShieldIcon = makeStrokeIcon(
+  <>
+    <path d="M12 3 4 6v6c0 5 3.5 8 8 9 4.5-1 8-4 8-9V6l-8-3Z" />
+    <path d="m9 12 2 2 4-4" />
+  </>,
+);
+export const DownloadIcon = makeStrokeIcon(
+  <>
+    <path d="M12 3v12" />
+    <path d="m7 10 5 5 5-5" />
+    <path d="M5 21h14" />
+  </>,
+);
 export const ViewIcon = makeStrokeIcon(
   <>
     <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z" />
