@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { z } from 'zod';
@@ -85,6 +85,18 @@ const EnvSchema = z.object({
   SUPPORT_EMAIL: z
     .email('must be an email address such as support@example.com')
     .default('support@kegelcoach.app'),
+  STRIPE_SECRET_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)')
+      .optional(),
+  ),
+  STRIPE_WEBHOOK_SECRET: optionalString.pipe(
+    z
+      .string()
+      .regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)')
+      .optional(),
+  ),
   TRUST_PROXY: z
     .enum(['true', 'false'], { error: 'must be true or false' })
     .transform((value) => value === 'true')
@@ -115,6 +127,12 @@ export interface Config {
   redisKeyPrefix: string;
   /** Named in emails as the address to write to. */
   supportEmail: string;
+  stripe: {
+    /** Without it, the local payment sandbox stands in for Stripe (development only). */
+    secretKey: string | undefined;
+    /** Verifies the Stripe-Signature of webhook deliveries. */
+    webhookSecret: string;
+  };
   /** Behind a load balancer, take the client address from X-Forwarded-For. */
   trustProxy: boolean;
 }
@@ -154,12 +172,21 @@ export function loadConfig(env: Environment = process.env): Config {
   if (isProduction && !values.SMTP_URL) {
     problems.push('SMTP_URL: required in production (the local inbox sandbox is refused)');
   }
+  if (isProduction && !values.STRIPE_SECRET_KEY) {
+    problems.push('STRIPE_SECRET_KEY: required in production (the payment sandbox is refused)');
+  }
+  if (isProduction && !values.STRIPE_WEBHOOK_SECRET) {
+    problems.push('STRIPE_WEBHOOK_SECRET: required in production (generated secrets are refused)');
+  }
   if (isProduction && !values.PUBLIC_URL) {
     problems.push('PUBLIC_URL: required in production (links in emails are built from it)');
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = path.resolve(values.DATA_DIR);
+  let generatedSecrets: GeneratedSecrets | undefined;
+  const generated = (): GeneratedSecrets =>
+    (generatedSecrets ??= readOrCreateGeneratedSecrets(dataDir));
   const database: DatabaseConfig = values.DATABASE_URL
     ? { kind: 'postgres', url: values.DATABASE_URL }
     : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') };
@@ -171,7 +198,7 @@ export function loadConfig(env: Environment = process.env): Config {
     publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
     dataDir,
     database,
-    tokenSecret: values.TOKEN_SECRET ?? readOrCreateGeneratedSecrets(dataDir).tokenSecret,
+    tokenSecret: values.TOKEN_SECRET ?? generated().tokenSecret,
     logLevel: values.LOG_LEVEL,
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
     redisUrl: values.REDIS_URL,
@@ -179,12 +206,23 @@ export function loadConfig(env: Environment = process.env): Config {
     authRequestsPerMinute: values.AUTH_REQUESTS_PER_MINUTE,
     supportEmail: values.SUPPORT_EMAIL,
     trustProxy: values.TRUST_PROXY,
+    stripe: {
+      secretKey: values.STRIPE_SECRET_KEY,
+      webhookSecret: values.STRIPE_WEBHOOK_SECRET ?? generated().stripeWebhookSecret,
+    },
   };
 }
 
 interface GeneratedSecrets {
   tokenSecret: string;
+  stripeWebhookSecret: string;
 }
+
+const SECRET_GENERATORS: { [Name in keyof GeneratedSecrets]: () => string } = {
+  tokenSecret: () => randomBytes(48).toString('base64url'),
+  // Shaped like Stripe's, for the local payment sandbox that signs webhooks with it.
+  stripeWebhookSecret: () => `whsec_${randomBytes(24).toString('base64url')}`,
+};
 
 /**
  * Development convenience: secrets that nobody configured are generated once and kept in
@@ -193,22 +231,36 @@ interface GeneratedSecrets {
 function readOrCreateGeneratedSecrets(dataDir: string): GeneratedSecrets {
   const file = path.join(dataDir, 'generated-secrets.json');
   mkdirSync(dataDir, { recursive: true });
+  let stored: Partial<GeneratedSecrets> | undefined;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as GeneratedSecrets;
+    stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<GeneratedSecrets>;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
       throw new ConfigError([`DATA_DIR: cannot read ${file}: ${(error as Error).message}`]);
     }
   }
-  const secrets: GeneratedSecrets = { tokenSecret: randomBytes(48).toString('base64url') };
+  const names = Object.keys(SECRET_GENERATORS) as Array<keyof GeneratedSecrets>;
+  if (stored && names.every((name) => typeof stored[name] === 'string')) {
+    return stored as GeneratedSecrets;
+  }
+  const secrets = Object.fromEntries(
+    names.map((name) => [name, stored?.[name] ?? SECRET_GENERATORS[name]()]),
+  ) as unknown as GeneratedSecrets;
+  const content = JSON.stringify(secrets, null, 2);
   try {
-    // 'wx' fails if another process created it first; then theirs is the one to use.
-    writeFileSync(file, JSON.stringify(secrets, null, 2), { flag: 'wx', mode: 0o600 });
+    if (stored) {
+      // Adding a secret to an older file: written whole and renamed, never seen half written.
+      const temporary = `${file}.${process.pid}.tmp`;
+      writeFileSync(temporary, content, { mode: 0o600 });
+      renameSync(temporary, file);
+    } else {
+      // 'wx' fails if another process created it first; then theirs is the one to use.
+      writeFileSync(file, content, { flag: 'wx', mode: 0o600 });
+    }
     return secrets;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      return JSON.parse(readFileSync(file, 'utf8')) as GeneratedSecrets;
-    }
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      return readOrCreateGeneratedSecrets(dataDir);
     throw new ConfigError([`DATA_DIR: cannot write ${file}: ${(error as Error).message}`]);
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -74,12 +74,27 @@ describe('loadConfig', () => {
       tokenSecret: string;
     };
     expect(stored.tokenSecret).toBe(first.tokenSecret);
+    expect(second.stripe.webhookSecret).toMatch(/^whsec_/);
+    expect(second.stripe.webhookSecret).toBe(first.stripe.webhookSecret);
+  });
+
+  it('adds a newly needed secret to an older secrets file, keeping the ones it had', () => {
+    const dataDir = freshDataDir();
+    writeFileSync(
+      path.join(dataDir, 'generated-secrets.json'),
+      JSON.stringify({ tokenSecret: 'kept'.repeat(10) }),
+    );
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config.tokenSecret).toBe('kept'.repeat(10));
+    expect(config.stripe.webhookSecret).toMatch(/^whsec_/);
   });
 
   it('refuses generated secrets and a missing public URL in production', () => {
     expect(problemsOf({ NODE_ENV: 'production', DATA_DIR: freshDataDir() })).toEqual([
       'TOKEN_SECRET: required in production (generated secrets are refused)',
       'SMTP_URL: required in production (the local inbox sandbox is refused)',
+      'STRIPE_SECRET_KEY: required in production (the payment sandbox is refused)',
+      'STRIPE_WEBHOOK_SECRET: required in production (generated secrets are refused)',
       'PUBLIC_URL: required in production (links in emails are built from it)',
     ]);
   });
@@ -91,6 +106,8 @@ describe('loadConfig', () => {
       TOKEN_SECRET: 'x'.repeat(48),
       PUBLIC_URL: 'https://app.example.com/',
       SMTP_URL: 'smtps://mailer:secret@smtp.example.com:465',
+      STRIPE_SECRET_KEY: 'sk_live_abc123',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
       DATABASE_URL: 'postgresql://kegel@db.internal/kegel',
     });
     expect(config.publicUrl).toBe('https://app.example.com');
