@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyCompress from '@fastify/compress';
 import { type SmtpInbox, startSmtpInbox } from '@kegel/sandbox/smtp-inbox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import Stripe from 'stripe';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -14,6 +15,8 @@ import { devInboxRoutes } from './mail/dev-inbox-routes';
 import { OutboxWorker } from './mail/outbox';
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
+import { paymentRoutes } from './modules/payments/routes';
+import { createPaymentsService } from './modules/payments/service';
 import { healthRoutes } from './modules/health/routes';
 import { userRoutes } from './modules/users/routes';
 import { authenticatePlugin } from './plugins/authenticate';
@@ -89,15 +92,20 @@ export async function buildApp(
     ? createRedisRateLimiter(config.redisUrl, `${config.redisKeyPrefix}:rate:`)
     : createMemoryRateLimiter();
   const tokens = createSessionTokens(config.tokenSecret);
+  const hasher = createPasswordHasher();
+  const mail = { encryptionKey: outboxKey, wake: () => outbox.wake() };
   const authService = createAuthService({
     db,
-    hasher: createPasswordHasher(),
+    hasher,
     tokens,
     rateLimiter,
-    mail: { encryptionKey: outboxKey, wake: () => outbox.wake() },
+    mail,
     publicUrl: config.publicUrl,
     supportEmail: config.supportEmail,
   });
+  const paymentsService = createPaymentsService({ db, hasher, mail, publicUrl: config.publicUrl });
+  // The official SDK; webhook verification needs no key, the API calls (issue #5) will.
+  const stripe = new Stripe(config.stripe.secretKey ?? 'sk_test_local_sandbox');
 
   app.addHook('onReady', async () => outbox.start());
   app.addHook('onClose', async () => {
@@ -127,6 +135,11 @@ export async function buildApp(
         },
       });
       await api.register(userRoutes, { db });
+      await api.register(paymentRoutes, {
+        paymentsService,
+        stripe,
+        webhookSecret: config.stripe.webhookSecret,
+      });
     },
     { prefix: '/api' },
   );

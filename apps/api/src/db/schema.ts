@@ -12,6 +12,8 @@ export interface Database {
   refreshTokens: RefreshTokensTable;
   oneTimeCodes: OneTimeCodesTable;
   outboxEmails: OutboxEmailsTable;
+  purchases: PurchasesTable;
+  stripeEvents: StripeEventsTable;
 }
 
 export interface SchemaMigrationsTable {
@@ -34,6 +36,7 @@ export interface UsersTable {
   email: string;
   passwordHash: string | null;
   subscriptionEndDate: Date | null;
+  stripeCustomerId: Generated<string | null>;
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
 }
@@ -80,4 +83,27 @@ export interface OutboxEmailsTable {
   sentAt: Date | null;
   failedAt: Date | null;
   lastError: string | null;
+}
+
+export type PurchaseProvider = 'Stripe' | 'Apple';
+
+export interface PurchasesTable {
+  id: Generated<string>;
+  userId: string;
+  planId: string | null;
+  planName: string;
+  provider: PurchaseProvider;
+  providerPaymentId: string;
+  amountCents: number;
+  currency: string;
+  days: number;
+  startsAt: Date;
+  expiresAt: Date;
+  createdAt: Generated<Date>;
+}
+
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  receivedAt: Generated<Date>;
 }

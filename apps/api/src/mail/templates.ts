@@ -108,3 +108,21 @@ export function passwordChangedEmail(input: { supportEmail: string }): RenderedE
     footnote: `If this was not you, reset your password now and write to ${input.supportEmail}.`,
   });
 }
+
+export function accountCreatedByPurchaseEmail(input: {
+  email: string;
+  password: string;
+  signInUrl: string;
+  planName: string;
+}): RenderedEmail {
+  return render('Your Kegel Coach premium and account', {
+    heading: 'Welcome to Kegel Coach premium',
+    paragraphs: [
+      `Thank you for your purchase. Your Premium — ${input.planName} is active.`,
+      `We created an account for ${input.email}. Sign in with this password: ${input.password}`,
+      'Please change it after signing in, under Account Settings.',
+    ],
+    action: { label: 'Sign in', url: input.signInUrl },
+    footnote: 'Use the same email and password in the Kegel Coach app.',
+  });
+}

@@ -8,12 +8,14 @@ import type { TestDatabase, TestDatabaseKind } from './test-databases';
 /** A fixed secret, so tests never write generated secrets and runs are reproducible. */
 export const TEST_TOKEN_SECRET = 'test-token-secret-that-is-long-enough-0123456789';
 export const TEST_PUBLIC_URL = 'https://kegel.test';
+export const TEST_STRIPE_WEBHOOK_SECRET = 'whsec_test_secret_for_the_integration_tests';
 
 export function testConfig(database: TestDatabase, env: Record<string, string> = {}) {
   return loadConfig({
     NODE_ENV: 'test',
     TOKEN_SECRET: TEST_TOKEN_SECRET,
     PUBLIC_URL: TEST_PUBLIC_URL,
+    STRIPE_WEBHOOK_SECRET: TEST_STRIPE_WEBHOOK_SECRET,
     ...database.env,
     ...env,
   });

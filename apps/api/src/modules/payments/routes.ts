@@ -1,0 +1,114 @@
+import { apiPaths, PlansResponseSchema, SubscriptionsResponseSchema } from '@kegel/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type Stripe from 'stripe';
+import { z } from 'zod';
+
+import { AppError } from '../../errors';
+import { callerOf } from '../../plugins/authenticate';
+import type { PaymentsService } from './service';
+
+export interface PaymentRoutesOptions {
+  paymentsService: PaymentsService;
+  stripe: Stripe;
+  webhookSecret: string;
+}
+
+/** Stripe's default tolerance: a signature older than five minutes is refused (replays). */
+const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+const HANDLED_EVENTS = new Set([
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+]);
+
+/** Plans, the caller's purchases, and Stripe's webhook (spec §7, issue #5). */
+export const paymentRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> =
+  async function paymentRoutes(app, options) {
+    const { paymentsService, stripe, webhookSecret } = options;
+
+    app.get(
+      apiPaths.plans,
+      { schema: { response: { 200: PlansResponseSchema } } },
+      async function listPlans() {
+        return paymentsService.listPlans();
+      },
+    );
+
+    app.get(
+      apiPaths.subscriptions,
+      { preHandler: app.authenticate, schema: { response: { 200: SubscriptionsResponseSchema } } },
+      async function listOwnPurchases(request) {
+        return { data: await paymentsService.listPurchases(callerOf(request).userId) };
+      },
+    );
+
+    await app.register(async function stripeWebhook(webhook) {
+      // The signature covers the exact bytes Stripe sent: keep them, do not parse-and-reserialise.
+      webhook.addContentTypeParser(
+        'application/json',
+        { parseAs: 'buffer' },
+        (_request, body, done) => {
+          done(null, body);
+        },
+      );
+
+      webhook.post(
+        apiPaths.stripeWebhook,
+        { schema: { response: { 200: z.object({ received: z.literal(true) }) } } },
+        async function receiveStripeEvent(request) {
+          const signature = request.headers['stripe-signature'];
+          if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
+            throw new AppError(400, 'Missing Stripe signature');
+          }
+          let event: Stripe.Event;
+          try {
+            event = stripe.webhooks.constructEvent(
+              request.body,
+              signature,
+              webhookSecret,
+              SIGNATURE_TOLERANCE_SECONDS,
+            );
+          } catch {
+            throw new AppError(400, 'Invalid Stripe signature');
+          }
+          if (!HANDLED_EVENTS.has(event.type)) return { received: true as const };
+
+          const session = event.data.object as Stripe.Checkout.Session;
+          const email =
+            session.customer_details?.email ?? session.customer_email ?? session.metadata?.email;
+          const planId = session.metadata?.planId;
+          if (!email || !planId) {
+            request.log.error(
+              { eventId: event.id, sessionId: session.id },
+              'stripe: checkout without email or plan',
+            );
+            return { received: true as const };
+          }
+          const outcome = await paymentsService.grantCheckout({
+            eventId: event.id,
+            eventType: event.type,
+            sessionId: session.id,
+            email,
+            planId,
+            amountCents: session.amount_total ?? 0,
+            currency: session.currency ?? 'usd',
+            isPaid:
+              event.type !== 'checkout.session.async_payment_failed' &&
+              session.payment_status === 'paid',
+          });
+          if (outcome.kind === 'unknown-plan') {
+            request.log.error(
+              { eventId: event.id, planId },
+              'stripe: paid checkout for an unknown plan',
+            );
+          }
+          request.log.info(
+            { eventId: event.id, type: event.type, outcome: outcome.kind },
+            'stripe: event handled',
+          );
+          return { received: true as const };
+        },
+      );
+    });
+  };
