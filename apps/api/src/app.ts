@@ -1,7 +1,9 @@
 import { fileURLToPath } from 'node:url';
 
 import fastifyCompress from '@fastify/compress';
+import { apiPaths } from '@kegel/contract';
 import { type SmtpInbox, startSmtpInbox } from '@kegel/sandbox/smtp-inbox';
+import { startStripeSandbox, type StripeSandbox } from '@kegel/sandbox/stripe-sandbox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import {
@@ -103,15 +105,44 @@ export async function buildApp(
     publicUrl: config.publicUrl,
     supportEmail: config.supportEmail,
   });
-  const paymentsService = createPaymentsService({ db, hasher, mail, publicUrl: config.publicUrl });
-  // The official SDK; webhook verification needs no key, the API calls (issue #5) will.
-  const stripe = new Stripe(config.stripe.secretKey ?? 'sk_test_local_sandbox');
+  // Without STRIPE_SECRET_KEY (development only: config refuses it in production) the official
+  // SDK talks to the local Stripe sandbox on loopback, which delivers webhooks back to us.
+  let stripeSandbox: StripeSandbox | undefined;
+  if (!config.stripe.secretKey) {
+    stripeSandbox = await startStripeSandbox({
+      webhookSecret: config.stripe.webhookSecret,
+      webhookUrl: () => {
+        const address = app.server.address();
+        const port = typeof address === 'object' && address ? address.port : config.port;
+        return `http://127.0.0.1:${port}/api${apiPaths.stripeWebhook}`;
+      },
+    });
+    app.log.info(
+      `no STRIPE_SECRET_KEY: payments go to the local Stripe sandbox, ${stripeSandbox.baseUrl}`,
+    );
+  }
+  const stripe = stripeSandbox
+    ? new Stripe('sk_test_local_sandbox', {
+        host: stripeSandbox.host,
+        port: stripeSandbox.port,
+        protocol: 'http',
+        maxNetworkRetries: 2,
+      })
+    : new Stripe(config.stripe.secretKey ?? '', { maxNetworkRetries: 2 });
+  const paymentsService = createPaymentsService({
+    db,
+    hasher,
+    mail,
+    publicUrl: config.publicUrl,
+    stripe,
+  });
 
   app.addHook('onReady', async () => outbox.start());
   app.addHook('onClose', async () => {
     await outbox.stop();
     await rateLimiter.close();
     await localInbox?.close();
+    await stripeSandbox?.close();
   });
 
   await app.register(authenticatePlugin, { db, tokens });

@@ -98,3 +98,33 @@ export function listPurchasesOfUser(db: Executor, userId: string) {
     .orderBy('createdAt', 'desc')
     .execute();
 }
+
+export async function setStripeCustomerIfMissing(
+  db: Executor,
+  userId: string,
+  customerId: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ stripeCustomerId: customerId })
+    .where('id', '=', userId)
+    .where('stripeCustomerId', 'is', null)
+    .execute();
+}
+
+export function findPurchaseByPayment(db: Executor, providerPaymentId: string) {
+  return db
+    .selectFrom('purchases')
+    .select(['startsAt', 'days', 'amountCents'])
+    .where('provider', '=', 'Stripe')
+    .where('providerPaymentId', '=', providerPaymentId)
+    .executeTakeFirst();
+}
+
+export function findStripeCustomer(db: Executor, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['email', 'stripeCustomerId'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}

@@ -1,4 +1,13 @@
-import { apiPaths, PlansResponseSchema, SubscriptionsResponseSchema } from '@kegel/contract';
+import {
+  apiPaths,
+  CheckoutSessionParamsSchema,
+  CheckoutSessionSchema,
+  CustomerPortalResponseSchema,
+  PlansResponseSchema,
+  StartCheckoutRequestSchema,
+  StartCheckoutResponseSchema,
+  SubscriptionsResponseSchema,
+} from '@kegel/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type Stripe from 'stripe';
 import { z } from 'zod';
@@ -32,6 +41,35 @@ export const paymentRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> =
       { schema: { response: { 200: PlansResponseSchema } } },
       async function listPlans() {
         return paymentsService.listPlans();
+      },
+    );
+
+    app.post(
+      apiPaths.startCheckout,
+      {
+        schema: {
+          body: StartCheckoutRequestSchema,
+          response: { 200: StartCheckoutResponseSchema },
+        },
+      },
+      async function startCheckout(request) {
+        return { paymentURL: await paymentsService.startCheckout(request.body) };
+      },
+    );
+
+    app.get(
+      '/payments/stripe/session/:session',
+      { schema: { params: CheckoutSessionParamsSchema, response: { 200: CheckoutSessionSchema } } },
+      async function describeCheckout(request) {
+        return paymentsService.describeCheckout(request.params.session);
+      },
+    );
+
+    app.get(
+      apiPaths.customerPortal,
+      { preHandler: app.authenticate, schema: { response: { 200: CustomerPortalResponseSchema } } },
+      async function openCustomerPortal(request) {
+        return { url: await paymentsService.openCustomerPortal(callerOf(request).userId) };
       },
     );
 
@@ -96,6 +134,10 @@ export const paymentRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> =
             isPaid:
               event.type !== 'checkout.session.async_payment_failed' &&
               session.payment_status === 'paid',
+            customerId:
+              typeof session.customer === 'string'
+                ? session.customer
+                : (session.customer?.id ?? null),
           });
           if (outcome.kind === 'unknown-plan') {
             request.log.error(

@@ -1,9 +1,11 @@
-import type { Kysely } from 'kysely';
+import { randomUUID } from 'node:crypto';
 
-import type { Plan, SubscriptionItem } from '@kegel/contract';
+import type { CheckoutSession, Plan, SubscriptionItem } from '@kegel/contract';
+import type { Kysely } from 'kysely';
+import Stripe from 'stripe';
 
 import type { Database } from '../../db/schema';
-import { isUniqueViolation } from '../../errors';
+import { AppError, isUniqueViolation } from '../../errors';
 import { enqueueEmail } from '../../mail/outbox';
 import { accountCreatedByPurchaseEmail } from '../../mail/templates';
 import type { PasswordHasher } from '../../security/password-hasher';
@@ -25,6 +27,8 @@ export interface PaidCheckout {
   amountCents: number;
   currency: string;
   isPaid: boolean;
+  /** The Stripe customer the payment belongs to, kept on the account for the portal. */
+  customerId?: string | null;
 }
 
 export type GrantOutcome =
@@ -39,6 +43,7 @@ export interface PaymentsServiceDependencies {
   hasher: PasswordHasher;
   mail: { encryptionKey: Buffer; wake(): void };
   publicUrl: string;
+  stripe: Stripe;
 }
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
@@ -92,6 +97,8 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       });
       if (!isNewPurchase) return { kind: 'already-granted' };
       await repo.setPremiumEnd(transaction, user.id, period.expiresAt);
+      if (checkout.customerId)
+        await repo.setStripeCustomerIfMissing(transaction, user.id, checkout.customerId);
 
       if (createdAccount && newAccount) {
         await enqueueEmail(transaction, deps.mail.encryptionKey, {
@@ -109,7 +116,93 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
     });
   }
 
+  /** One Stripe customer per account, created on first need (idempotent per account). */
+  async function stripeCustomerFor(userId: string): Promise<string> {
+    const user = await repo.findStripeCustomer(db, userId);
+    if (!user) throw new AppError(401, 'Your session has ended. Please sign in again.');
+    if (user.stripeCustomerId) return user.stripeCustomerId;
+    const customer = await deps.stripe.customers.create(
+      { email: user.email, metadata: { userId } },
+      { idempotencyKey: `customer-${userId}` },
+    );
+    await repo.setStripeCustomerIfMissing(db, userId, customer.id);
+    return (await repo.findStripeCustomer(db, userId))?.stripeCustomerId ?? customer.id;
+  }
+
   return {
+    /**
+     * A Stripe Checkout Session for a plan: amount and days from our plan, never the request.
+     * A known email pays as its account's customer; a new one is created as a customer by Stripe.
+     */
+    async startCheckout(input: { planId: string; email: string }): Promise<string> {
+      const plan = await repo.findPlan(db, input.planId);
+      if (!plan) throw new AppError(400, 'Plan is required');
+      const user = await authRepo.findUserByEmail(db, input.email);
+      const customer = user ? await stripeCustomerFor(user.id) : undefined;
+      const successQuery = `registered=${user ? 'true' : 'false'}&email=${encodeURIComponent(input.email)}`;
+      const session = await deps.stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: plan.currency,
+                unit_amount: plan.priceCents,
+                product_data: { name: `Kegel Coach Premium — ${plan.name}` },
+              },
+            },
+          ],
+          ...(customer
+            ? { customer }
+            : { customer_email: input.email, customer_creation: 'always' as const }),
+          metadata: { planId: plan.id, email: input.email },
+          // Stripe fills in {CHECKOUT_SESSION_ID} itself; it must stay unencoded.
+          success_url: `${deps.publicUrl}/purchase/complete?${successQuery}&session={CHECKOUT_SESSION_ID}`,
+          cancel_url: `${deps.publicUrl}/purchase`,
+        },
+        // A fresh key per request: the SDK's own network retries then never create two sessions.
+        { idempotencyKey: `checkout-${randomUUID()}` },
+      );
+      if (!session.url) throw new Error('Stripe returned a checkout session without a URL');
+      return session.url;
+    },
+
+    /** What /purchase/complete shows: no personal data. */
+    async describeCheckout(sessionId: string): Promise<CheckoutSession> {
+      let session: Stripe.Checkout.Session;
+      try {
+        session = await deps.stripe.checkout.sessions.retrieve(sessionId);
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) {
+          throw new AppError(404, 'Payment not found');
+        }
+        throw error;
+      }
+      const plan = session.metadata?.planId
+        ? await repo.findPlan(db, session.metadata.planId)
+        : undefined;
+      if (!plan) throw new AppError(404, 'Payment not found');
+      const purchase = await repo.findPurchaseByPayment(db, session.id);
+      return {
+        id: session.id,
+        durationDays: purchase?.days ?? plan.days,
+        beginsAt: (purchase?.startsAt ?? new Date(session.created * 1000)).toISOString(),
+        providerType: 'Stripe',
+        price: (session.amount_total ?? plan.priceCents) / 100,
+      };
+    },
+
+    /** The caller's own billing portal. */
+    async openCustomerPortal(userId: string): Promise<string> {
+      const customer = await stripeCustomerFor(userId);
+      const portal = await deps.stripe.billingPortal.sessions.create(
+        { customer, return_url: `${deps.publicUrl}/dashboard/history` },
+        { idempotencyKey: `portal-${randomUUID()}` },
+      );
+      return portal.url;
+    },
+
     async listPlans(): Promise<Plan[]> {
       const plans = await repo.listPlans(db);
       return plans.map((plan) => ({

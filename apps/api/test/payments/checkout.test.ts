@@ -1,0 +1,171 @@
+import type { CheckoutSession } from '@kegel/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { login, post, register } from '../support/accounts';
+import {
+  startTestServer,
+  TEST_PUBLIC_URL,
+  type TestServer,
+  uniqueEmail,
+} from '../support/test-app';
+import { testDatabaseKinds } from '../support/test-databases';
+
+/**
+ * Checkout through the official Stripe SDK and the local Stripe sandbox: the session, the hosted
+ * page with Stripe's test cards, the signed webhook back to the listening server, the grant.
+ */
+describe.each(testDatabaseKinds)('checkout through the Stripe sandbox on $name', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+    // Listening for real: the sandbox delivers its webhooks over HTTP.
+    await server.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(() => server.close());
+
+  async function startCheckout(email: string, planId = '1-week'): Promise<string> {
+    const response = await post(server.app, '/payments/stripe/new', { planId, email, price: 0 });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<{ paymentURL: string }>().paymentURL;
+  }
+
+  function payWith(paymentURL: string, card: string): Promise<Response> {
+    return fetch(`${paymentURL}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ card, expiry: '12/34', cvc: '123' }).toString(),
+      redirect: 'manual',
+    });
+  }
+
+  async function premiumEndOf(email: string): Promise<Date | null> {
+    for (let wait = 0; wait < 100; wait += 1) {
+      const row = await server.app.database.db
+        .selectFrom('users')
+        .select('subscriptionEndDate')
+        .where('email', '=', email)
+        .executeTakeFirst();
+      if (row?.subscriptionEndDate) return row.subscriptionEndDate;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return null;
+  }
+
+  it('refuses a missing or unknown plan with the spec message', async () => {
+    const missing = await post(server.app, '/payments/stripe/new', { email: uniqueEmail() });
+    expect(missing.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: ['Plan is required'],
+    });
+    const unknown = await post(server.app, '/payments/stripe/new', {
+      planId: 'free-forever',
+      email: uniqueEmail(),
+    });
+    expect(unknown.json()).toMatchObject({ statusCode: 400, message: 'Plan is required' });
+  });
+
+  it('sells a plan to a visitor: hosted page, test card, signed webhook, account and premium', async () => {
+    const email = uniqueEmail('visitor').replace('@', '+pay@');
+    const paymentURL = await startCheckout(email);
+    const page = await (await fetch(paymentURL)).text();
+    expect(page).toContain('Kegel Coach Premium — 1 Week');
+    expect(page).toContain('$9.99');
+
+    const declined = await payWith(paymentURL, '4000 0000 0000 0002');
+    expect(await declined.text()).toContain('Your card was declined.');
+
+    const paid = await payWith(paymentURL, '4242 4242 4242 4242');
+    expect(paid.status).toBe(303);
+    const location = new URL(paid.headers.get('location') ?? '');
+    expect(`${location.origin}${location.pathname}`).toBe(`${TEST_PUBLIC_URL}/purchase/complete`);
+    expect(location.searchParams.get('registered')).toBe('false');
+    expect(location.searchParams.get('email')).toBe(email);
+    const sessionId = location.searchParams.get('session') ?? '';
+    expect(sessionId).toMatch(/^cs_test_/);
+
+    const end = await premiumEndOf(email);
+    expect(end).not.toBeNull();
+    const mail = await server.inbox.waitFor((message) => message.to.includes(email));
+    const password = /Sign in with this password: (\S+)/.exec(mail.text)?.[1] ?? '';
+    const tokens = await login(server.app, email, password);
+
+    const described = await server.app.inject({
+      method: 'GET',
+      url: `/api/payments/stripe/session/${sessionId}`,
+    });
+    expect(described.json<CheckoutSession>()).toEqual({
+      id: sessionId,
+      durationDays: 7,
+      beginsAt: expect.any(String),
+      providerType: 'Stripe',
+      price: 9.99,
+    });
+    expect(described.body).not.toContain(email);
+
+    const portal = await server.app.inject({
+      method: 'GET',
+      url: '/api/payments/stripe/customer-portal',
+      headers: { authorization: `Bearer ${tokens.accessToken}` },
+    });
+    const portalPage = await (await fetch(portal.json<{ url: string }>().url)).text();
+    expect(portalPage).toContain('Kegel Coach Premium — 1 Week');
+    expect(portalPage).toContain('$9.99');
+  });
+
+  it('grants nothing for a declined card', async () => {
+    const email = uniqueEmail('declined');
+    const paymentURL = await startCheckout(email);
+    await payWith(paymentURL, '4000000000000002');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const row = await server.app.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirst();
+    expect(row).toBeUndefined();
+  });
+
+  it('sends a member back with registered=true and one Stripe customer across purchases', async () => {
+    const email = uniqueEmail('member');
+    await register(server.app, email, 'correct horse');
+    const first = await startCheckout(email);
+    const second = await startCheckout(email, '1-day');
+    const paid = await payWith(first, '4242424242424242');
+    expect(new URL(paid.headers.get('location') ?? '').searchParams.get('registered')).toBe('true');
+    await payWith(second, '4242424242424242');
+    // Both webhooks arrive and both purchases count (1 Week + 1 Day).
+    await expect
+      .poll(
+        async () =>
+          (
+            await server.app.database.db
+              .selectFrom('purchases')
+              .innerJoin('users', 'users.id', 'purchases.userId')
+              .select('purchases.days')
+              .where('users.email', '=', email)
+              .execute()
+          ).length,
+        { timeout: 10_000 },
+      )
+      .toBe(2);
+    const customers = await server.app.database.db
+      .selectFrom('users')
+      .select('stripeCustomerId')
+      .where('email', '=', email)
+      .execute();
+    expect(customers[0]?.stripeCustomerId).toMatch(/^cus_/);
+  });
+
+  it('answers 404 for a session it does not know', async () => {
+    const response = await server.app.inject({
+      method: 'GET',
+      url: '/api/payments/stripe/session/cs_test_nope',
+    });
+    expect(response.json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'Payment not found',
+    });
+  });
+});
