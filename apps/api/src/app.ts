@@ -56,6 +56,9 @@ export async function buildApp(
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     requestTimeout: 30_000,
+    // Opening PGlite and running migrations can take well over Fastify's default 10 s on a busy
+    // 2-core machine; a start that is slow is better than one that fails.
+    pluginTimeout: 120_000,
     bodyLimit: 256 * 1024,
     trustProxy: config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();

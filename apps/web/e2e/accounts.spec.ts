@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import {
   createUser,
   expect,
+  expireAccessToken,
   linkIn,
   readEmail,
   signIn,
@@ -151,13 +152,7 @@ test.describe('account journeys', () => {
     await signIn(page, email, PASSWORD);
     const before = await page.evaluate(() => localStorage.getItem('kegel-coach.refreshToken'));
     // An access token whose exp is long past: the client must refresh before using it.
-    await page.evaluate(() => {
-      const part = (value: object) => btoa(JSON.stringify(value)).replace(/=+$/, '');
-      localStorage.setItem(
-        'kegel-coach.accessToken',
-        `${part({ alg: 'HS256' })}.${part({ exp: 1 })}.x`,
-      );
-    });
+    await expireAccessToken(page);
     await page.goto('/dashboard/settings');
     await expect(page.getByRole('heading', { name: 'Account Settings' })).toBeVisible();
     await expect(page.getByText(email).first()).toBeVisible();
@@ -173,13 +168,7 @@ test.describe('account journeys', () => {
       localStorage.getItem('kegel-coach.refreshToken'),
     );
     await request.post('/api/auth/logout', { data: { refreshToken } });
-    await page.evaluate(() => {
-      const part = (value: object) => btoa(JSON.stringify(value)).replace(/=+$/, '');
-      localStorage.setItem(
-        'kegel-coach.accessToken',
-        `${part({ alg: 'HS256' })}.${part({ exp: 1 })}.x`,
-      );
-    });
+    await expireAccessToken(page);
     await page.goto('/dashboard/settings');
     await expect(page).toHaveURL(/\/auth\/login\?r=%2Fdashboard%2Fsettings$/);
     expect(await page.evaluate(() => localStorage.getItem('kegel-coach.refreshToken'))).toBeNull();

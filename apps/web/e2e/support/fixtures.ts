@@ -76,6 +76,17 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
+/** Replaces the stored access token with one whose `exp` is long past (the refresh one stays). */
+export async function expireAccessToken(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const part = (value: object): string => btoa(JSON.stringify(value)).replace(/=+$/, '');
+    localStorage.setItem(
+      'kegel-coach.accessToken',
+      `${part({ alg: 'HS256' })}.${part({ exp: 1 })}.x`,
+    );
+  });
+}
+
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = require.resolve('axe-core/axe.min.js');
 

@@ -1,6 +1,6 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
 
-import type { Database, PurchaseProvider } from '../../db/schema';
+import type { Database, PurchasesTable } from '../../db/schema';
 
 /** The SQL of plans, purchases and Stripe events. No rules live here. */
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -56,18 +56,7 @@ export function lockPremiumPeriod(db: Transaction<Database>, userId: string, day
 /** Inserts the purchase unless this payment was recorded before; true when inserted. */
 export async function insertPurchase(
   db: Transaction<Database>,
-  purchase: {
-    userId: string;
-    planId: string;
-    planName: string;
-    provider: PurchaseProvider;
-    providerPaymentId: string;
-    amountCents: number;
-    currency: string;
-    days: number;
-    startsAt: Date;
-    expiresAt: Date;
-  },
+  purchase: Insertable<PurchasesTable>,
 ): Promise<boolean> {
   const inserted = await db
     .insertInto('purchases')

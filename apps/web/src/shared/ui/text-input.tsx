@@ -30,3 +30,10 @@ export const TextInput = forwardRef<HTMLInputElement, TextInputProps>(function T
     </FieldShell>
   );
 });
+
+/** An email field: the right keyboard on phones and the browser's address autofill. */
+export const EmailInput = forwardRef<HTMLInputElement, TextInputProps>(
+  function EmailInput(props, ref) {
+    return <TextInput ref={ref} type="email" autoComplete="email" inputMode="email" {...props} />;
+  },
+);

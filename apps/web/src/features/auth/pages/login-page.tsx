@@ -7,7 +7,7 @@ import { paths } from '../../../config/paths';
 import { Button } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { PasswordInput } from '../../../shared/ui/password-input';
-import { TextInput } from '../../../shared/ui/text-input';
+import { EmailInput } from '../../../shared/ui/text-input';
 import { withProgressToast } from '../../../shared/ui/toasts';
 import { useLogin } from '../api';
 import styles from '../components/auth-form.module.css';
@@ -31,14 +31,7 @@ export function LoginPage(): React.JSX.Element {
   return (
     <AuthCard title="Sign In" subtitle="Welcome back. Sign in to manage your membership.">
       <form className={styles.form} onSubmit={onSubmit} noValidate>
-        <TextInput
-          label="Email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          error={errors.email?.message}
-          {...form.register('email')}
-        />
+        <EmailInput label="Email" error={errors.email?.message} {...form.register('email')} />
         <PasswordInput
           label="Password"
           autoComplete="current-password"

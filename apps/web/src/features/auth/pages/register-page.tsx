@@ -7,7 +7,7 @@ import { paths } from '../../../config/paths';
 import { Button } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { PasswordInput } from '../../../shared/ui/password-input';
-import { TextInput } from '../../../shared/ui/text-input';
+import { EmailInput } from '../../../shared/ui/text-input';
 import { withProgressToast } from '../../../shared/ui/toasts';
 import { register } from '../api';
 import styles from '../components/auth-form.module.css';
@@ -36,14 +36,7 @@ export function RegisterPage(): React.JSX.Element {
   return (
     <AuthCard title="Create Account" subtitle="One account for the web and the app.">
       <form className={styles.form} onSubmit={onSubmit} noValidate>
-        <TextInput
-          label="Email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          error={errors.email?.message}
-          {...form.register('email')}
-        />
+        <EmailInput label="Email" error={errors.email?.message} {...form.register('email')} />
         <PasswordInput
           label="Password"
           autoComplete="new-password"

@@ -9,7 +9,7 @@ import { env } from '../../../config/env';
 import { Button } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { MessageSentIcon } from '../../../shared/ui/icons/icon-set';
-import { TextInput } from '../../../shared/ui/text-input';
+import { EmailInput } from '../../../shared/ui/text-input';
 import { withProgressToast } from '../../../shared/ui/toasts';
 import { requestPasswordReset } from '../api';
 import styles from '../components/auth-form.module.css';
@@ -60,14 +60,7 @@ export function ResetPage(): React.JSX.Element {
       subtitle="Enter the email of your account and we will send you a link to choose a new password."
     >
       <form className={styles.form} onSubmit={onSubmit} noValidate>
-        <TextInput
-          label="Email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          error={errors.email?.message}
-          {...form.register('email')}
-        />
+        <EmailInput label="Email" error={errors.email?.message} {...form.register('email')} />
         <Button type="submit" fullWidth disabled={isSubmitting}>
           Send Link to Email
         </Button>
