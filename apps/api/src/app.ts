@@ -23,7 +23,7 @@ import { healthRoutes } from './modules/health/routes';
 import { userRoutes } from './modules/users/routes';
 import { authenticatePlugin } from './plugins/authenticate';
 import { databasePlugin } from './plugins/database';
-import { errorHandlerPlugin, sendError } from './plugins/error-handler';
+import { errorHandlerPlugin, sendRouteNotFound } from './plugins/error-handler';
 import { webAppPlugin } from './plugins/web-app';
 import { deriveKey } from './security/keys';
 import { createPasswordHasher } from './security/password-hasher';
@@ -151,13 +151,7 @@ export async function buildApp(
   await app.register(authenticatePlugin, { db, tokens });
   await app.register(
     async function api(api) {
-      api.setNotFoundHandler(function apiRouteNotFound(request, reply) {
-        return sendError(
-          reply,
-          404,
-          `Route ${request.method} ${request.url.split('?')[0]} not found`,
-        );
-      });
+      api.setNotFoundHandler(sendRouteNotFound);
       await api.register(healthRoutes);
       await api.register(authRoutes, {
         authService,

@@ -17,3 +17,6 @@ export class AppError extends Error {
 export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string } | undefined)?.code === '23505';
 }
+
+/** The 401 for a token or session that no longer works; the web app then goes to login. */
+export const SESSION_ENDED_MESSAGE = 'Your session has ended. Please sign in again.';

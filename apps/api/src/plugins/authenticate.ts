@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 import type { Database } from '../db/schema';
-import { AppError } from '../errors';
+import { AppError, SESSION_ENDED_MESSAGE } from '../errors';
 import { findLiveSession } from '../modules/auth/repo';
 import type { SessionTokens } from '../security/session-tokens';
 import type { Kysely } from 'kysely';
@@ -22,8 +22,6 @@ declare module 'fastify' {
   }
 }
 
-const SESSION_ENDED = 'Your session has ended. Please sign in again.';
-
 /**
  * Bearer access tokens. Beyond the JWT's signature and expiry, the session must still be live,
  * so a logout or a password change takes effect at once rather than in 15 minutes.
@@ -35,10 +33,11 @@ export const authenticatePlugin = fp<{ db: Kysely<Database>; tokens: SessionToke
       const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
       if (!match?.[1]) throw new AppError(401, 'Please sign in');
       const claims = await tokens.verifyAccessToken(match[1]).catch(() => {
-        throw new AppError(401, SESSION_ENDED);
+        throw new AppError(401, SESSION_ENDED_MESSAGE);
       });
       const session = await findLiveSession(db, claims.sessionId);
-      if (!session || session.userId !== claims.userId) throw new AppError(401, SESSION_ENDED);
+      if (!session || session.userId !== claims.userId)
+        throw new AppError(401, SESSION_ENDED_MESSAGE);
       request.caller = claims;
     });
   },

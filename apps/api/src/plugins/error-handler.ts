@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 
 import type { ErrorBody } from '@kegel/contract';
-import type { FastifyError, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
@@ -42,4 +42,9 @@ export function sendError(
 ): FastifyReply {
   const body: ErrorBody = { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
   return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
+}
+
+/** The 404 of a path nobody serves, in the error shape (API routes and the web app alike). */
+export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendError(reply, 404, `Route ${request.method} ${request.url.split('?')[0]} not found`);
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 
-import { sendError } from './error-handler';
+import { sendRouteNotFound } from './error-handler';
 
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
@@ -20,13 +20,7 @@ export const webAppPlugin = fp<{ root: string }>(
     const indexFile = path.join(root, 'index.html');
     if (!existsSync(indexFile)) {
       app.log.warn(`web app not built (${indexFile} is missing): only the API is served`);
-      app.setNotFoundHandler(function notFound(request, reply) {
-        return sendError(
-          reply,
-          404,
-          `Route ${request.method} ${request.url.split('?')[0]} not found`,
-        );
-      });
+      app.setNotFoundHandler(sendRouteNotFound);
       return;
     }
     await app.register(fastifyStatic, {
@@ -49,7 +43,7 @@ export const webAppPlugin = fp<{ root: string }>(
       // A missing hashed asset is a real 404: answering HTML there breaks the page in a stranger way.
       const isApiCall = pathname === '/api' || pathname.startsWith('/api/');
       if (!isPageRequest || isApiCall || pathname.startsWith('/assets/')) {
-        return sendError(reply, 404, `Route ${request.method} ${pathname} not found`);
+        return sendRouteNotFound(request, reply);
       }
       return reply.sendFile('index.html');
     });

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { TokenPair } from '@kegel/contract';
 
 import type { Database } from '../../db/schema';
-import { AppError, isUniqueViolation } from '../../errors';
+import { AppError, isUniqueViolation, SESSION_ENDED_MESSAGE } from '../../errors';
 import { enqueueEmail } from '../../mail/outbox';
 import {
   emailChangeConfirmationEmail,
@@ -41,7 +41,7 @@ const messages = {
   resetRequested:
     'If an account exists for this email, we have sent it a link to choose a new password.',
   resetLinkInvalid: 'Failed to change password. Link is invalid or has expired.',
-  sessionEnded: 'Your session has ended. Please sign in again.',
+  sessionEnded: SESSION_ENDED_MESSAGE,
   wrongCurrentPassword: 'Current password is incorrect',
   noPasswordYet:
     'This account signs in with Google or Apple and has no password yet. Use "Forgot your password?" to set one.',

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import Stripe from 'stripe';
 
 import type { Database } from '../../db/schema';
-import { AppError, isUniqueViolation } from '../../errors';
+import { AppError, isUniqueViolation, SESSION_ENDED_MESSAGE } from '../../errors';
 import { enqueueEmail } from '../../mail/outbox';
 import { accountCreatedByPurchaseEmail } from '../../mail/templates';
 import type { PasswordHasher } from '../../security/password-hasher';
@@ -119,7 +119,7 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
   /** One Stripe customer per account, created on first need (idempotent per account). */
   async function stripeCustomerFor(userId: string): Promise<string> {
     const user = await repo.findStripeCustomer(db, userId);
-    if (!user) throw new AppError(401, 'Your session has ended. Please sign in again.');
+    if (!user) throw new AppError(401, SESSION_ENDED_MESSAGE);
     if (user.stripeCustomerId) return user.stripeCustomerId;
     const customer = await deps.stripe.customers.create(
       { email: user.email, metadata: { userId } },

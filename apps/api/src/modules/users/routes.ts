@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 
 import type { Database } from '../../db/schema';
-import { AppError } from '../../errors';
+import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
 import { callerOf } from '../../plugins/authenticate';
 import { findUserById } from '../auth/repo';
 
@@ -15,7 +15,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ db: Kysely<Database> }> =
       { preHandler: app.authenticate, schema: { response: { 200: ProfileSchema } } },
       async function readProfile(request) {
         const user = await findUserById(db, callerOf(request).userId);
-        if (!user) throw new AppError(401, 'Your session has ended. Please sign in again.');
+        if (!user) throw new AppError(401, SESSION_ENDED_MESSAGE);
         return {
           id: user.id,
           email: user.email,

@@ -3,6 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 
 import { CheckIcon } from '../../../shared/ui/icons/icon-set';
+import { NewPasswordFields } from '../../../shared/ui/new-password-fields';
 import { PasswordInput } from '../../../shared/ui/password-input';
 import { withProgressToast } from '../../../shared/ui/toasts';
 import { changePassword } from '../api';
@@ -52,18 +53,7 @@ function ChangePasswordFormFields({ close, finish }: SectionControls): React.JSX
         error={errors.oldPassword?.message}
         {...form.register('oldPassword')}
       />
-      <PasswordInput
-        label="New password"
-        autoComplete="new-password"
-        error={errors.newPassword?.message}
-        {...form.register('newPassword')}
-      />
-      <PasswordInput
-        label="Repeat new password"
-        autoComplete="new-password"
-        error={errors.confirmPassword?.message}
-        {...form.register('confirmPassword')}
-      />
+      <NewPasswordFields register={form.register} errors={errors} />
       <FormActions isSubmitting={isSubmitting} onCancel={close} />
     </form>
   );

@@ -9,7 +9,7 @@ import { paths } from '../../../config/paths';
 import { Button, ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { CheckIcon, KeyIcon } from '../../../shared/ui/icons/icon-set';
-import { PasswordInput } from '../../../shared/ui/password-input';
+import { NewPasswordFields } from '../../../shared/ui/new-password-fields';
 import { withProgressToast } from '../../../shared/ui/toasts';
 import { confirmPasswordReset } from '../api';
 import styles from '../components/auth-form.module.css';
@@ -69,18 +69,7 @@ export function RecoverPage(): React.JSX.Element {
       }
     >
       <form className={styles.form} onSubmit={onSubmit} noValidate>
-        <PasswordInput
-          label="New password"
-          autoComplete="new-password"
-          error={errors.newPassword?.message}
-          {...form.register('newPassword')}
-        />
-        <PasswordInput
-          label="Repeat new password"
-          autoComplete="new-password"
-          error={errors.confirmPassword?.message}
-          {...form.register('confirmPassword')}
-        />
+        <NewPasswordFields register={form.register} errors={errors} />
         <Button type="submit" fullWidth disabled={isSubmitting}>
           Change Password
         </Button>
