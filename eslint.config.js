@@ -11,7 +11,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const webFeatures = ['marketing', 'auth', 'account', 'membership'];
+const webFeatures = ['marketing', 'auth', 'account', 'membership', 'purchase'];
 
 export default tseslint.config(
   {

@@ -4,6 +4,7 @@ import { Slide, ToastContainer } from 'react-toastify';
 
 import { isExemptFromLoginRedirect, paths } from '../config/paths';
 import { setUnauthorizedHandler, tokenStore } from '../shared/http/api';
+import { onAccountChangedElsewhere, sessionQueries } from '../shared/session/session';
 import { router } from './router';
 
 /**
@@ -33,6 +34,14 @@ export function AppProvider({ children }: { children: ReactNode }): React.JSX.El
       }
     });
   }, [queryClient]);
+
+  useEffect(
+    () =>
+      onAccountChangedElsewhere(() => {
+        void queryClient.invalidateQueries({ queryKey: sessionQueries.all() });
+      }),
+    [queryClient],
+  );
 
   return (
     <QueryClientProvider client={queryClient}>

@@ -66,6 +66,19 @@ export const router = createBrowserRouter([
         }),
       },
       {
+        path: paths.purchase.root.path,
+        lazy: async () => ({
+          Component: (await import('../features/purchase/pages/purchase-page')).PurchasePage,
+        }),
+      },
+      {
+        path: paths.purchase.complete.path,
+        lazy: async () => ({
+          Component: (await import('../features/purchase/pages/purchase-complete-page'))
+            .PurchaseCompletePage,
+        }),
+      },
+      {
         path: paths.dashboard.root.path,
         lazy: async () => ({ Component: (await import('./layouts/member-layout')).MemberLayout }),
         children: [
@@ -74,6 +87,12 @@ export const router = createBrowserRouter([
             lazy: async () => ({
               Component: (await import('../features/membership/pages/dashboard-page'))
                 .DashboardPage,
+            }),
+          },
+          {
+            path: paths.dashboard.history.path,
+            lazy: async () => ({
+              Component: (await import('../features/membership/pages/history-page')).HistoryPage,
             }),
           },
           {

@@ -47,3 +47,35 @@ export function useSignOut(): () => Promise<void> {
     queryClient.clear();
   }, [queryClient]);
 }
+
+/**
+ * A purchase changes the premium end date and the purchase list, which are cached for an hour
+ * (spec §7). The tab that sees the purchase complete refreshes its own cache and tells the other
+ * tabs of this site (the checkout opens in a new one), so the tab that started the purchase does
+ * not go on showing the old status.
+ */
+const ACCOUNT_CHANNEL_NAME = 'kegel-coach.account';
+
+function openAccountChannel(): BroadcastChannel | undefined {
+  return typeof BroadcastChannel === 'undefined'
+    ? undefined
+    : new BroadcastChannel(ACCOUNT_CHANNEL_NAME);
+}
+
+export function useRefreshAccountEverywhere(): () => void {
+  const queryClient = useQueryClient();
+  return useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: sessionQueries.all() });
+    const channel = openAccountChannel();
+    channel?.postMessage('account-changed');
+    channel?.close();
+  }, [queryClient]);
+}
+
+/** Calls `listener` when another tab reports an account change; returns the unsubscribe. */
+export function onAccountChangedElsewhere(listener: () => void): () => void {
+  const channel = openAccountChannel();
+  if (!channel) return () => {};
+  channel.onmessage = () => listener();
+  return () => channel.close();
+}

@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { AnchorHTMLAttributes, ButtonHTMLAttributes, ReactNode } from 'react';
 import { Link, type LinkProps } from 'react-router';
 
 import styles from './button.module.css';
@@ -61,5 +61,26 @@ export function ButtonLink({
       )}
       {...rest}
     />
+  );
+}
+
+/** A button-looking link to another site (the app store, say), opened in a new tab. */
+export function ExternalButtonLink({
+  variant,
+  size,
+  fullWidth,
+  className,
+  children,
+  ...rest
+}: ButtonLookProps & AnchorHTMLAttributes<HTMLAnchorElement>): React.JSX.Element {
+  return (
+    <a
+      className={buttonClassName({ variant, size, fullWidth }, className)}
+      target="_blank"
+      rel="noreferrer"
+      {...rest}
+    >
+      {children}
+    </a>
   );
 }

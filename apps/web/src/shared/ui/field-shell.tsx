@@ -3,20 +3,25 @@ import type { ReactNode } from 'react';
 import styles from './form-field.module.css';
 
 /**
- * Label, control and error of one form field. The error is announced and tied to the input
- * through `errorId` (the input sets aria-describedby to it).
+ * Label, control, hint and error of one form field. The hint and the error are tied to the input
+ * through `hintId` and `errorId` (the input lists them in aria-describedby); the error is
+ * announced.
  */
 export function FieldShell({
   label,
   inputId,
   errorId,
   error,
+  hint,
+  hintId,
   children,
 }: {
   label: string;
   inputId: string;
   errorId: string;
   error: string | undefined;
+  hint?: string;
+  hintId?: string;
   children: ReactNode;
 }): React.JSX.Element {
   return (
@@ -24,6 +29,11 @@ export function FieldShell({
       <label className={styles.label} htmlFor={inputId}>
         {label}
       </label>
+      {hint ? (
+        <p className={styles.hint} id={hintId}>
+          {hint}
+        </p>
+      ) : null}
       <div className={styles.control}>{children}</div>
       {error ? (
         <p className={styles.error} id={errorId} role="alert">

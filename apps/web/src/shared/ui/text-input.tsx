@@ -7,24 +7,37 @@ export interface TextInputProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
   /** Shown under the field and announced with it. */
   error?: string;
+  /** A short note under the label, read with the field. */
+  hint?: string;
 }
 
 /** A labelled 48px text input; its error is tied to it with aria-describedby. */
 export const TextInput = forwardRef<HTMLInputElement, TextInputProps>(function TextInput(
-  { label, error, id, className, ...inputProps },
+  { label, error, hint, id, className, ...inputProps },
   ref,
 ) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const errorId = `${inputId}-error`;
+  const hintId = `${inputId}-hint`;
+  const describedBy = [hint ? hintId : undefined, error ? errorId : undefined]
+    .filter(Boolean)
+    .join(' ');
   return (
-    <FieldShell label={label} inputId={inputId} errorId={errorId} error={error}>
+    <FieldShell
+      label={label}
+      inputId={inputId}
+      errorId={errorId}
+      error={error}
+      hint={hint}
+      hintId={hintId}
+    >
       <input
         ref={ref}
         id={inputId}
         className={[styles.input, className].filter(Boolean).join(' ')}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
+        aria-describedby={describedBy || undefined}
         {...inputProps}
       />
     </FieldShell>

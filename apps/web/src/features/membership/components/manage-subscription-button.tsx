@@ -1,0 +1,36 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { toast } from 'react-toastify';
+
+import { openPendingTab } from '../../../shared/browser/pending-tab';
+import { Button } from '../../../shared/ui/button';
+import { membershipQueries } from '../api';
+
+/**
+ * 'Manage Subscription' (spec §4): the first click asks for the Stripe customer portal link and
+ * opens it in a new tab when it returns; later clicks reuse it while it is fresh.
+ */
+export function ManageSubscriptionButton(): React.JSX.Element {
+  const queryClient = useQueryClient();
+  const [isOpening, setIsOpening] = useState(false);
+
+  async function openPortal(): Promise<void> {
+    const portalTab = openPendingTab('Opening your billing portal…');
+    setIsOpening(true);
+    try {
+      const { url } = await queryClient.fetchQuery(membershipQueries.customerPortal());
+      portalTab.go(url);
+    } catch (error) {
+      portalTab.close();
+      toast.error((error as Error).message);
+    } finally {
+      setIsOpening(false);
+    }
+  }
+
+  return (
+    <Button variant="outlined" size={38} onClick={openPortal} disabled={isOpening}>
+      Manage Subscription
+    </Button>
+  );
+}

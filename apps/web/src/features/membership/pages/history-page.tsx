@@ -1,0 +1,122 @@
+import type { SubscriptionItem } from '@kegel/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+
+import { formatShortDate } from '../../../shared/format/dates';
+import { useProfile } from '../../../shared/session/session';
+import { Card } from '../../../shared/ui/card';
+import { Skeleton } from '../../../shared/ui/skeleton';
+import { membershipQueries } from '../api';
+import { AppleManagedNote } from '../components/apple-managed-note';
+import { ManageSubscriptionButton } from '../components/manage-subscription-button';
+import { PremiumStatus } from '../components/premium-status';
+import styles from '../components/purchase-history.module.css';
+
+/**
+ * `/dashboard/history` (spec §2): premium status, the subscriptions still running, and every
+ * purchase, newest first.
+ */
+export function HistoryPage(): React.JSX.Element | null {
+  const { data: profile } = useProfile();
+  const subscriptions = useQuery(membershipQueries.subscriptions());
+  // Read once per mount, like the premium block: rows do not vanish while someone reads them.
+  const [now] = useState(() => Date.now());
+  if (!profile) return null;
+
+  const purchases = subscriptions.data?.data ?? [];
+  // Spec §4: only the ones whose expiresAt is still ahead.
+  const active = purchases.filter((item) => new Date(item.expiresAt).getTime() > now);
+  const hasStripe = active.some((item) => item.provider === 'Stripe');
+
+  return (
+    <Card title="Purchase History" titleLevel={1} aside={profile.email}>
+      <div className={styles.sections}>
+        <PremiumStatus profile={profile} />
+
+        {active.length > 0 ? (
+          <section aria-labelledby="active-subscriptions-title">
+            <div className={styles.sectionHeader}>
+              <h2 className={styles.sectionTitle} id="active-subscriptions-title">
+                Active Subscriptions
+              </h2>
+              {hasStripe ? <ManageSubscriptionButton /> : null}
+            </div>
+            <div className={styles.tableWrap}>
+              <table className={styles.table} aria-labelledby="active-subscriptions-title">
+                <thead>
+                  <tr>
+                    <th scope="col">Package</th>
+                    <th scope="col">Provider</th>
+                    <th scope="col">Expires on</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {active.map((item) => (
+                    <tr key={rowKey(item)}>
+                      <td>{item.name}</td>
+                      <td>
+                        <span className={styles.provider}>
+                          {item.provider}
+                          {item.provider === 'Apple' ? <AppleManagedNote /> : null}
+                        </span>
+                      </td>
+                      <td>{formatShortDate(item.expiresAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+        ) : null}
+
+        <section aria-labelledby="purchases-title">
+          <div className={styles.sectionHeader}>
+            <h2 className={styles.sectionTitle} id="purchases-title">
+              Purchases
+            </h2>
+          </div>
+          {subscriptions.isError ? (
+            <p className={styles.loadError} role="alert">
+              Your purchases could not be loaded. {subscriptions.error.message}
+            </p>
+          ) : subscriptions.isPending ? (
+            <div className={styles.skeletonRows} aria-busy="true">
+              <span className="visually-hidden">Loading purchases</span>
+              {[0, 1, 2].map((index) => (
+                <Skeleton key={index} height={40} />
+              ))}
+            </div>
+          ) : purchases.length === 0 ? (
+            <p className={styles.empty}>You don&apos;t have any purchases yet</p>
+          ) : (
+            <div className={styles.tableWrap}>
+              <table className={styles.table} aria-labelledby="purchases-title">
+                <thead>
+                  <tr>
+                    <th scope="col">Package</th>
+                    <th scope="col">Purchased on</th>
+                    <th scope="col">Expires on</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {purchases.map((item) => (
+                    <tr key={rowKey(item)}>
+                      <td>{item.name}</td>
+                      <td>{formatShortDate(item.createdAt)}</td>
+                      <td>{formatShortDate(item.expiresAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      </div>
+    </Card>
+  );
+}
+
+/** The list carries no id (spec §3); provider, times and name together tell purchases apart. */
+function rowKey(item: SubscriptionItem): string {
+  return `${item.provider}|${item.createdAt}|${item.expiresAt}|${item.name}`;
+}

@@ -1,0 +1,71 @@
+import type { Plan } from '@kegel/contract';
+import { type InputHTMLAttributes, useId } from 'react';
+
+import { formatUsd } from '../../../shared/format/money';
+import { CheckIcon } from '../../../shared/ui/icons/icon-set';
+import { Skeleton } from '../../../shared/ui/skeleton';
+import { billingPeriodLabel, pricePerWeek } from '../plan-terms';
+import styles from './purchase.module.css';
+
+/**
+ * One plan as a radio card (step 1 of spec §2's checkout): name, days, price per week, total and
+ * billing period. A radio group keeps arrow keys and screen readers working as they expect.
+ */
+export function PlanCard({
+  plan,
+  isMostPopular,
+  inputProps,
+}: {
+  plan: Plan;
+  isMostPopular: boolean;
+  inputProps: InputHTMLAttributes<HTMLInputElement>;
+}): React.JSX.Element {
+  const period = billingPeriodLabel(plan.days);
+  const id = useId();
+  // The radio is named by the plan alone ("1 Week"); price and badge are read as its description.
+  const describedBy = [isMostPopular ? `${id}-badge` : '', `${id}-price`, `${id}-total`]
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <label className={styles.planCard}>
+      <input
+        type="radio"
+        value={plan.id}
+        className={styles.planRadio}
+        aria-labelledby={`${id}-name`}
+        aria-describedby={describedBy}
+        {...inputProps}
+      />
+      <span className={styles.planCheck} aria-hidden="true">
+        <CheckIcon width={14} height={14} />
+      </span>
+      <span className={styles.planHead}>
+        <span className={styles.planName} id={`${id}-name`}>
+          {plan.name}
+        </span>
+        {isMostPopular ? (
+          <span className={styles.badge} id={`${id}-badge`}>
+            MOST POPULAR
+          </span>
+        ) : null}
+      </span>
+      <span className={styles.planPerWeek} id={`${id}-price`}>
+        <strong>{formatUsd(pricePerWeek(plan))}</strong> / week
+      </span>
+      <span className={styles.planTotal} id={`${id}-total`}>
+        {formatUsd(plan.price)} for {plan.days === 1 ? '1 day' : `${plan.days} days`}
+        {period ? `, billed ${period}` : ''}
+      </span>
+    </label>
+  );
+}
+
+export function PlanCardSkeleton(): React.JSX.Element {
+  return (
+    <div className={`${styles.planCard} ${styles.planCardLoading}`} aria-hidden="true">
+      <Skeleton width="45%" height={20} />
+      <Skeleton width="60%" height={28} />
+      <Skeleton width="80%" height={14} />
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useSearchParams } from 'react-router';
+
+import { externalLinks, paths } from '../../../config/paths';
+import { formatSessionDate } from '../../../shared/format/dates';
+import { formatUsd } from '../../../shared/format/money';
+import { useRefreshAccountEverywhere } from '../../../shared/session/session';
+import { ButtonLink, ExternalButtonLink } from '../../../shared/ui/button';
+import { CheckIcon, DownloadIcon } from '../../../shared/ui/icons/icon-set';
+import { Skeleton } from '../../../shared/ui/skeleton';
+import { purchaseQueries } from '../api';
+import styles from '../components/purchase.module.css';
+import { durationName } from '../plan-terms';
+
+/** Spec §2's "fixed text naming a reseller": who sold the payment, as the receipt says. */
+const PROVIDER_TEXT = 'Stripe, Inc. (authorised reseller)';
+
+/**
+ * `/purchase/complete?registered=…&email=…&session=…` (spec §2), where Stripe's checkout returns.
+ * A known email reads that premium is active; a new one, that its password was emailed
+ * (Decision 4).
+ */
+export function PurchaseCompletePage(): React.JSX.Element {
+  const [searchParams] = useSearchParams();
+  const isRegistered = searchParams.get('registered') === 'true';
+  const email = searchParams.get('email') ?? '';
+  const sessionId = searchParams.get('session') ?? '';
+  // Spec §7: the session is fetched only when the parameter is present.
+  const session = useQuery({ ...purchaseQueries.checkoutSession(sessionId), enabled: !!sessionId });
+  const refreshAccountEverywhere = useRefreshAccountEverywhere();
+
+  // The premium end date and the purchase list changed: no tab may keep the hour-old answers.
+  useEffect(() => {
+    refreshAccountEverywhere();
+  }, [refreshAccountEverywhere]);
+
+  const packageName = session.data ? `Premium — ${durationName(session.data.durationDays)}` : '';
+
+  return (
+    <div className={styles.completePage}>
+      <section className={styles.completeCard} aria-labelledby="complete-title">
+        <span className={styles.completeIcon}>
+          <CheckIcon width={28} height={28} />
+        </span>
+        <h1 className={styles.completeTitle} id="complete-title">
+          Purchase completed!
+        </h1>
+        {isRegistered ? (
+          <p className={styles.completeText}>
+            Thank you for your purchase!{' '}
+            {session.data
+              ? `Your ${packageName} subscription is now active.`
+              : 'Your Premium subscription is now active.'}
+          </p>
+        ) : (
+          <p className={styles.completeText}>
+            Thank you for your purchase! We have created your account and sent a new password to the
+            email you gave at purchase: <strong className={styles.email}>{email}</strong>. Use it to
+            sign in to your dashboard.
+          </p>
+        )}
+
+        {sessionId ? (
+          <dl className={styles.details} aria-busy={session.isPending}>
+            {session.isError ? (
+              <p className={styles.loadError} role="alert">
+                The payment details could not be loaded. {session.error.message}
+              </p>
+            ) : (
+              <>
+                <DetailRow label="Subscription ID" value={session.data?.id} />
+                <DetailRow label="Package" value={packageName || undefined} />
+                <DetailRow label="Provider" value={session.data ? PROVIDER_TEXT : undefined} />
+                <DetailRow
+                  label="Date"
+                  value={session.data ? formatSessionDate(session.data.beginsAt) : undefined}
+                />
+                <DetailRow label="Payment method" value={session.data ? 'Card' : undefined} />
+                <DetailRow
+                  label="Amount"
+                  value={session.data ? formatUsd(session.data.price) : undefined}
+                />
+              </>
+            )}
+          </dl>
+        ) : null}
+
+        <div className={styles.completeActions}>
+          <ExternalButtonLink variant="outlined" href={externalLinks.appStore}>
+            <DownloadIcon /> Download the App
+          </ExternalButtonLink>
+          {isRegistered ? (
+            <ButtonLink to={paths.dashboard.root.getHref()}>Enter Dashboard</ButtonLink>
+          ) : (
+            <ButtonLink to={paths.auth.login.getHref()}>Sign in to Dashboard</ButtonLink>
+          )}
+        </div>
+      </section>
+    </div>
+  );
+}
+
+function DetailRow({ label, value }: { label: string; value: string | undefined }) {
+  return (
+    <div className={styles.detailRow}>
+      <dt>{label}</dt>
+      <dd>{value ?? <Skeleton width={140} height={16} />}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,160 @@
+import { type StartCheckoutRequest, StartCheckoutRequestSchema } from '@kegel/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+
+import { externalLinks } from '../../../config/paths';
+import { openPendingTab } from '../../../shared/browser/pending-tab';
+import { useProfile } from '../../../shared/session/session';
+import { Button } from '../../../shared/ui/button';
+import { LockIcon, StripeIcon } from '../../../shared/ui/icons/icon-set';
+import { EmailInput } from '../../../shared/ui/text-input';
+import { withProgressToast } from '../../../shared/ui/toasts';
+import { purchaseQueries, startCheckout } from '../api';
+import { OrderSummary } from '../components/order-summary';
+import { PlanCard, PlanCardSkeleton } from '../components/plan-card';
+import styles from '../components/purchase.module.css';
+import { largestPlan } from '../plan-terms';
+
+/**
+ * `/purchase` (spec §2): choose a plan, give an email, pay on Stripe's hosted checkout in a new
+ * tab. Open to visitors: a new email gets its account when the payment completes (Decision 4).
+ */
+export function PurchasePage(): React.JSX.Element {
+  const plans = useQuery(purchaseQueries.plans());
+  const { data: profile } = useProfile();
+  const [isPreparing, setIsPreparing] = useState(false);
+  const form = useForm<StartCheckoutRequest>({
+    resolver: zodResolver(StartCheckoutRequestSchema),
+    defaultValues: { planId: '', email: '' },
+  });
+  const { errors } = form.formState;
+  const selectedPlanId = useWatch({ control: form.control, name: 'planId' });
+  const mostPopular = plans.data ? largestPlan(plans.data) : undefined;
+  const selectedPlan = plans.data?.find((plan) => plan.id === selectedPlanId);
+
+  // Spec §9: the plan with the most days is preselected.
+  useEffect(() => {
+    if (mostPopular && !form.getValues('planId')) form.setValue('planId', mostPopular.id);
+  }, [mostPopular, form]);
+
+  // Spec §2: a member's email is filled in, unless they already typed one.
+  useEffect(() => {
+    if (profile && !form.getFieldState('email').isDirty) form.setValue('email', profile.email);
+  }, [profile, form]);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>): Promise<void> {
+    event.preventDefault();
+    if (isPreparing) return;
+    const parsed = StartCheckoutRequestSchema.safeParse(form.getValues());
+    if (!parsed.success) {
+      await form.trigger();
+      return;
+    }
+    // Opened now, while the click still counts as the person's own action (pending-tab.ts).
+    const paymentTab = openPendingTab('Preparing your secure payment page…');
+    setIsPreparing(true);
+    try {
+      const { paymentURL } = await withProgressToast(
+        { pending: 'Preparing...', success: 'Payment link has been generated' },
+        () => startCheckout(parsed.data),
+      );
+      paymentTab.go(paymentURL);
+    } catch {
+      paymentTab.close();
+    } finally {
+      setIsPreparing(false);
+    }
+  }
+
+  return (
+    <div className={styles.page}>
+      <header className={styles.intro}>
+        <h1 className={styles.title}>Get Premium</h1>
+        <p className={styles.subtitle}>
+          Every exercise programme, progress tracking and reminders in the app. Three short steps.
+        </p>
+      </header>
+      <form className={styles.layout} onSubmit={onSubmit} noValidate>
+        <div className={styles.steps}>
+          <section className={styles.step} aria-labelledby="step-plan">
+            <h2 className={styles.stepTitle} id="step-plan">
+              <span className={styles.stepNumber}>1</span> Choose your plan
+            </h2>
+            {plans.isError ? (
+              <div className={styles.loadError} role="alert">
+                <p>The plans could not be loaded. {plans.error.message}</p>
+                <Button variant="outlined" size={38} onClick={() => void plans.refetch()}>
+                  Try again
+                </Button>
+              </div>
+            ) : (
+              <div
+                className={styles.plans}
+                role="radiogroup"
+                aria-labelledby="step-plan"
+                aria-busy={plans.isPending}
+                aria-invalid={errors.planId ? true : undefined}
+                aria-describedby={errors.planId ? 'plan-error' : undefined}
+              >
+                {plans.data
+                  ? plans.data.map((plan) => (
+                      <PlanCard
+                        key={plan.id}
+                        plan={plan}
+                        isMostPopular={plan.id === mostPopular?.id}
+                        inputProps={form.register('planId')}
+                      />
+                    ))
+                  : [0, 1, 2].map((index) => <PlanCardSkeleton key={index} />)}
+              </div>
+            )}
+            {errors.planId ? (
+              <p className={styles.fieldError} id="plan-error" role="alert">
+                {errors.planId.message}
+              </p>
+            ) : null}
+          </section>
+
+          <section className={styles.step} aria-labelledby="step-email">
+            <h2 className={styles.stepTitle} id="step-email">
+              <span className={styles.stepNumber}>2</span> Enter your email
+            </h2>
+            <EmailInput
+              label="Email"
+              hint="required only for account verification"
+              error={errors.email?.message}
+              {...form.register('email')}
+            />
+          </section>
+
+          <section className={`${styles.step} ${styles.payStep}`} aria-labelledby="step-pay">
+            <h2 className={styles.stepTitle} id="step-pay">
+              <span className={styles.stepNumber}>3</span> Pay
+            </h2>
+            <p className={styles.stepText}>
+              <LockIcon width={16} height={16} /> You pay on Stripe&apos;s secure checkout, in a new
+              tab. We never see your card.
+            </p>
+            <Button type="submit" size={56} fullWidth disabled={isPreparing}>
+              <StripeIcon /> Pay with Stripe
+            </Button>
+            <p className={styles.legal}>
+              By paying you agree to our{' '}
+              <a href={externalLinks.termsOfUse} target="_blank" rel="noreferrer">
+                Terms of Use
+              </a>{' '}
+              and{' '}
+              <a href={externalLinks.privacyPolicy} target="_blank" rel="noreferrer">
+                Privacy Policy
+              </a>
+              .
+            </p>
+          </section>
+        </div>
+        <OrderSummary plan={selectedPlan} />
+      </form>
+    </div>
+  );
+}
