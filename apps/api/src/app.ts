@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 
 import fastifyCompress from '@fastify/compress';
 import { apiPaths } from '@kegel/contract';
+import { type IdentitySandbox, startIdentitySandbox } from '@kegel/sandbox/identity-sandbox';
 import { type SmtpInbox, startSmtpInbox } from '@kegel/sandbox/smtp-inbox';
 import { startStripeSandbox, type StripeSandbox } from '@kegel/sandbox/stripe-sandbox';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -15,12 +16,16 @@ import {
 import type { Config } from './config';
 import { devInboxRoutes } from './mail/dev-inbox-routes';
 import { OutboxWorker } from './mail/outbox';
-import { authRoutes } from './modules/auth/routes';
+import { authRoutes, limitRequestsPerAddress } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
 import { paymentRoutes } from './modules/payments/routes';
 import { createPaymentsService } from './modules/payments/service';
 import { healthRoutes } from './modules/health/routes';
 import { userRoutes } from './modules/users/routes';
+import { createGoogleCodeExchange } from './modules/social/google-code-exchange';
+import { socialRoutes } from './modules/social/routes';
+import { createSocialService } from './modules/social/service';
+import { createIdTokenVerifier } from './security/id-token-verifier';
 import { authenticatePlugin } from './plugins/authenticate';
 import { databasePlugin } from './plugins/database';
 import { errorHandlerPlugin, sendRouteNotFound } from './plugins/error-handler';
@@ -33,6 +38,13 @@ import {
   type RateLimitRule,
 } from './security/rate-limiter';
 import { createSessionTokens } from './security/session-tokens';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The local Google/Apple stand-in, when this server runs one (development and tests). */
+    identitySandbox: IdentitySandbox | null;
+  }
+}
 
 /** apps/web/dist, seen from apps/api/src/app.ts and from the bundle apps/api/dist/main.js alike. */
 const BUILT_WEB_APP = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -140,12 +152,35 @@ export async function buildApp(
     stripe,
   });
 
+  // Google or Apple without a client id (development only: switched off in production) sign in
+  // through the local identity sandbox, reached over the same protocols as the real providers.
+  let identitySandbox: IdentitySandbox | undefined;
+  if (config.google === 'sandbox' || config.apple === 'sandbox') {
+    identitySandbox = await startIdentitySandbox({
+      google: { clientId: SANDBOX_GOOGLE_CLIENT.id, clientSecret: SANDBOX_GOOGLE_CLIENT.secret },
+      apple: { clientId: SANDBOX_APPLE_CLIENT_ID },
+    });
+    app.log.info(
+      `no GOOGLE_CLIENT_ID / APPLE_CLIENT_ID: sign-in goes to the local identity sandbox, ${identitySandbox.baseUrl}`,
+    );
+  }
+  // Tests mint codes and tokens through it; nothing in the product reads it.
+  app.decorate('identitySandbox', identitySandbox ?? null);
+  const social = socialSettings(config, identitySandbox);
+  const socialService = createSocialService({
+    db,
+    startSession: (userId) => authService.startSession(userId),
+    google: social.google,
+    apple: social.apple,
+  });
+
   app.addHook('onReady', async () => outbox.start());
   app.addHook('onClose', async () => {
     await outbox.stop();
     await rateLimiter.close();
     await localInbox?.close();
     await stripeSandbox?.close();
+    await identitySandbox?.close();
   });
 
   await app.register(authenticatePlugin, { db, tokens });
@@ -153,14 +188,20 @@ export async function buildApp(
     async function api(api) {
       api.setNotFoundHandler(sendRouteNotFound);
       await api.register(healthRoutes);
-      await api.register(authRoutes, {
-        authService,
-        rateLimiter,
-        requestsPerAddress: options.authRequestsPerAddress ?? {
-          name: 'auth-requests',
-          limit: config.authRequestsPerMinute,
-          windowSeconds: 60,
-        },
+      await api.register(async function signIn(auth) {
+        auth.addHook(
+          'onRequest',
+          limitRequestsPerAddress(
+            rateLimiter,
+            options.authRequestsPerAddress ?? {
+              name: 'auth-requests',
+              limit: config.authRequestsPerMinute,
+              windowSeconds: 60,
+            },
+          ),
+        );
+        await auth.register(authRoutes, { authService });
+        await auth.register(socialRoutes, { socialService, providers: social.providers });
       });
       await api.register(userRoutes, { db });
       await api.register(paymentRoutes, {
@@ -175,4 +216,81 @@ export async function buildApp(
 
   await app.register(webAppPlugin, { root: options.webRoot ?? BUILT_WEB_APP });
   return app;
+}
+
+/** The sandbox's own client registrations: only the sandbox and this server know them. */
+const SANDBOX_GOOGLE_CLIENT = {
+  id: 'kegel-coach-sandbox.apps.googleusercontent.com',
+  secret: 'sandbox-secret',
+};
+const SANDBOX_APPLE_CLIENT_ID = 'app.kegelcoach.sandbox.web';
+
+/** Google's ID tokens name their issuer with or without the scheme (Google's own docs). */
+function googleIssuers(issuer: string): string[] {
+  return issuer === 'https://accounts.google.com' ? [issuer, 'accounts.google.com'] : [issuer];
+}
+
+/** What each provider runs on (real, sandbox or off) and what the web app is told to load. */
+function socialSettings(config: Config, sandbox: IdentitySandbox | undefined) {
+  const google =
+    config.google === 'sandbox' && sandbox
+      ? {
+          issuer: sandbox.google.issuer,
+          clientId: SANDBOX_GOOGLE_CLIENT.id,
+          clientSecret: SANDBOX_GOOGLE_CLIENT.secret,
+          scriptUrl: sandbox.google.scriptUrl,
+        }
+      : typeof config.google === 'object'
+        ? { ...config.google, scriptUrl: 'https://accounts.google.com/gsi/client' }
+        : undefined;
+  const apple =
+    config.apple === 'sandbox' && sandbox
+      ? {
+          issuer: sandbox.apple.issuer,
+          jwksUrl: sandbox.apple.jwksUrl,
+          clientId: SANDBOX_APPLE_CLIENT_ID,
+          scriptUrl: sandbox.apple.scriptUrl,
+        }
+      : typeof config.apple === 'object'
+        ? {
+            ...config.apple,
+            scriptUrl:
+              'https://appleid.cdn-apple.com/appleauth/static/jsapi/appleid/1/en_US/appleid.auth.js',
+          }
+        : undefined;
+
+  const googleExchange = google && createGoogleCodeExchange(google);
+  return {
+    google:
+      google && googleExchange
+        ? {
+            exchange: googleExchange,
+            verifier: createIdTokenVerifier({
+              jwksUrl: () => googleExchange.jwksUrl(),
+              issuers: googleIssuers(google.issuer),
+              audience: google.clientId,
+            }),
+          }
+        : undefined,
+    apple: apple
+      ? {
+          verifier: createIdTokenVerifier({
+            jwksUrl: apple.jwksUrl,
+            issuers: [apple.issuer],
+            audience: apple.clientId,
+          }),
+        }
+      : undefined,
+    providers: {
+      google: google ? { clientId: google.clientId, scriptUrl: google.scriptUrl } : null,
+      // Spec §7: Apple redirects to the login route.
+      apple: apple
+        ? {
+            clientId: apple.clientId,
+            scriptUrl: apple.scriptUrl,
+            redirectUri: `${config.publicUrl}/auth/login`,
+          }
+        : null,
+    },
+  };
 }

@@ -97,6 +97,25 @@ const EnvSchema = z.object({
       .regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)')
       .optional(),
   ),
+  GOOGLE_CLIENT_ID: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\S+$/, 'must be an OAuth client id such as 1234-abc.apps.googleusercontent.com')
+      .optional(),
+  ),
+  GOOGLE_CLIENT_SECRET: optionalString,
+  GOOGLE_ISSUER: z
+    .url({ protocol: /^https?$/, error: 'must be an OpenID Connect issuer URL' })
+    .default('https://accounts.google.com'),
+  APPLE_CLIENT_ID: optionalString.pipe(
+    z.string().regex(/^\S+$/, 'must be a Services ID such as com.example.web').optional(),
+  ),
+  APPLE_ISSUER: z
+    .url({ protocol: /^https?$/, error: 'must be the issuer of Apple ID tokens' })
+    .default('https://appleid.apple.com'),
+  APPLE_JWKS_URL: z
+    .url({ protocol: /^https?$/, error: "must be the URL of Apple's public keys" })
+    .default('https://appleid.apple.com/auth/keys'),
   TRUST_PROXY: z
     .enum(['true', 'false'], { error: 'must be true or false' })
     .transform((value) => value === 'true')
@@ -133,6 +152,12 @@ export interface Config {
     /** Verifies the Stripe-Signature of webhook deliveries. */
     webhookSecret: string;
   };
+  /**
+   * Sign in with Google and Apple. A provider without a client id is served by the local
+   * identity sandbox in development and is switched off in production.
+   */
+  google: { clientId: string; clientSecret: string; issuer: string } | 'sandbox' | 'off';
+  apple: { clientId: string; issuer: string; jwksUrl: string } | 'sandbox' | 'off';
   /** Behind a load balancer, take the client address from X-Forwarded-For. */
   trustProxy: boolean;
 }
@@ -178,6 +203,11 @@ export function loadConfig(env: Environment = process.env): Config {
   if (isProduction && !values.STRIPE_WEBHOOK_SECRET) {
     problems.push('STRIPE_WEBHOOK_SECRET: required in production (generated secrets are refused)');
   }
+  if (values.GOOGLE_CLIENT_ID && !values.GOOGLE_CLIENT_SECRET) {
+    problems.push(
+      'GOOGLE_CLIENT_SECRET: required with GOOGLE_CLIENT_ID (the code exchange needs it)',
+    );
+  }
   if (isProduction && !values.PUBLIC_URL) {
     problems.push('PUBLIC_URL: required in production (links in emails are built from it)');
   }
@@ -206,6 +236,25 @@ export function loadConfig(env: Environment = process.env): Config {
     authRequestsPerMinute: values.AUTH_REQUESTS_PER_MINUTE,
     supportEmail: values.SUPPORT_EMAIL,
     trustProxy: values.TRUST_PROXY,
+    google: values.GOOGLE_CLIENT_ID
+      ? {
+          clientId: values.GOOGLE_CLIENT_ID,
+          clientSecret: values.GOOGLE_CLIENT_SECRET ?? '',
+          issuer: values.GOOGLE_ISSUER.replace(/\/+$/, ''),
+        }
+      : isProduction
+        ? 'off'
+        : 'sandbox',
+    apple: values.APPLE_CLIENT_ID
+      ? {
+          clientId: values.APPLE_CLIENT_ID,
+          // Compared exactly with the token's iss: Apple's has no trailing slash.
+          issuer: values.APPLE_ISSUER,
+          jwksUrl: values.APPLE_JWKS_URL,
+        }
+      : isProduction
+        ? 'off'
+        : 'sandbox',
     stripe: {
       secretKey: values.STRIPE_SECRET_KEY,
       webhookSecret: values.STRIPE_WEBHOOK_SECRET ?? generated().stripeWebhookSecret,

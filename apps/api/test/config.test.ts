@@ -119,4 +119,45 @@ describe('loadConfig', () => {
     expect(problem).toMatch(/^TOKEN_SECRET: must be at least 32 characters/);
     expect(problem).not.toContain('short"');
   });
+
+  it('signs in with Google and Apple through the sandbox in development, not in production', () => {
+    const development = loadConfig({ DATA_DIR: freshDataDir() });
+    expect(development.google).toBe('sandbox');
+    expect(development.apple).toBe('sandbox');
+    const production = loadConfig({
+      DATA_DIR: freshDataDir(),
+      NODE_ENV: 'production',
+      TOKEN_SECRET: 'x'.repeat(40),
+      SMTP_URL: 'smtps://u:p@smtp.example.com:465',
+      STRIPE_SECRET_KEY: 'sk_live_abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+      PUBLIC_URL: 'https://kegelcoach.app',
+    });
+    expect(production.google).toBe('off');
+    expect(production.apple).toBe('off');
+  });
+
+  it('takes real Google and Apple clients, and wants the Google secret with its id', () => {
+    const config = loadConfig({
+      DATA_DIR: freshDataDir(),
+      GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com',
+      GOOGLE_CLIENT_SECRET: 'secret',
+      APPLE_CLIENT_ID: 'app.kegelcoach.web',
+    });
+    expect(config.google).toEqual({
+      clientId: 'id.apps.googleusercontent.com',
+      clientSecret: 'secret',
+      issuer: 'https://accounts.google.com',
+    });
+    expect(config.apple).toEqual({
+      clientId: 'app.kegelcoach.web',
+      issuer: 'https://appleid.apple.com',
+      jwksUrl: 'https://appleid.apple.com/auth/keys',
+    });
+    expect(
+      problemsOf({ DATA_DIR: freshDataDir(), GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com' }),
+    ).toEqual([
+      'GOOGLE_CLIENT_SECRET: required with GOOGLE_CLIENT_ID (the code exchange needs it)',
+    ]);
+  });
 });

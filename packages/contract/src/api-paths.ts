@@ -15,6 +15,7 @@ export const apiPaths = {
   verifyEmail: '/auth/change-email/verify',
   googleVerifyToken: '/auth/oauth/google/verify-token',
   appleVerifyToken: '/auth/oauth/apple/verify-token',
+  socialProviders: '/auth/oauth/providers',
   profile: '/users/profile',
   subscriptions: '/users/subscriptions/personal',
   plans: '/payments/stripe/plans',

@@ -95,5 +95,18 @@ export type GoogleVerifyTokenRequest = z.infer<typeof GoogleVerifyTokenRequestSc
 
 export const AppleVerifyTokenRequestSchema = z.object({
   token: z.string().min(1, fieldMessages.required).max(8192),
+  /** The nonce given to Sign in with Apple, when the client used one: the token must carry it. */
+  nonce: z.string().min(16).max(256).optional(),
 });
 export type AppleVerifyTokenRequest = z.infer<typeof AppleVerifyTokenRequestSchema>;
+
+/**
+ * What the web app needs to start Google and Apple sign-in: the public client ids and the
+ * scripts to load (Google Identity Services and Sign in with Apple JS, or the local identity
+ * sandbox's stand-ins). A provider that is switched off is null.
+ */
+export const SocialProvidersResponseSchema = z.object({
+  google: z.object({ clientId: z.string(), scriptUrl: z.url() }).nullable(),
+  apple: z.object({ clientId: z.string(), scriptUrl: z.url(), redirectUri: z.url() }).nullable(),
+});
+export type SocialProvidersResponse = z.infer<typeof SocialProvidersResponseSchema>;

@@ -14,6 +14,7 @@ export interface Database {
   outboxEmails: OutboxEmailsTable;
   purchases: PurchasesTable;
   stripeEvents: StripeEventsTable;
+  userIdentities: UserIdentitiesTable;
 }
 
 export interface SchemaMigrationsTable {
@@ -106,4 +107,13 @@ export interface StripeEventsTable {
   id: string;
   type: string;
   receivedAt: Generated<Date>;
+}
+
+export interface UserIdentitiesTable {
+  provider: 'google' | 'apple';
+  subject: string;
+  userId: string;
+  email: string | null;
+  createdAt: Generated<Date>;
+  lastSignInAt: Generated<Date>;
 }

@@ -12,6 +12,7 @@ import {
   TokenPairSchema,
   VerifyEmailRequestSchema,
 } from '@kegel/contract';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
@@ -22,20 +23,15 @@ import type { AuthService } from './service';
 
 export interface AuthRoutesOptions {
   authService: AuthService;
-  rateLimiter: RateLimiter;
-  /** Every /auth call from one client address (floods, credential stuffing). */
-  requestsPerAddress: RateLimitRule;
 }
 
-/** The account calls of spec §7 and Decision 2. HTTP only: parse, call the service, reply. */
-export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async function authRoutes(
-  app,
-  options,
-) {
-  const { authService, rateLimiter } = options;
-
-  app.addHook('onRequest', async function limitRequestsPerAddress(request) {
-    const result = await rateLimiter.hit(options.requestsPerAddress, request.ip);
+/**
+ * Every /auth call from one client address (floods, credential stuffing): for the plugin that
+ * holds the password and the Google/Apple routes.
+ */
+export function limitRequestsPerAddress(rateLimiter: RateLimiter, rule: RateLimitRule) {
+  return async function limitRequestsPerAddress(request: FastifyRequest): Promise<void> {
+    const result = await rateLimiter.hit(rule, request.ip);
     if (!result.isAllowed) {
       throw new AppError(
         429,
@@ -43,7 +39,15 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async functi
         result.retryAfterSeconds,
       );
     }
-  });
+  };
+}
+
+/** The account calls of spec §7 and Decision 2. HTTP only: parse, call the service, reply. */
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async function authRoutes(
+  app,
+  options,
+) {
+  const { authService } = options;
 
   const acknowledged = { response: { 200: AcknowledgementSchema } };
 

@@ -1,0 +1,47 @@
+import type { Kysely, Transaction } from 'kysely';
+
+import type { Database } from '../../db/schema';
+
+/** The SQL of Google and Apple identities. No rules live here. */
+type Executor = Kysely<Database> | Transaction<Database>;
+
+export type IdentityProviderName = 'google' | 'apple';
+
+export function findIdentity(db: Executor, provider: IdentityProviderName, subject: string) {
+  return db
+    .selectFrom('userIdentities')
+    .select(['userId', 'email'])
+    .where('provider', '=', provider)
+    .where('subject', '=', subject)
+    .executeTakeFirst();
+}
+
+export async function insertIdentity(
+  db: Executor,
+  identity: {
+    provider: IdentityProviderName;
+    subject: string;
+    userId: string;
+    email: string | null;
+  },
+): Promise<void> {
+  await db.insertInto('userIdentities').values(identity).execute();
+}
+
+/** A sign-in with a known identity: when, and the email it came with (if any). */
+export async function recordIdentitySignIn(
+  db: Executor,
+  provider: IdentityProviderName,
+  subject: string,
+  email: string | null,
+): Promise<void> {
+  await db
+    .updateTable('userIdentities')
+    .set((eb) => ({
+      lastSignInAt: new Date(),
+      email: email ?? eb.ref('email'),
+    }))
+    .where('provider', '=', provider)
+    .where('subject', '=', subject)
+    .execute();
+}

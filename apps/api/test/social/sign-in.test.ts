@@ -1,0 +1,367 @@
+import { createPublicKey, type JsonWebKey } from 'node:crypto';
+
+import type { IdentitySandbox, TestIdentity } from '@kegel/sandbox/identity-sandbox';
+import { type JWTPayload, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { getProfile, post, register } from '../support/accounts';
+import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
+import { testDatabaseKinds } from '../support/test-databases';
+
+/**
+ * Sign in with Google and Apple (issue #6) through HTTP, against the local identity sandbox: the
+ * real code exchange (openid-client) and real signature checks with the sandbox's published keys.
+ */
+let subjectCounter = 0;
+function newSubject(): string {
+  subjectCounter += 1;
+  return `sub-${Date.now().toString(36)}-${subjectCounter}`;
+}
+
+function base64url(value: object): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => {
+  let server: TestServer;
+  let sandbox: IdentitySandbox;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+    sandbox = server.app.identitySandbox!;
+  });
+  afterAll(() => server.close());
+
+  async function googleCode(identity: TestIdentity, idToken?: string): Promise<string> {
+    return sandbox.issueGoogleCode(identity, idToken ? { idToken } : {});
+  }
+
+  function signInWithGoogle(code: string) {
+    return post(server.app, '/auth/oauth/google/verify-token', { code, clientType: 'WEB' });
+  }
+
+  function signInWithApple(token: string, nonce?: string) {
+    return post(server.app, '/auth/oauth/apple/verify-token', nonce ? { token, nonce } : { token });
+  }
+
+  async function profileOf(response: { statusCode: number; body: string; json: () => unknown }) {
+    expect(response.statusCode, response.body).toBe(200);
+    const { accessToken } = response.json() as { accessToken: string };
+    const profile = await getProfile(server.app, accessToken);
+    return profile.json<{ id: string; email: string; hasPassword: boolean }>();
+  }
+
+  async function identityRows(subject: string) {
+    return server.app.database.db
+      .selectFrom('userIdentities')
+      .selectAll()
+      .where('subject', '=', subject)
+      .execute();
+  }
+
+  async function appleToken(claims: Partial<JWTPayload> & { sub: string }, kid?: string) {
+    return sandbox.signIdToken(
+      'apple',
+      { ...sandbox.idTokenClaims('apple', claims), ...claims },
+      {
+        kid,
+      },
+    );
+  }
+
+  describe('Google', () => {
+    it('signs a new verified email up, and the same sub in again even after its email changed', async () => {
+      const sub = newSubject();
+      const email = uniqueEmail('google');
+      const first = await profileOf(
+        await signInWithGoogle(await googleCode({ sub, email, emailVerified: true })),
+      );
+      expect(first.email).toBe(email);
+      expect(first.hasPassword).toBe(false);
+
+      const changed = await profileOf(
+        await signInWithGoogle(
+          await googleCode({ sub, email: uniqueEmail('renamed'), emailVerified: true }),
+        ),
+      );
+      expect(changed.id).toBe(first.id);
+      expect(changed.email).toBe(email);
+      expect(await identityRows(sub)).toHaveLength(1);
+    });
+
+    it('links a new sub with a verified email to the password account of that email', async () => {
+      const email = uniqueEmail('linked');
+      await register(server.app, email, 'correct horse');
+      const sub = newSubject();
+      const profile = await profileOf(
+        await signInWithGoogle(
+          await googleCode({ sub, email: email.toUpperCase(), emailVerified: true }),
+        ),
+      );
+      expect(profile.email).toBe(email);
+      expect(profile.hasPassword).toBe(true);
+      expect((await identityRows(sub))[0]?.userId).toBe(profile.id);
+    });
+
+    it('never links an unverified email; with no account behind it, makes one', async () => {
+      const email = uniqueEmail('unverified');
+      await register(server.app, email, 'correct horse');
+      const sub = newSubject();
+      const refused = await signInWithGoogle(
+        await googleCode({ sub, email, emailVerified: false }),
+      );
+      expect(refused.statusCode).toBe(409);
+      expect(await identityRows(sub)).toHaveLength(0);
+
+      const fresh = uniqueEmail('unverified-new');
+      const created = await profileOf(
+        await signInWithGoogle(await googleCode({ sub, email: fresh, emailVerified: false })),
+      );
+      expect(created.email).toBe(fresh);
+    });
+
+    it('refuses a replayed code', async () => {
+      const code = await googleCode({
+        sub: newSubject(),
+        email: uniqueEmail(),
+        emailVerified: true,
+      });
+      expect((await signInWithGoogle(code)).statusCode).toBe(200);
+      const replayed = await signInWithGoogle(code);
+      expect(replayed.statusCode).toBe(401);
+      expect(replayed.json()).toMatchObject({
+        message: 'Google sign-in failed. Please try again.',
+      });
+    });
+
+    it('refuses an unknown code and a body without clientType WEB', async () => {
+      expect((await signInWithGoogle('4/not-a-code')).statusCode).toBe(401);
+      const noClient = await post(server.app, '/auth/oauth/google/verify-token', { code: 'x' });
+      expect(noClient.statusCode).toBe(400);
+      const mobile = await post(server.app, '/auth/oauth/google/verify-token', {
+        code: 'x',
+        clientType: 'IOS',
+      });
+      expect(mobile.statusCode).toBe(400);
+    });
+
+    it('answers on the spelling of spec §7 too (/auth/oauth/Google/verify-token)', async () => {
+      const code = await googleCode({
+        sub: newSubject(),
+        email: uniqueEmail(),
+        emailVerified: true,
+      });
+      const response = await post(server.app, '/auth/oauth/Google/verify-token', {
+        code,
+        clientType: 'WEB',
+      });
+      expect(response.statusCode).toBe(200);
+    });
+
+    const badGoogleTokens: Array<[string, (claims: JWTPayload) => Promise<string>]> = [
+      [
+        'a wrong aud',
+        (claims) => sandbox.signIdToken('google', { ...claims, aud: 'someone-else' }),
+      ],
+      [
+        'a wrong iss',
+        (claims) => sandbox.signIdToken('google', { ...claims, iss: 'https://evil.example' }),
+      ],
+      [
+        'a trailing-slash iss',
+        (claims) => sandbox.signIdToken('google', { ...claims, iss: `${claims.iss}/` }),
+      ],
+      [
+        'an exp one second ago',
+        (claims) =>
+          sandbox.signIdToken('google', { ...claims, exp: Math.floor(Date.now() / 1000) - 1 }),
+      ],
+      [
+        'alg none',
+        async (claims) => `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url(claims)}.`,
+      ],
+      [
+        'HS256 signed with the public key',
+        async (claims) => {
+          const jwk = sandbox.publicJwk('google');
+          const pem = createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' })
+            .export({ type: 'spki', format: 'pem' })
+            .toString();
+          return new SignJWT(claims)
+            .setProtectedHeader({ alg: 'HS256', kid: jwk.kid })
+            .sign(new TextEncoder().encode(pem));
+        },
+      ],
+      ['an unknown kid', (claims) => sandbox.signIdToken('google', claims, { kid: 'unknown' })],
+    ];
+    for (const [name, makeToken] of badGoogleTokens) {
+      it(`refuses an ID token with ${name}, and writes nothing`, async () => {
+        const sub = newSubject();
+        const email = uniqueEmail('bad-google');
+        const claims = sandbox.idTokenClaims('google', { sub, email, emailVerified: true });
+        const response = await signInWithGoogle(await googleCode({ sub }, await makeToken(claims)));
+        expect(response.statusCode, response.body).toBe(401);
+        expect(await identityRows(sub)).toHaveLength(0);
+        const user = await server.app.database.db
+          .selectFrom('users')
+          .select('id')
+          .where('email', '=', email)
+          .executeTakeFirst();
+        expect(user).toBeUndefined();
+      });
+    }
+  });
+
+  describe('Apple', () => {
+    it('reaches the same account on a second sign-in that carries no email', async () => {
+      const sub = newSubject();
+      const email = uniqueEmail('apple');
+      const first = await profileOf(
+        await signInWithApple(await appleToken({ sub, email, email_verified: 'true' })),
+      );
+      expect(first.email).toBe(email);
+      const again = await profileOf(await signInWithApple(await appleToken({ sub })));
+      expect(again.id).toBe(first.id);
+    });
+
+    it('keeps a private-relay address as given', async () => {
+      const relay = `${newSubject()}@privaterelay.appleid.com`;
+      const profile = await profileOf(
+        await signInWithApple(
+          await appleToken({ sub: newSubject(), email: relay, email_verified: 'true' }),
+        ),
+      );
+      expect(profile.email).toBe(relay);
+    });
+
+    it('cannot make an account for a new sub without an email', async () => {
+      const sub = newSubject();
+      const response = await signInWithApple(await appleToken({ sub }));
+      expect(response.statusCode).toBe(401);
+      expect(await identityRows(sub)).toHaveLength(0);
+    });
+
+    it('checks the nonce when one was sent (as given, or its SHA-256 as native apps send)', async () => {
+      const nonce = 'n0nce-0123456789abcdef';
+      const sub = newSubject();
+      const email = uniqueEmail('nonce');
+      const token = await appleToken({ sub, email, email_verified: 'true', nonce });
+      expect((await signInWithApple(token, 'another-nonce-0123456789')).statusCode).toBe(401);
+      expect((await signInWithApple(token, nonce)).statusCode).toBe(200);
+      const { createHash } = await import('node:crypto');
+      const hashed = await appleToken({
+        sub,
+        nonce: createHash('sha256').update(nonce).digest('hex'),
+      });
+      expect((await signInWithApple(hashed, nonce)).statusCode).toBe(200);
+    });
+
+    it('refuses wrong aud, wrong iss, expired by a second, alg none and a forged HS256', async () => {
+      const sub = newSubject();
+      const email = uniqueEmail('bad-apple');
+      const claims = sandbox.idTokenClaims('apple', { sub, email, emailVerified: true });
+      const jwk = sandbox.publicJwk('apple');
+      const pem = createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' })
+        .export({ type: 'spki', format: 'pem' })
+        .toString();
+      const tokens = [
+        await sandbox.signIdToken('apple', { ...claims, aud: 'com.someone.else' }),
+        await sandbox.signIdToken('apple', { ...claims, iss: 'https://appleid.apple.com' }),
+        await sandbox.signIdToken('apple', { ...claims, iss: `${claims.iss}/` }),
+        await sandbox.signIdToken('apple', { ...claims, exp: Math.floor(Date.now() / 1000) - 1 }),
+        `${base64url({ alg: 'none' })}.${base64url(claims)}.`,
+        await new SignJWT(claims)
+          .setProtectedHeader({ alg: 'HS256', kid: jwk.kid })
+          .sign(new TextEncoder().encode(pem)),
+        'not.a.token',
+      ];
+      for (const token of tokens) {
+        const response = await signInWithApple(token);
+        expect(response.statusCode, token).toBe(401);
+      }
+      expect(await identityRows(sub)).toHaveLength(0);
+    });
+
+    it('answers a storm of unknown kids with 401s and at most one key fetch', async () => {
+      // Warm the key cache with one good sign-in.
+      await profileOf(
+        await signInWithApple(
+          await appleToken({ sub: newSubject(), email: uniqueEmail(), email_verified: 'true' }),
+        ),
+      );
+      const fetchesBefore = sandbox.keySetFetches.apple;
+      // Waves one after another: concurrent requests alone would share one fetch anyway.
+      const storm = [];
+      for (let wave = 0; wave < 5; wave += 1) {
+        storm.push(
+          ...(await Promise.all(
+            Array.from({ length: 5 }, async (_, index) =>
+              signInWithApple(await appleToken({ sub: newSubject() }, `rotated-${wave}-${index}`)),
+            ),
+          )),
+        );
+      }
+      expect(storm.map((response) => response.statusCode)).toEqual(Array(25).fill(401));
+      expect(sandbox.keySetFetches.apple - fetchesBefore).toBeLessThanOrEqual(1);
+    });
+
+    it('signs in once for ten simultaneous first sign-ins of one identity', async () => {
+      const sub = newSubject();
+      const email = uniqueEmail('together');
+      const token = await appleToken({ sub, email, email_verified: 'true' });
+      const responses = await Promise.all(Array.from({ length: 10 }, () => signInWithApple(token)));
+      expect(responses.map((response) => response.statusCode)).toEqual(Array(10).fill(200));
+      expect(await identityRows(sub)).toHaveLength(1);
+      const users = await server.app.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', email)
+        .execute();
+      expect(users).toHaveLength(1);
+    });
+  });
+
+  it('tells the web app which providers to offer and which scripts to load', async () => {
+    const response = await server.app.inject({ method: 'GET', url: '/api/auth/oauth/providers' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      google: { clientId: expect.any(String), scriptUrl: sandbox.google.scriptUrl },
+      apple: {
+        clientId: expect.any(String),
+        scriptUrl: sandbox.apple.scriptUrl,
+        redirectUri: 'https://kegel.test/auth/login',
+      },
+    });
+  });
+});
+
+describe('providers out of reach', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // Real-provider settings pointed at a port nobody listens on.
+    server = await startTestServer(testDatabaseKinds[0]!, {
+      env: {
+        GOOGLE_CLIENT_ID: 'client.apps.googleusercontent.com',
+        GOOGLE_CLIENT_SECRET: 'secret',
+        GOOGLE_ISSUER: 'http://127.0.0.1:9',
+        APPLE_CLIENT_ID: 'com.example.web',
+        APPLE_JWKS_URL: 'http://127.0.0.1:9/auth/keys',
+      },
+    });
+  });
+  afterAll(() => server.close());
+
+  it('answers 503, not 401 or 500, and runs no sandbox', async () => {
+    expect(server.app.identitySandbox).toBeNull();
+    const google = await post(server.app, '/auth/oauth/google/verify-token', {
+      code: '4/abc',
+      clientType: 'WEB',
+    });
+    expect(google.statusCode, google.body).toBe(503);
+    const header = Buffer.from(JSON.stringify({ alg: 'RS256', kid: 'k' })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ sub: 'x' })).toString('base64url');
+    const apple = await post(server.app, '/auth/oauth/apple/verify-token', {
+      token: `${header}.${payload}.c2ln`,
+    });
+    expect(apple.statusCode, apple.body).toBe(503);
+  });
+});
