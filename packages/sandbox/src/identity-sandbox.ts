@@ -173,7 +173,7 @@ function googleScript(issuer: string): string {
           if (event.origin !== SANDBOX_ORIGIN || !event.data || event.data.source !== ${JSON.stringify(SANDBOX_MESSAGE_SOURCE)} || event.data.provider !== 'google') return;
           finished = true;
           window.removeEventListener('message', onMessage);
-          if (event.data.error) { if (config.error_callback) config.error_callback({ type: 'popup_closed', message: event.data.error }); return; }
+          if (event.data.error) { config.callback({ error: event.data.error, error_description: 'The user denied access', state: config.state }); return; }
           config.callback({ code: event.data.code, scope: event.data.scope, state: event.data.state });
         }
         window.addEventListener('message', onMessage);

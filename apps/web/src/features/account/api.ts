@@ -18,3 +18,8 @@ export function changePassword(request: ChangePasswordRequest): Promise<{ messag
 export function verifyEmail(request: VerifyEmailRequest): Promise<{ message: string }> {
   return api.post(apiPaths.verifyEmail, request);
 }
+
+/** The password-reset link, which also sets a first password on a Google or Apple account. */
+export function emailPasswordLink(email: string): Promise<{ message: string }> {
+  return api.post(apiPaths.resetPassword, { email });
+}

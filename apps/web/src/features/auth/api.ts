@@ -1,11 +1,13 @@
 import {
+  type AppleVerifyTokenRequest,
   apiPaths,
   type LoginRequest,
   type RegisterRequest,
   type ResetPasswordConfirmRequest,
+  type SocialProvidersResponse,
   type TokenPair,
 } from '@kegel/contract';
-import { useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 
 import { api, tokenStore } from '../../shared/http/api';
@@ -25,19 +27,51 @@ export function confirmPasswordReset(
   return api.post(apiPaths.resetPasswordConfirm, request);
 }
 
+/** Which social providers the server offers, and the scripts that start them. */
+export const socialQueries = {
+  providers: () =>
+    queryOptions({
+      queryKey: ['auth', 'social-providers'],
+      queryFn: ({ signal }) =>
+        api.get<SocialProvidersResponse>(apiPaths.socialProviders, { signal }),
+      staleTime: 60 * 60 * 1000,
+      retry: false,
+    }),
+};
+
 /**
- * Signs in (spec §4): stores both tokens and loads the profile afresh. The auth layout sees the
- * tokens and takes the person on to `r` or /dashboard.
+ * Signs in (spec §4) with whatever call returns the token pair: stores both tokens and loads the
+ * profile afresh. The auth layout sees the tokens and takes the person on to `r` or /dashboard.
  */
-export function useLogin(): (request: LoginRequest) => Promise<void> {
+function useSignIn<Request>(
+  exchange: (request: Request) => Promise<TokenPair>,
+): (request: Request) => Promise<void> {
   const queryClient = useQueryClient();
   return useCallback(
-    async (request: LoginRequest) => {
-      const pair = await api.post<TokenPair>(apiPaths.login, request);
+    async (request: Request) => {
+      const pair = await exchange(request);
       queryClient.removeQueries({ queryKey: sessionQueries.all() });
       tokenStore.write(pair);
       await queryClient.prefetchQuery(sessionQueries.profile());
     },
-    [queryClient],
+    [queryClient, exchange],
   );
+}
+
+const loginWithPassword = (request: LoginRequest) => api.post<TokenPair>(apiPaths.login, request);
+const loginWithGoogleCode = (code: string) =>
+  api.post<TokenPair>(apiPaths.googleVerifyToken, { code, clientType: 'WEB' });
+const loginWithAppleToken = (request: AppleVerifyTokenRequest) =>
+  api.post<TokenPair>(apiPaths.appleVerifyToken, request);
+
+export function useLogin(): (request: LoginRequest) => Promise<void> {
+  return useSignIn(loginWithPassword);
+}
+
+export function useGoogleLogin(): (code: string) => Promise<void> {
+  return useSignIn(loginWithGoogleCode);
+}
+
+export function useAppleLogin(): (request: AppleVerifyTokenRequest) => Promise<void> {
+  return useSignIn(loginWithAppleToken);
 }

@@ -2,6 +2,7 @@ import { useProfile } from '../../../shared/session/session';
 import { Card } from '../../../shared/ui/card';
 import { ChangeEmailSection } from '../components/change-email-section';
 import { ChangePasswordSection } from '../components/change-password-section';
+import { SetPasswordSection } from '../components/set-password-section';
 import styles from '../components/settings.module.css';
 
 /** `/dashboard/settings`: 'Account Settings' (spec §2). */
@@ -11,8 +12,26 @@ export function SettingsPage(): React.JSX.Element | null {
   return (
     <Card title="Account Settings" titleLevel={1} aside={profile.email}>
       <div className={styles.stack}>
-        <ChangeEmailSection currentEmail={profile.email} />
-        <ChangePasswordSection />
+        {profile.hasPassword ? (
+          <>
+            <ChangeEmailSection currentEmail={profile.email} />
+            <ChangePasswordSection />
+          </>
+        ) : (
+          <>
+            <section className={styles.section} aria-labelledby="email-title">
+              <div className={styles.sectionHeader}>
+                <div>
+                  <h2 className={styles.sectionTitle} id="email-title">
+                    Email
+                  </h2>
+                  <p className={styles.value}>{profile.email}</p>
+                </div>
+              </div>
+            </section>
+            <SetPasswordSection email={profile.email} />
+          </>
+        )}
       </div>
     </Card>
   );

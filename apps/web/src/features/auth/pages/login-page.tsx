@@ -11,6 +11,7 @@ import { EmailInput } from '../../../shared/ui/text-input';
 import { withProgressToast } from '../../../shared/ui/toasts';
 import { useLogin } from '../api';
 import styles from '../components/auth-form.module.css';
+import { SocialSignIn } from '../social/social-sign-in';
 
 /** `/auth/login` (spec §2). Where to go next is the auth layout's job (`r` or /dashboard). */
 export function LoginPage(): React.JSX.Element {
@@ -45,6 +46,7 @@ export function LoginPage(): React.JSX.Element {
           Sign In
         </Button>
       </form>
+      <SocialSignIn />
       <p className={styles.footer}>
         Don&apos;t have an account? <Link to={paths.auth.register.getHref()}>Create</Link>
       </p>

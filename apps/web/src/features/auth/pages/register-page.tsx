@@ -11,6 +11,7 @@ import { EmailInput } from '../../../shared/ui/text-input';
 import { withProgressToast } from '../../../shared/ui/toasts';
 import { register } from '../api';
 import styles from '../components/auth-form.module.css';
+import { SocialSignIn } from '../social/social-sign-in';
 
 /** `/auth/register` (spec §2, §4): on success, off to login with the spec's message. */
 export function RegisterPage(): React.JSX.Element {
@@ -53,6 +54,7 @@ export function RegisterPage(): React.JSX.Element {
           Create Account
         </Button>
       </form>
+      <SocialSignIn />
       <p className={styles.footer}>
         Already have an account? <Link to={paths.auth.login.getHref()}>Sign in</Link>
       </p>

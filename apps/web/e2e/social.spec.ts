@@ -1,0 +1,171 @@
+import type { Page } from '@playwright/test';
+
+import {
+  createUser,
+  expect,
+  expectNoSeriousA11yViolations,
+  linkIn,
+  readEmail,
+  screenshotBothWidths,
+  signIn,
+  test,
+  uniqueEmail,
+} from './support/fixtures';
+
+/**
+ * 'Continue with Google' and 'Continue with Apple' (issue #6) against `npm start`'s real server
+ * and its local identity sandbox: the provider scripts, their popups, the code exchange and the
+ * token checks all run as they would with the real providers.
+ */
+function toast(page: Page, text: string) {
+  return page.locator('.Toastify').getByText(text, { exact: true });
+}
+
+/** Clicks a provider's button and signs in on the sandbox page that opens as a popup. */
+async function signInThroughPopup(
+  page: Page,
+  button: 'Continue with Google' | 'Continue with Apple',
+  identity: { email: string; verified?: boolean },
+): Promise<void> {
+  const popupOpened = page.waitForEvent('popup');
+  await page.getByRole('button', { name: button }).click();
+  const popup = await popupOpened;
+  await popup.getByLabel('Email', { exact: true }).fill(identity.email);
+  if (identity.verified === false) await popup.getByLabel('Email verified').uncheck();
+  const closed = popup.waitForEvent('close');
+  await popup.getByRole('button', { name: 'Continue' }).click();
+  await closed;
+}
+
+async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/auth\/login$/);
+}
+
+test.describe('sign in with Google and Apple', () => {
+  test('Google: a new person reaches /dashboard with their email, then sets a password', async ({
+    page,
+    request,
+  }, testInfo) => {
+    const email = uniqueEmail('google');
+    await page.goto('/auth/login');
+    await expect(page.getByText('or', { exact: true })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await screenshotBothWidths(page, testInfo, 'login-with-social');
+
+    const popupOpened = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Continue with Google' }).click();
+    const popup = await popupOpened;
+    await expect(popup.getByRole('heading', { name: 'Sign in with Google' })).toBeVisible();
+    await screenshotBothWidths(popup, testInfo, 'identity-sandbox-google');
+    await popup.getByLabel('Email', { exact: true }).fill(email);
+    await popup.getByRole('button', { name: 'Continue' }).click();
+
+    await expect(toast(page, 'Successfully authenticated')).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('banner').getByRole('link', { name: email })).toBeVisible();
+
+    // No password yet: Account Settings offers to set one through an emailed link.
+    await page.getByRole('link', { name: 'Account Settings' }).click();
+    await expect(page.getByRole('button', { name: 'Change Password' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Email me a link' }).click();
+    await expect(page.getByRole('status')).toHaveText(
+      `We sent a link to ${email} to set your password.`,
+    );
+    await screenshotBothWidths(page, testInfo, 'settings-without-password');
+    const message = await readEmail(request, email, 'Reset your Kegel Coach password');
+    await signOut(page);
+    await page.goto(linkIn(message));
+    await page.getByLabel('New password', { exact: true }).fill('a first password');
+    await page.getByLabel('Repeat new password').fill('a first password');
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await expect(page.getByRole('heading', { name: 'Password Changed!' })).toBeVisible();
+    await signIn(page, email, 'a first password');
+  });
+
+  test('Google with the verified email of a password account reaches that account', async ({
+    page,
+    request,
+  }) => {
+    const email = uniqueEmail('has-password');
+    const registered = await request.post('/api/auth/local/register/email', {
+      data: { email, password: 'correct horse battery' },
+    });
+    const { id } = (await registered.json()) as { id: string };
+    await page.goto('/auth/login');
+    await signInThroughPopup(page, 'Continue with Google', { email: email.toUpperCase() });
+    await expect(page).toHaveURL(/\/dashboard$/);
+    const token = await page.evaluate(() => localStorage.getItem('kegel-coach.accessToken'));
+    const profile = await request.get('/api/users/profile', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(await profile.json()).toMatchObject({ id, email, hasPassword: true });
+  });
+
+  test('Apple: first sign-in makes the account; a second one without an email reaches it again', async ({
+    page,
+    request,
+  }, testInfo) => {
+    const email = uniqueEmail('apple');
+    await page.goto('/auth/register');
+    await expect(page.getByRole('button', { name: 'Continue with Apple' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Continue with Google' })).toBeVisible();
+    await screenshotBothWidths(page, testInfo, 'register-with-social');
+    await signInThroughPopup(page, 'Continue with Apple', { email });
+    await expect(toast(page, 'Successfully authenticated')).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    const firstToken = await page.evaluate(() => localStorage.getItem('kegel-coach.accessToken'));
+    const first = (await (
+      await request.get('/api/users/profile', {
+        headers: { authorization: `Bearer ${firstToken}` },
+      })
+    ).json()) as { id: string; email: string };
+    expect(first.email).toBe(email);
+
+    await signOut(page);
+    // The same Apple ID again: like Apple, the sandbox leaves the email out this time.
+    await signInThroughPopup(page, 'Continue with Apple', { email });
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('banner').getByRole('link', { name: email })).toBeVisible();
+    const secondToken = await page.evaluate(() => localStorage.getItem('kegel-coach.accessToken'));
+    const second = (await (
+      await request.get('/api/users/profile', {
+        headers: { authorization: `Bearer ${secondToken}` },
+      })
+    ).json()) as { id: string };
+    expect(second.id).toBe(first.id);
+  });
+
+  test('a cancelled Google sign-in leaves the person on the login page, told so', async ({
+    page,
+    request,
+  }) => {
+    await createUser(request, uniqueEmail('unused'), 'correct horse battery');
+    await page.goto('/auth/login');
+    const popupOpened = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Continue with Google' }).click();
+    const popup = await popupOpened;
+    const closed = popup.waitForEvent('close');
+    await popup.getByRole('button', { name: 'Cancel' }).click();
+    await closed;
+    await expect(toast(page, 'Google sign-in was cancelled.')).toBeVisible();
+    await expect(page).toHaveURL(/\/auth\/login$/);
+  });
+
+  test('an unverified Google email that an account already has is refused with a clear error', async ({
+    page,
+    request,
+  }) => {
+    const email = uniqueEmail('taken');
+    await createUser(request, email, 'correct horse battery');
+    await page.goto('/auth/login');
+    await signInThroughPopup(page, 'Continue with Google', { email, verified: false });
+    await expect(
+      toast(
+        page,
+        'An account with this email already exists, and your provider has not verified the address. Sign in with your password instead.',
+      ),
+    ).toBeVisible();
+    await expect(page).toHaveURL(/\/auth\/login$/);
+  });
+});

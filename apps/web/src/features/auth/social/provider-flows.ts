@@ -1,0 +1,95 @@
+import type { AppleVerifyTokenRequest, SocialProvidersResponse } from '@kegel/contract';
+
+import { loadScript } from '../../../shared/browser/load-script';
+import { randomToken } from './provider-scripts';
+
+/** The person closed the provider's window or said no: not an error worth a red toast. */
+export class SignInCancelled extends Error {}
+
+type GoogleSettings = NonNullable<SocialProvidersResponse['google']>;
+type AppleSettings = NonNullable<SocialProvidersResponse['apple']>;
+
+/**
+ * Google's authorization-code flow in a popup (spec §7: openid, profile and email), with a fresh
+ * `state` that the answer must carry back. Resolves with the code for our API to exchange.
+ */
+export async function requestGoogleCode(settings: GoogleSettings): Promise<string> {
+  await loadScript(settings.scriptUrl);
+  const oauth2 = window.google?.accounts?.oauth2;
+  if (!oauth2) throw new Error('The sign-in service could not be loaded. Please try again.');
+  const state = randomToken();
+  return new Promise<string>((resolve, reject) => {
+    oauth2
+      .initCodeClient({
+        client_id: settings.clientId,
+        scope: 'openid profile email',
+        ux_mode: 'popup',
+        state,
+        callback: (response) => {
+          if (response.error === 'access_denied') {
+            reject(new SignInCancelled('Google sign-in was cancelled.'));
+          } else if (response.error || !response.code) {
+            reject(
+              new Error(response.error_description ?? 'Google sign-in failed. Please try again.'),
+            );
+          } else if (response.state !== state) {
+            // Not the answer to the request this page made: refuse it.
+            reject(new Error('Google sign-in failed. Please try again.'));
+          } else {
+            resolve(response.code);
+          }
+        },
+        error_callback: (error) => {
+          reject(
+            error.type === 'popup_closed'
+              ? new SignInCancelled('Google sign-in was closed before it finished.')
+              : new Error(
+                  'The Google sign-in window could not open. Allow pop-ups for this site and try again.',
+                ),
+          );
+        },
+      })
+      .requestCode();
+  });
+}
+
+/**
+ * Sign in with Apple JS in a popup (spec §7: the email scope, the login route as redirect), with
+ * a fresh `state` checked here and a `nonce` that our API checks inside the identity token.
+ */
+export async function requestAppleIdentityToken(
+  settings: AppleSettings,
+): Promise<AppleVerifyTokenRequest> {
+  await loadScript(settings.scriptUrl);
+  const appleId = window.AppleID;
+  if (!appleId) throw new Error('The sign-in service could not be loaded. Please try again.');
+  const state = randomToken();
+  const nonce = randomToken();
+  appleId.auth.init({
+    clientId: settings.clientId,
+    scope: 'email',
+    redirectURI: settings.redirectUri,
+    state,
+    nonce,
+    usePopup: true,
+  });
+  let response;
+  try {
+    response = await appleId.auth.signIn();
+  } catch (error) {
+    const code = (error as { error?: string } | undefined)?.error;
+    if (code === 'popup_closed_by_user' || code === 'user_cancelled_authorize') {
+      throw new SignInCancelled('Apple sign-in was closed before it finished.');
+    }
+    if (code === 'popup_blocked_by_browser') {
+      throw new Error(
+        'The Apple sign-in window could not open. Allow pop-ups for this site and try again.',
+      );
+    }
+    throw new Error('Apple sign-in failed. Please try again.');
+  }
+  if (response.authorization.state !== state || !response.authorization.id_token) {
+    throw new Error('Apple sign-in failed. Please try again.');
+  }
+  return { token: response.authorization.id_token, nonce };
+}

@@ -1,0 +1,100 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { toast } from 'react-toastify';
+
+import { loadScript } from '../../../shared/browser/load-script';
+import { Button } from '../../../shared/ui/button';
+import { AppleIcon, GoogleIcon } from '../../../shared/ui/icons/icon-set';
+import { withProgressToast } from '../../../shared/ui/toasts';
+import { socialQueries, useAppleLogin, useGoogleLogin } from '../api';
+import styles from '../components/auth-form.module.css';
+import { requestAppleIdentityToken, requestGoogleCode, SignInCancelled } from './provider-flows';
+
+/**
+ * The 'or' divider and 'Continue with Google' / 'Continue with Apple' (spec §2, §7, §8), on the
+ * login and register pages. Each runs its provider's own popup (or the local identity sandbox's
+ * stand-in, whichever script the server names), then hands the result to our API.
+ */
+export function SocialSignIn(): React.JSX.Element | null {
+  const providers = useQuery(socialQueries.providers());
+  const googleLogin = useGoogleLogin();
+  const appleLogin = useAppleLogin();
+  const [busy, setBusy] = useState<'google' | 'apple' | null>(null);
+  const google = providers.data?.google;
+  const apple = providers.data?.apple;
+
+  // Loaded ahead: a popup is allowed only while the click is being handled, not after a load.
+  useEffect(() => {
+    if (google) loadScript(google.scriptUrl).catch(() => undefined);
+    if (apple) loadScript(apple.scriptUrl).catch(() => undefined);
+  }, [google, apple]);
+
+  if (providers.isSuccess && !google && !apple) return null;
+
+  async function run(provider: 'google' | 'apple', signIn: () => Promise<() => Promise<void>>) {
+    setBusy(provider);
+    try {
+      let finish: () => Promise<void>;
+      try {
+        finish = await signIn();
+      } catch (error) {
+        if (error instanceof SignInCancelled) toast.info(error.message);
+        else toast.error((error as Error).message);
+        return;
+      }
+      await withProgressToast(
+        {
+          pending: provider === 'google' ? 'Authenticating via Google' : 'Authenticating via Apple',
+          success: 'Successfully authenticated',
+        },
+        finish,
+      ).catch(() => undefined);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const continueWithGoogle = () =>
+    run('google', async () => {
+      if (!google) throw new Error('Sign in with Google is not available.');
+      const code = await requestGoogleCode(google);
+      return () => googleLogin(code);
+    });
+
+  const continueWithApple = () =>
+    run('apple', async () => {
+      if (!apple) throw new Error('Sign in with Apple is not available.');
+      const request = await requestAppleIdentityToken(apple);
+      return () => appleLogin(request);
+    });
+
+  return (
+    <div className={styles.social}>
+      <p className={styles.divider}>
+        <span>or</span>
+      </p>
+      {providers.isPending || google ? (
+        <Button
+          variant="outlined"
+          fullWidth
+          onClick={continueWithGoogle}
+          disabled={!google || busy !== null}
+        >
+          <GoogleIcon />
+          Continue with Google
+        </Button>
+      ) : null}
+      {providers.isPending || apple ? (
+        <Button
+          variant="outlined"
+          fullWidth
+          onClick={continueWithApple}
+          disabled={!apple || busy !== null}
+        >
+          <AppleIcon />
+          Continue with Apple
+        </Button>
+      ) : null}
+    </div>
+  );
+}
