@@ -26,6 +26,7 @@ import { createGoogleCodeExchange } from './modules/social/google-code-exchange'
 import { socialRoutes } from './modules/social/routes';
 import { createSocialService } from './modules/social/service';
 import { createIdTokenVerifier } from './security/id-token-verifier';
+import { createSignInNonces } from './security/sign-in-nonces';
 import { authenticatePlugin } from './plugins/authenticate';
 import { databasePlugin } from './plugins/database';
 import { errorHandlerPlugin, sendRouteNotFound } from './plugins/error-handler';
@@ -159,6 +160,8 @@ export async function buildApp(
     identitySandbox = await startIdentitySandbox({
       google: { clientId: SANDBOX_GOOGLE_CLIENT.id, clientSecret: SANDBOX_GOOGLE_CLIENT.secret },
       apple: { clientId: SANDBOX_APPLE_CLIENT_ID },
+      // The app's own origin, and Vite's dev server (npm run dev:web) that proxies to it.
+      allowedOrigins: [new URL(config.publicUrl).origin, 'http://localhost:5173'],
     });
     app.log.info(
       `no GOOGLE_CLIENT_ID / APPLE_CLIENT_ID: sign-in goes to the local identity sandbox, ${identitySandbox.baseUrl}`,
@@ -170,6 +173,10 @@ export async function buildApp(
   const socialService = createSocialService({
     db,
     startSession: (userId) => authService.startSession(userId),
+    mail,
+    nonces: createSignInNonces(config.tokenSecret),
+    publicUrl: config.publicUrl,
+    supportEmail: config.supportEmail,
     google: social.google,
     apple: social.apple,
   });
@@ -225,11 +232,6 @@ const SANDBOX_GOOGLE_CLIENT = {
 };
 const SANDBOX_APPLE_CLIENT_ID = 'app.kegelcoach.sandbox.web';
 
-/** Google's ID tokens name their issuer with or without the scheme (Google's own docs). */
-function googleIssuers(issuer: string): string[] {
-  return issuer === 'https://accounts.google.com' ? [issuer, 'accounts.google.com'] : [issuer];
-}
-
 /** What each provider runs on (real, sandbox or off) and what the web app is told to load. */
 function socialSettings(config: Config, sandbox: IdentitySandbox | undefined) {
   const google =
@@ -267,7 +269,7 @@ function socialSettings(config: Config, sandbox: IdentitySandbox | undefined) {
             exchange: googleExchange,
             verifier: createIdTokenVerifier({
               jwksUrl: () => googleExchange.jwksUrl(),
-              issuers: googleIssuers(google.issuer),
+              issuers: [google.issuer],
               audience: google.clientId,
             }),
           }

@@ -208,6 +208,12 @@ export function loadConfig(env: Environment = process.env): Config {
       'GOOGLE_CLIENT_SECRET: required with GOOGLE_CLIENT_ID (the code exchange needs it)',
     );
   }
+  if (isProduction) {
+    // Identity providers' keys and endpoints over plain http could be swapped on the way.
+    for (const name of ['GOOGLE_ISSUER', 'APPLE_ISSUER', 'APPLE_JWKS_URL'] as const) {
+      if (values[name].startsWith('http://')) problems.push(`${name}: must be https in production`);
+    }
+  }
   if (isProduction && !values.PUBLIC_URL) {
     problems.push('PUBLIC_URL: required in production (links in emails are built from it)');
   }
@@ -248,8 +254,8 @@ export function loadConfig(env: Environment = process.env): Config {
     apple: values.APPLE_CLIENT_ID
       ? {
           clientId: values.APPLE_CLIENT_ID,
-          // Compared exactly with the token's iss: Apple's has no trailing slash.
-          issuer: values.APPLE_ISSUER,
+          // Compared exactly with the token's iss, which has no trailing slash.
+          issuer: values.APPLE_ISSUER.replace(/\/+$/, ''),
           jwksUrl: values.APPLE_JWKS_URL,
         }
       : isProduction

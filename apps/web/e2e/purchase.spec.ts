@@ -177,6 +177,7 @@ test.describe('buying premium', () => {
     await page.goto('/purchase');
     await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue(email);
     const first = await startCheckout(page, '1 Week');
+    const paidAt = Date.now();
     await payWithCard(first, SUCCEEDS);
     await first.waitForURL(/\/purchase\/complete\?registered=true&/);
     await expect(
@@ -189,8 +190,18 @@ test.describe('buying premium', () => {
       '/dashboard',
     );
     await screenshotBothWidths(first, testInfo, 'purchase-complete-member');
+    // The tab that started the purchase (its status cached for an hour) learns of it without a
+    // reload, while the checkout tab is still open.
+    await page.getByRole('banner').getByRole('link', { name: email }).click();
+    await expect(page.getByText(/^Your premium plan is active and will expire on/)).toBeVisible({
+      timeout: 20_000,
+    });
     await first.close();
     const afterFirst = await waitForNewEndDate(page, request, null);
+    const firstDays = (new Date(afterFirst).getTime() - paidAt) / DAY;
+    expect(firstDays).toBeGreaterThan(7 - 1 / (24 * 60));
+    expect(firstDays).toBeLessThan(7 + (Date.now() - paidAt) / DAY);
+    await expect(page.getByText(activeUntil(afterFirst))).toBeVisible();
 
     const second = await startCheckout(page, '1 Month');
     await payWithCard(second, SUCCEEDS);

@@ -87,6 +87,8 @@ test.describe('sign in with Google and Apple', () => {
     page,
     request,
   }) => {
+    // Registered with a password and never proven: Google's proof of the address wins, the
+    // password (possibly set by someone else) is removed and the owner is told.
     const email = uniqueEmail('has-password');
     const registered = await request.post('/api/auth/local/register/email', {
       data: { email, password: 'correct horse battery' },
@@ -99,7 +101,9 @@ test.describe('sign in with Google and Apple', () => {
     const profile = await request.get('/api/users/profile', {
       headers: { authorization: `Bearer ${token}` },
     });
-    expect(await profile.json()).toMatchObject({ id, email, hasPassword: true });
+    expect(await profile.json()).toMatchObject({ id, email, hasPassword: false });
+    const notice = await readEmail(request, email, 'Google sign-in was added');
+    expect(notice.text).toContain('password set when the account was created was removed');
   });
 
   test('Apple: first sign-in makes the account; a second one without an email reaches it again', async ({
@@ -138,9 +142,7 @@ test.describe('sign in with Google and Apple', () => {
 
   test('a cancelled Google sign-in leaves the person on the login page, told so', async ({
     page,
-    request,
   }) => {
-    await createUser(request, uniqueEmail('unused'), 'correct horse battery');
     await page.goto('/auth/login');
     const popupOpened = page.waitForEvent('popup');
     await page.getByRole('button', { name: 'Continue with Google' }).click();
@@ -152,10 +154,7 @@ test.describe('sign in with Google and Apple', () => {
     await expect(page).toHaveURL(/\/auth\/login$/);
   });
 
-  test('an unverified Google email that an account already has is refused with a clear error', async ({
-    page,
-    request,
-  }) => {
+  test('an unverified Google email is refused with a clear error', async ({ page, request }) => {
     const email = uniqueEmail('taken');
     await createUser(request, email, 'correct horse battery');
     await page.goto('/auth/login');
@@ -163,7 +162,7 @@ test.describe('sign in with Google and Apple', () => {
     await expect(
       toast(
         page,
-        'An account with this email already exists, and your provider has not verified the address. Sign in with your password instead.',
+        'Your provider has not verified this email address, so it cannot be used to sign in here. Verify it with your provider, or sign in with email and password.',
       ),
     ).toBeVisible();
     await expect(page).toHaveURL(/\/auth\/login$/);

@@ -16,6 +16,7 @@ export const apiPaths = {
   googleVerifyToken: '/auth/oauth/google/verify-token',
   appleVerifyToken: '/auth/oauth/apple/verify-token',
   socialProviders: '/auth/oauth/providers',
+  appleNonce: '/auth/oauth/apple/nonce',
   profile: '/users/profile',
   subscriptions: '/users/subscriptions/personal',
   plans: '/payments/stripe/plans',

@@ -93,11 +93,13 @@ export const GoogleVerifyTokenRequestSchema = z.object({
 });
 export type GoogleVerifyTokenRequest = z.infer<typeof GoogleVerifyTokenRequestSchema>;
 
+/** The identity token must carry a nonce from `POST /auth/oauth/apple/nonce` (single use). */
 export const AppleVerifyTokenRequestSchema = z.object({
   token: z.string().min(1, fieldMessages.required).max(8192),
-  /** The nonce given to Sign in with Apple, when the client used one: the token must carry it. */
-  nonce: z.string().min(16).max(256).optional(),
 });
+
+export const SignInNonceResponseSchema = z.object({ nonce: z.string() });
+export type SignInNonceResponse = z.infer<typeof SignInNonceResponseSchema>;
 export type AppleVerifyTokenRequest = z.infer<typeof AppleVerifyTokenRequestSchema>;
 
 /**

@@ -23,6 +23,8 @@ import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from '
 export interface IdentitySandboxOptions {
   google: { clientId: string; clientSecret: string };
   apple: { clientId: string };
+  /** Origins of the web app: the only pages a popup hands its code or token to. */
+  allowedOrigins: string[];
   port?: number;
 }
 
@@ -407,6 +409,21 @@ ${known ? `<div class="known"><p>Signed in here before:</p>${known}</div>` : ''}
     if (path === '/apple/appleid.auth.js') {
       return send(response, 200, 'text/javascript; charset=utf-8', appleScript(issuerOf('apple')));
     }
+    if (
+      (path === '/google/authorize' || path === '/apple/auth/authorize') &&
+      !options.allowedOrigins.includes(url.searchParams.get('origin') ?? '') &&
+      method === 'GET'
+    ) {
+      return send(
+        response,
+        400,
+        'text/html; charset=utf-8',
+        page(
+          'Error 400: origin_mismatch',
+          `<div class="card"><h1>Error 400: origin_mismatch</h1><p>This sandbox answers only the app at ${escapeHtml(options.allowedOrigins.join(', '))}. Open the app there.</p></div>`,
+        ),
+      );
+    }
     if (path === '/google/authorize' && method === 'GET') {
       if (url.searchParams.get('client_id') !== options.google.clientId) {
         return send(
@@ -429,6 +446,10 @@ ${known ? `<div class="known"><p>Signed in here before:</p>${known}</div>` : ''}
     if (path === '/google/authorize' && method === 'POST') {
       const form = await readForm(request);
       const origin = form.get('origin') ?? '';
+      // Codes and tokens go only to the app's own pages, never to whoever asked.
+      if (!options.allowedOrigins.includes(origin)) {
+        return send(response, 400, 'text/plain', 'origin_mismatch');
+      }
       const state = form.get('state') ?? '';
       if (form.get('decision') === 'cancel') {
         return send(
@@ -466,8 +487,12 @@ ${known ? `<div class="known"><p>Signed in here before:</p>${known}</div>` : ''}
       const basic = /^Basic (.+)$/.exec(request.headers.authorization ?? '');
       if (basic?.[1]) {
         const [id = '', secret = ''] = Buffer.from(basic[1], 'base64').toString('utf8').split(':');
-        clientId = decodeURIComponent(id);
-        clientSecret = decodeURIComponent(secret);
+        try {
+          clientId = decodeURIComponent(id);
+          clientSecret = decodeURIComponent(secret);
+        } catch {
+          return sendJson(response, 401, { error: 'invalid_client' });
+        }
       }
       if (clientId !== options.google.clientId || clientSecret !== options.google.clientSecret) {
         return sendJson(response, 401, {
@@ -520,6 +545,10 @@ ${known ? `<div class="known"><p>Signed in here before:</p>${known}</div>` : ''}
     if (path === '/apple/auth/authorize' && method === 'POST') {
       const form = await readForm(request);
       const origin = form.get('origin') ?? '';
+      // Codes and tokens go only to the app's own pages, never to whoever asked.
+      if (!options.allowedOrigins.includes(origin)) {
+        return send(response, 400, 'text/plain', 'origin_mismatch');
+      }
       if (form.get('decision') === 'cancel') {
         return send(
           response,

@@ -15,6 +15,7 @@ export interface Database {
   purchases: PurchasesTable;
   stripeEvents: StripeEventsTable;
   userIdentities: UserIdentitiesTable;
+  usedSignInNonces: UsedSignInNoncesTable;
 }
 
 export interface SchemaMigrationsTable {
@@ -38,6 +39,7 @@ export interface UsersTable {
   passwordHash: string | null;
   subscriptionEndDate: Date | null;
   stripeCustomerId: Generated<string | null>;
+  emailVerifiedAt: Generated<Date | null>;
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
 }
@@ -116,4 +118,9 @@ export interface UserIdentitiesTable {
   email: string | null;
   createdAt: Generated<Date>;
   lastSignInAt: Generated<Date>;
+}
+
+export interface UsedSignInNoncesTable {
+  nonceHash: string;
+  expiresAt: Date;
 }

@@ -126,3 +126,24 @@ export function accountCreatedByPurchaseEmail(input: {
     footnote: 'Use the same email and password in the Kegel Coach app.',
   });
 }
+
+export function signInMethodAddedEmail(input: {
+  provider: 'Google' | 'Apple';
+  passwordRemoved: boolean;
+  signInUrl: string;
+  supportEmail: string;
+}): RenderedEmail {
+  return render(`${input.provider} sign-in was added to your Kegel Coach account`, {
+    heading: `You can now sign in with ${input.provider}`,
+    paragraphs: [
+      `Your Kegel Coach account was just signed in to with ${input.provider}, which confirmed that this address is yours. From now on, "Continue with ${input.provider}" opens this account.`,
+      ...(input.passwordRemoved
+        ? [
+            'This address had never been confirmed before, so the password set when the account was created was removed and every device was signed out: it could have been set by someone else. To sign in with a password again, use "Forgot your password?" on the sign-in page.',
+          ]
+        : []),
+    ],
+    action: { label: 'Sign in', url: input.signInUrl },
+    footnote: `If this was not you, write to ${input.supportEmail} right away.`,
+  });
+}

@@ -1,11 +1,9 @@
-import { createHash } from 'node:crypto';
-
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
 
 /**
  * Verifies OpenID Connect ID tokens of one provider (Google, Apple): signature with the
- * provider's published keys (chosen by `kid`), `iss`, `aud`, `exp` with no leeway, and the nonce
- * where one was sent. Only RS256, the algorithm both providers sign with: `alg: none` and an
+ * provider's published keys (chosen by `kid`), `iss`, `aud` and `exp` with no leeway; the nonce
+ * is handed back for the caller to judge. Only RS256, the algorithm both providers sign with: `alg: none` and an
  * HMAC "signed" with the public key are refused before any key is looked at.
  *
  * Keys are fetched once and cached; a token with an unknown `kid` (a key rotation) refetches the
@@ -15,10 +13,11 @@ export interface VerifiedIdentity {
   subject: string;
   email: string | null;
   emailVerified: boolean;
+  nonce: string | null;
 }
 
 export interface IdTokenVerifier {
-  verify(idToken: string, options?: { nonce?: string }): Promise<VerifiedIdentity>;
+  verify(idToken: string): Promise<VerifiedIdentity>;
 }
 
 /** The token is bad (401), as opposed to the provider being out of reach (503). */
@@ -50,7 +49,7 @@ export function createIdTokenVerifier(options: {
   }
 
   return {
-    async verify(idToken, verifyOptions = {}) {
+    async verify(idToken) {
       const keyResolver = await keys();
       let payload;
       try {
@@ -65,9 +64,6 @@ export function createIdTokenVerifier(options: {
         if (isKeySetUnreachable(error)) throw error;
         throw new InvalidIdTokenError((error as Error).message);
       }
-      if (verifyOptions.nonce !== undefined && !nonceMatches(payload.nonce, verifyOptions.nonce)) {
-        throw new InvalidIdTokenError('nonce mismatch');
-      }
       if (typeof payload.sub !== 'string' || payload.sub.length === 0) {
         throw new InvalidIdTokenError('no subject');
       }
@@ -77,18 +73,10 @@ export function createIdTokenVerifier(options: {
         email: email || null,
         // Apple sends "true" as a string, Google a boolean.
         emailVerified: payload.email_verified === true || payload.email_verified === 'true',
+        nonce: typeof payload.nonce === 'string' ? payload.nonce : null,
       };
     },
   };
-}
-
-/**
- * The web sends the nonce it gave Apple as is; native apps give Apple its SHA-256 (hex), as
- * Apple's own guides do. Either form matches.
- */
-function nonceMatches(claim: unknown, nonce: string): boolean {
-  if (typeof claim !== 'string') return false;
-  return claim === nonce || claim === createHash('sha256').update(nonce).digest('hex');
 }
 
 /** The provider's key set could not be fetched: not the token's fault. */

@@ -5,7 +5,7 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes }
  * HMAC-SHA256 over a fixed label, so a key of one kind can never verify or open the other kind.
  */
 export type KeyPurpose =
-  'access-token' | 'refresh-token' | 'refresh-rotation' | 'outbox-encryption';
+  'access-token' | 'refresh-token' | 'refresh-rotation' | 'outbox-encryption' | 'sign-in-nonce';
 
 export function deriveKey(secret: string, purpose: KeyPurpose): Buffer {
   return createHmac('sha256', secret).update(`kegel-coach:${purpose}`).digest();

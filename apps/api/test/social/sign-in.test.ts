@@ -4,8 +4,15 @@ import type { IdentitySandbox, TestIdentity } from '@kegel/sandbox/identity-sand
 import { type JWTPayload, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { getProfile, post, register } from '../support/accounts';
-import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
+import { getProfile, login, post, register, registerAndLogin } from '../support/accounts';
+import {
+  linkIn,
+  startTestServer,
+  TEST_TOKEN_SECRET,
+  type TestServer,
+  uniqueEmail,
+} from '../support/test-app';
+import { createSignInNonces } from '../../src/security/sign-in-nonces';
 import { testDatabaseKinds } from '../support/test-databases';
 
 /**
@@ -39,8 +46,14 @@ describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => 
     return post(server.app, '/auth/oauth/google/verify-token', { code, clientType: 'WEB' });
   }
 
-  function signInWithApple(token: string, nonce?: string) {
-    return post(server.app, '/auth/oauth/apple/verify-token', nonce ? { token, nonce } : { token });
+  function signInWithApple(token: string) {
+    return post(server.app, '/auth/oauth/apple/verify-token', { token });
+  }
+
+  async function appleNonce(): Promise<string> {
+    const response = await post(server.app, '/auth/oauth/apple/nonce', {});
+    expect(response.statusCode).toBe(200);
+    return response.json<{ nonce: string }>().nonce;
   }
 
   async function profileOf(response: { statusCode: number; body: string; json: () => unknown }) {
@@ -58,13 +71,12 @@ describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => 
       .execute();
   }
 
+  /** An Apple identity token as Apple would sign it, carrying a fresh nonce of ours. */
   async function appleToken(claims: Partial<JWTPayload> & { sub: string }, kid?: string) {
     return sandbox.signIdToken(
       'apple',
-      { ...sandbox.idTokenClaims('apple', claims), ...claims },
-      {
-        kid,
-      },
+      { ...sandbox.idTokenClaims('apple', claims), nonce: await appleNonce(), ...claims },
+      { kid },
     );
   }
 
@@ -88,9 +100,9 @@ describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => 
       expect(await identityRows(sub)).toHaveLength(1);
     });
 
-    it('links a new sub with a verified email to the password account of that email', async () => {
-      const email = uniqueEmail('linked');
-      await register(server.app, email, 'correct horse');
+    it('links a new sub with a verified email to a password account whose address was never proven, removing that password', async () => {
+      const email = uniqueEmail('unproven');
+      const before = await registerAndLogin(server.app, email, 'correct horse');
       const sub = newSubject();
       const profile = await profileOf(
         await signInWithGoogle(
@@ -98,25 +110,67 @@ describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => 
         ),
       );
       expect(profile.email).toBe(email);
-      expect(profile.hasPassword).toBe(true);
+      // Whoever registered the address first may not own it: their password and sessions end.
+      expect(profile.hasPassword).toBe(false);
+      expect((await getProfile(server.app, before.accessToken)).statusCode).toBe(401);
+      const withPassword = await post(server.app, '/auth/local/login/email', {
+        email,
+        password: 'correct horse',
+      });
+      expect(withPassword.statusCode).toBe(401);
       expect((await identityRows(sub))[0]?.userId).toBe(profile.id);
+      const notice = await server.inbox.waitFor(
+        (message) => message.to.includes(email) && message.subject.includes('Google sign-in'),
+      );
+      expect(notice.text).toContain('the password set when the account was created was removed');
     });
 
-    it('never links an unverified email; with no account behind it, makes one', async () => {
-      const email = uniqueEmail('unverified');
+    it('links to an account whose address was proven, keeping its password', async () => {
+      const email = uniqueEmail('proven');
       await register(server.app, email, 'correct horse');
-      const sub = newSubject();
-      const refused = await signInWithGoogle(
-        await googleCode({ sub, email, emailVerified: false }),
+      // Following the emailed reset link proves the address.
+      await post(server.app, '/auth/reset-password', { email });
+      const resetMail = await server.inbox.waitFor(
+        (message) => message.to.includes(email) && message.subject.includes('Reset'),
       );
-      expect(refused.statusCode).toBe(409);
-      expect(await identityRows(sub)).toHaveLength(0);
+      const link = linkIn(resetMail);
+      const confirmed = await post(server.app, '/auth/reset-password/confirm', {
+        email,
+        code: link.searchParams.get('code'),
+        newPassword: 'a proven password',
+      });
+      expect(confirmed.statusCode).toBe(200);
 
-      const fresh = uniqueEmail('unverified-new');
-      const created = await profileOf(
-        await signInWithGoogle(await googleCode({ sub, email: fresh, emailVerified: false })),
+      const sub = newSubject();
+      const profile = await profileOf(
+        await signInWithGoogle(await googleCode({ sub, email, emailVerified: true })),
       );
-      expect(created.email).toBe(fresh);
+      expect(profile.hasPassword).toBe(true);
+      await login(server.app, email, 'a proven password');
+      const notice = await server.inbox.waitFor(
+        (message) => message.to.includes(email) && message.subject.includes('Google sign-in'),
+      );
+      expect(notice.text).not.toContain('removed');
+    });
+
+    it('never links or makes an account from an unverified email', async () => {
+      const taken = uniqueEmail('unverified');
+      await register(server.app, taken, 'correct horse');
+      const fresh = uniqueEmail('unverified-new');
+      for (const email of [taken, fresh]) {
+        const sub = newSubject();
+        const refused = await signInWithGoogle(
+          await googleCode({ sub, email, emailVerified: false }),
+        );
+        expect(refused.statusCode).toBe(403);
+        expect(await identityRows(sub)).toHaveLength(0);
+      }
+      const users = await server.app.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', fresh)
+        .execute();
+      expect(users).toHaveLength(0);
     });
 
     it('refuses a replayed code', async () => {
@@ -240,36 +294,47 @@ describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => 
       expect(await identityRows(sub)).toHaveLength(0);
     });
 
-    it('checks the nonce when one was sent (as given, or its SHA-256 as native apps send)', async () => {
-      const nonce = 'n0nce-0123456789abcdef';
-      const sub = newSubject();
+    it('takes a token only with a nonce of ours, unexpired and used once', async () => {
       const email = uniqueEmail('nonce');
-      const token = await appleToken({ sub, email, email_verified: 'true', nonce });
-      expect((await signInWithApple(token, 'another-nonce-0123456789')).statusCode).toBe(401);
-      expect((await signInWithApple(token, nonce)).statusCode).toBe(200);
-      const { createHash } = await import('node:crypto');
-      const hashed = await appleToken({
-        sub,
-        nonce: createHash('sha256').update(nonce).digest('hex'),
-      });
-      expect((await signInWithApple(hashed, nonce)).statusCode).toBe(200);
+      const sub = newSubject();
+      const claims = sandbox.idTokenClaims('apple', { sub, email, emailVerified: true });
+      const expired = createSignInNonces(TEST_TOKEN_SECRET).issue(Date.now() - 11 * 60 * 1000);
+      for (const nonce of [undefined, 'made-up-by-the-client-0123456789', expired]) {
+        const token = await sandbox.signIdToken('apple', { ...claims, nonce });
+        expect((await signInWithApple(token)).statusCode, String(nonce)).toBe(401);
+      }
+      expect(await identityRows(sub)).toHaveLength(0);
+
+      const token = await sandbox.signIdToken('apple', { ...claims, nonce: await appleNonce() });
+      expect((await signInWithApple(token)).statusCode).toBe(200);
+      // The same token again (copied, replayed): refused.
+      expect((await signInWithApple(token)).statusCode).toBe(401);
     });
 
     it('refuses wrong aud, wrong iss, expired by a second, alg none and a forged HS256', async () => {
       const sub = newSubject();
       const email = uniqueEmail('bad-apple');
-      const claims = sandbox.idTokenClaims('apple', { sub, email, emailVerified: true });
+      // A good nonce each time: only the one thing tampered with may be what is refused.
+      const claims = { ...sandbox.idTokenClaims('apple', { sub, email, emailVerified: true }) };
+      const withNonce = async (changes: JWTPayload) => ({
+        ...claims,
+        nonce: await appleNonce(),
+        ...changes,
+      });
       const jwk = sandbox.publicJwk('apple');
       const pem = createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' })
         .export({ type: 'spki', format: 'pem' })
         .toString();
       const tokens = [
-        await sandbox.signIdToken('apple', { ...claims, aud: 'com.someone.else' }),
-        await sandbox.signIdToken('apple', { ...claims, iss: 'https://appleid.apple.com' }),
-        await sandbox.signIdToken('apple', { ...claims, iss: `${claims.iss}/` }),
-        await sandbox.signIdToken('apple', { ...claims, exp: Math.floor(Date.now() / 1000) - 1 }),
-        `${base64url({ alg: 'none' })}.${base64url(claims)}.`,
-        await new SignJWT(claims)
+        await sandbox.signIdToken('apple', await withNonce({ aud: 'com.someone.else' })),
+        await sandbox.signIdToken('apple', await withNonce({ iss: 'https://appleid.apple.com' })),
+        await sandbox.signIdToken('apple', await withNonce({ iss: `${claims.iss}/` })),
+        await sandbox.signIdToken(
+          'apple',
+          await withNonce({ exp: Math.floor(Date.now() / 1000) - 1 }),
+        ),
+        `${base64url({ alg: 'none' })}.${base64url(await withNonce({}))}.`,
+        await new SignJWT(await withNonce({}))
           .setProtectedHeader({ alg: 'HS256', kid: jwk.kid })
           .sign(new TextEncoder().encode(pem)),
         'not.a.token',
@@ -304,11 +369,13 @@ describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => 
       expect(sandbox.keySetFetches.apple - fetchesBefore).toBeLessThanOrEqual(1);
     });
 
-    it('signs in once for ten simultaneous first sign-ins of one identity', async () => {
+    it('makes one account for ten simultaneous first sign-ins of one identity', async () => {
       const sub = newSubject();
       const email = uniqueEmail('together');
-      const token = await appleToken({ sub, email, email_verified: 'true' });
-      const responses = await Promise.all(Array.from({ length: 10 }, () => signInWithApple(token)));
+      const tokens = await Promise.all(
+        Array.from({ length: 10 }, () => appleToken({ sub, email, email_verified: 'true' })),
+      );
+      const responses = await Promise.all(tokens.map((token) => signInWithApple(token)));
       expect(responses.map((response) => response.statusCode)).toEqual(Array(10).fill(200));
       expect(await identityRows(sub)).toHaveLength(1);
       const users = await server.app.database.db

@@ -8,7 +8,7 @@ type Executor = Kysely<Database> | Transaction<Database>;
 export function findUserByEmail(db: Executor, email: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'email', 'passwordHash', 'subscriptionEndDate'])
+    .select(['id', 'email', 'passwordHash', 'subscriptionEndDate', 'emailVerifiedAt'])
     .where(sql<string>`lower(email)`, '=', sql<string>`lower(${email})`)
     .executeTakeFirst();
 }
@@ -16,12 +16,15 @@ export function findUserByEmail(db: Executor, email: string) {
 export function findUserById(db: Executor, id: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'email', 'passwordHash', 'subscriptionEndDate'])
+    .select(['id', 'email', 'passwordHash', 'subscriptionEndDate', 'emailVerifiedAt'])
     .where('id', '=', id)
     .executeTakeFirst();
 }
 
-export function insertUser(db: Executor, user: { email: string; passwordHash: string | null }) {
+export function insertUser(
+  db: Executor,
+  user: { email: string; passwordHash: string | null; emailVerifiedAt?: Date },
+) {
   return db.insertInto('users').values(user).returning(['id', 'email']).executeTakeFirstOrThrow();
 }
 
@@ -33,6 +36,23 @@ export async function updatePasswordHash(
   await db
     .updateTable('users')
     .set({ passwordHash, updatedAt: sql<Date>`now()` })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** The owner of the address has just shown they read mail sent to it. */
+export async function markEmailVerified(db: Executor, userId: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ emailVerifiedAt: sql<Date>`now()`, updatedAt: sql<Date>`now()` })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function removePassword(db: Executor, userId: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ passwordHash: null, updatedAt: sql<Date>`now()` })
     .where('id', '=', userId)
     .execute();
 }

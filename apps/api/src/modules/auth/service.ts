@@ -235,6 +235,8 @@ export function createAuthService(deps: AuthServiceDependencies) {
         });
         if (!used) return undefined;
         await repo.updatePasswordHash(transaction, used.userId, passwordHash);
+        // The link reached the owner's inbox: the address is proven.
+        await repo.markEmailVerified(transaction, used.userId);
         await repo.revokeSessionsOfUser(transaction, used.userId, { reason: 'password reset' });
         await enqueueEmail(transaction, deps.mail.encryptionKey, {
           to: used.email,
@@ -333,6 +335,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
           });
           if (!used) throw new AppError(400, messages.emailLinkInvalid);
           await repo.updateEmail(transaction, used.userId, used.email);
+          await repo.markEmailVerified(transaction, used.userId);
         });
       } catch (error) {
         // Taken by someone else since the request: nothing changed, the code stays usable.

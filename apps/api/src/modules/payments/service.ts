@@ -74,11 +74,19 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       let createdAccount = false;
       if (!user) {
         if (!newAccount) throw new AccountNeededError();
+        // Its password goes only to this address, so only the address's owner can use it.
+        const emailVerifiedAt = new Date();
         const created = await authRepo.insertUser(transaction, {
           email: checkout.email,
           passwordHash: newAccount.hash,
+          emailVerifiedAt,
         });
-        user = { ...created, passwordHash: newAccount.hash, subscriptionEndDate: null };
+        user = {
+          ...created,
+          passwordHash: newAccount.hash,
+          subscriptionEndDate: null,
+          emailVerifiedAt,
+        };
         createdAccount = true;
       }
 
@@ -143,6 +151,8 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       const session = await deps.stripe.checkout.sessions.create(
         {
           mode: 'payment',
+          // Cards only (wallets such as Apple Pay pay by card too): the receipt says "Card".
+          allowed_payment_method_types: ['card'],
           line_items: [
             {
               quantity: 1,

@@ -34,6 +34,14 @@ export class CodeRefusedError extends Error {
 
 const POPUP_REDIRECT_URI = 'postmessage';
 
+/** openid-client's codes for "no proper answer came back", as opposed to "the answer says no". */
+const UNREACHABLE_CODES = new Set([
+  'OAUTH_TIMEOUT',
+  'OAUTH_ABORT',
+  'OAUTH_RESPONSE_IS_NOT_CONFORM',
+  'OAUTH_RESPONSE_IS_NOT_JSON',
+]);
+
 export function createGoogleCodeExchange(options: {
   issuer: string;
   clientId: string;
@@ -90,6 +98,10 @@ export function createGoogleCodeExchange(options: {
           // invalid_grant: unknown, expired or already used code. Anything else (invalid_client)
           // is our configuration, not the caller's.
           if (error.error === 'invalid_grant') throw new CodeRefusedError(error.error);
+          throw new ProviderUnavailableError(error);
+        }
+        // Timeouts and answers that are not OAuth answers (a 502 page) are Google being down.
+        if (error instanceof oidc.ClientError && error.code && UNREACHABLE_CODES.has(error.code)) {
           throw new ProviderUnavailableError(error);
         }
         if (error instanceof oidc.ClientError || error instanceof oidc.AuthorizationResponseError) {

@@ -45,3 +45,22 @@ export async function recordIdentitySignIn(
     .where('subject', '=', subject)
     .execute();
 }
+
+/**
+ * Records a nonce as used; false if it was used before. Expired entries are swept on the way
+ * (a nonce past its expiry is refused before it gets here).
+ */
+export async function useNonceOnce(
+  db: Executor,
+  nonceHash: string,
+  expiresAt: Date,
+): Promise<boolean> {
+  await db.deleteFrom('usedSignInNonces').where('expiresAt', '<', new Date()).execute();
+  const inserted = await db
+    .insertInto('usedSignInNonces')
+    .values({ nonceHash, expiresAt })
+    .onConflict((conflict) => conflict.column('nonceHash').doNothing())
+    .returning('nonceHash')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}

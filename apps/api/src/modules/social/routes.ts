@@ -2,6 +2,7 @@ import {
   AppleVerifyTokenRequestSchema,
   apiPaths,
   GoogleVerifyTokenRequestSchema,
+  SignInNonceResponseSchema,
   SocialProvidersResponseSchema,
   type SocialProvidersResponse,
   TokenPairSchema,
@@ -42,10 +43,19 @@ export const socialRoutes: FastifyPluginAsyncZod<SocialRoutesOptions> = async fu
       path,
       { schema: { body: AppleVerifyTokenRequestSchema, ...tokenPair } },
       async function verifyAppleToken(request) {
-        return socialService.signInWithApple(request.body.token, request.body.nonce);
+        return socialService.signInWithApple(request.body.token);
       },
     );
   }
+
+  app.post(
+    apiPaths.appleNonce,
+    { schema: { response: { 200: SignInNonceResponseSchema } } },
+    async function issueAppleNonce(_request, reply) {
+      void reply.header('cache-control', 'no-store');
+      return { nonce: socialService.issueAppleNonce() };
+    },
+  );
 
   app.get(
     apiPaths.socialProviders,

@@ -3,12 +3,16 @@ import type { Kysely } from 'kysely';
 
 import type { Database } from '../../db/schema';
 import { AppError, isUniqueViolation } from '../../errors';
+import { enqueueEmail } from '../../mail/outbox';
+import { signInMethodAddedEmail } from '../../mail/templates';
 import {
   type IdTokenVerifier,
   InvalidIdTokenError,
   isKeySetUnreachable,
   type VerifiedIdentity,
 } from '../../security/id-token-verifier';
+import { hashSecret } from '../../security/keys';
+import type { SignInNonces } from '../../security/sign-in-nonces';
 import * as authRepo from '../auth/repo';
 import {
   CodeRefusedError,
@@ -23,14 +27,22 @@ import type { IdentityProviderName } from './repo';
  *
  * - a known `sub` always reaches its account, whatever email comes with it (Apple sends the email
  *   only on the first sign-in; a changed Google address changes nothing);
- * - a new `sub` with a verified email that an account has links to that account;
- * - an unverified email never links: if its address already has an account, the sign-in is
- *   refused (that account's owner signs in as before); otherwise a new account is made;
+ * - a new `sub` with a verified email that an account has links to that account, and the owner
+ *   is told by email. If that account's address had never been proven (registered with a
+ *   password and nothing since), its password is removed and its sessions end: whoever
+ *   registered the address first may not have been its owner ("pre-hijacking");
+ * - a new `sub` with a verified email and no account makes one;
+ * - an unverified email never links and never makes an account: an account under an address
+ *   nobody proved would let anyone squat someone else's address;
  * - a new `sub` with no email cannot make an account (there would be no way to reach its owner).
  */
 export interface SocialServiceDependencies {
   db: Kysely<Database>;
   startSession(userId: string): Promise<TokenPair>;
+  mail: { encryptionKey: Buffer; wake(): void };
+  nonces: SignInNonces;
+  publicUrl: string;
+  supportEmail: string;
   google: { exchange: GoogleCodeExchange; verifier: IdTokenVerifier } | undefined;
   apple: { verifier: IdTokenVerifier } | undefined;
 }
@@ -41,8 +53,8 @@ export const socialMessages = {
   googleRefused: 'Google sign-in failed. Please try again.',
   appleRefused: 'Apple sign-in failed. Please try again.',
   unavailable: 'The sign-in service could not be reached. Please try again in a moment.',
-  unverifiedEmailTaken:
-    'An account with this email already exists, and your provider has not verified the address. Sign in with your password instead.',
+  unverifiedEmail:
+    'Your provider has not verified this email address, so it cannot be used to sign in here. Verify it with your provider, or sign in with email and password.',
   noEmail:
     'Your provider did not share an email address, so no account could be made. Allow sharing the email and try again.',
 } as const;
@@ -56,28 +68,58 @@ export function createSocialService(deps: SocialServiceDependencies) {
   async function accountFor(
     provider: IdentityProviderName,
     identity: VerifiedIdentity,
-  ): Promise<string> {
+  ): Promise<{ userId: string; mailed: boolean }> {
     const email = usableEmail(identity.email);
     return db.transaction().execute(async (transaction) => {
       const known = await repo.findIdentity(transaction, provider, identity.subject);
       if (known) {
         await repo.recordIdentitySignIn(transaction, provider, identity.subject, email);
-        return known.userId;
+        return { userId: known.userId, mailed: false };
       }
       if (!email) throw new AppError(401, socialMessages.noEmail);
+      if (!identity.emailVerified) throw new AppError(403, socialMessages.unverifiedEmail);
+
       const existing = await authRepo.findUserByEmail(transaction, email);
-      if (existing && !identity.emailVerified) {
-        throw new AppError(409, socialMessages.unverifiedEmailTaken);
+      if (!existing) {
+        const created = await authRepo.insertUser(transaction, {
+          email,
+          passwordHash: null,
+          emailVerifiedAt: new Date(),
+        });
+        await repo.insertIdentity(transaction, {
+          provider,
+          subject: identity.subject,
+          userId: created.id,
+          email,
+        });
+        return { userId: created.id, mailed: false };
       }
-      const userId =
-        existing?.id ?? (await authRepo.insertUser(transaction, { email, passwordHash: null })).id;
+
+      const removePassword = existing.emailVerifiedAt === null && existing.passwordHash !== null;
+      if (removePassword) {
+        await authRepo.removePassword(transaction, existing.id);
+        await authRepo.revokeSessionsOfUser(transaction, existing.id, {
+          reason: `${provider} proved the email; unproven password removed`,
+        });
+      }
+      await authRepo.markEmailVerified(transaction, existing.id);
       await repo.insertIdentity(transaction, {
         provider,
         subject: identity.subject,
-        userId,
+        userId: existing.id,
         email,
       });
-      return userId;
+      await enqueueEmail(transaction, deps.mail.encryptionKey, {
+        to: existing.email,
+        template: 'sign-in-method-added',
+        content: signInMethodAddedEmail({
+          provider: provider === 'google' ? 'Google' : 'Apple',
+          passwordRemoved: removePassword,
+          signInUrl: `${deps.publicUrl}/auth/login`,
+          supportEmail: deps.supportEmail,
+        }),
+      });
+      return { userId: existing.id, mailed: true };
     });
   }
 
@@ -89,7 +131,9 @@ export function createSocialService(deps: SocialServiceDependencies) {
     // unique identity or email; the one that lost runs again and finds what the other made.
     for (let attempt = 0; ; attempt += 1) {
       try {
-        return await deps.startSession(await accountFor(provider, identity));
+        const account = await accountFor(provider, identity);
+        if (account.mailed) deps.mail.wake();
+        return await deps.startSession(account.userId);
       } catch (error) {
         if (!isUniqueViolation(error) || attempt >= 2) throw error;
       }
@@ -124,14 +168,28 @@ export function createSocialService(deps: SocialServiceDependencies) {
       return signIn('google', identity);
     },
 
-    async signInWithApple(token: string, nonce: string | undefined): Promise<TokenPair> {
+    /** A nonce for the next Apple sign-in; its token must carry it (single use). */
+    issueAppleNonce(): string {
+      return deps.nonces.issue();
+    },
+
+    async signInWithApple(token: string): Promise<TokenPair> {
       const apple = deps.apple;
       if (!apple) throw new AppError(404, socialMessages.appleOff);
       let identity: VerifiedIdentity;
       try {
-        identity = await apple.verifier.verify(token, { nonce });
+        identity = await apple.verifier.verify(token);
       } catch (error) {
         throw refusal(error, socialMessages.appleRefused);
+      }
+      // One of our nonces, unexpired, and never seen before: a copied token cannot be replayed.
+      const expires = identity.nonce ? deps.nonces.check(identity.nonce) : undefined;
+      if (
+        !identity.nonce ||
+        expires === undefined ||
+        !(await repo.useNonceOnce(db, hashSecret(identity.nonce), new Date(expires * 1000)))
+      ) {
+        throw new AppError(401, socialMessages.appleRefused);
       }
       return signIn('apple', identity);
     },

@@ -4,6 +4,7 @@ import {
   type LoginRequest,
   type RegisterRequest,
   type ResetPasswordConfirmRequest,
+  type SignInNonceResponse,
   type SocialProvidersResponse,
   type TokenPair,
 } from '@kegel/contract';
@@ -35,6 +36,19 @@ export const socialQueries = {
       queryFn: ({ signal }) =>
         api.get<SocialProvidersResponse>(apiPaths.socialProviders, { signal }),
       staleTime: 60 * 60 * 1000,
+      retry: false,
+    }),
+  /**
+   * A single-use nonce for the next Apple sign-in, fetched ahead (the popup must open during the
+   * click) and renewed well before its ten minutes run out.
+   */
+  appleNonce: () =>
+    queryOptions({
+      queryKey: ['auth', 'apple-nonce'],
+      queryFn: () => api.post<SignInNonceResponse>(apiPaths.appleNonce, {}),
+      staleTime: 0,
+      gcTime: 0,
+      refetchInterval: 4 * 60 * 1000,
       retry: false,
     }),
 };

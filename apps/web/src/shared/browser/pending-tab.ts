@@ -27,6 +27,11 @@ export function openPendingTab(note: string): PendingTab {
   }
   return {
     go(url) {
+      // Only web pages: a `javascript:` URL would run with this site's rights.
+      if (!/^https?:\/\//i.test(url)) {
+        tab?.close();
+        throw new Error('The link we received is not a web page.');
+      }
       if (tab && !tab.closed) tab.location.replace(url);
       else window.location.assign(url);
     },

@@ -55,16 +55,17 @@ export async function requestGoogleCode(settings: GoogleSettings): Promise<strin
 
 /**
  * Sign in with Apple JS in a popup (spec §7: the email scope, the login route as redirect), with
- * a fresh `state` checked here and a `nonce` that our API checks inside the identity token.
+ * a fresh `state` checked here and the server's single-use `nonce`, which Apple signs into the
+ * identity token and our API checks there.
  */
 export async function requestAppleIdentityToken(
   settings: AppleSettings,
+  nonce: string,
 ): Promise<AppleVerifyTokenRequest> {
   await loadScript(settings.scriptUrl);
   const appleId = window.AppleID;
   if (!appleId) throw new Error('The sign-in service could not be loaded. Please try again.');
   const state = randomToken();
-  const nonce = randomToken();
   appleId.auth.init({
     clientId: settings.clientId,
     scope: 'email',
@@ -91,5 +92,5 @@ export async function requestAppleIdentityToken(
   if (response.authorization.state !== state || !response.authorization.id_token) {
     throw new Error('Apple sign-in failed. Please try again.');
   }
-  return { token: response.authorization.id_token, nonce };
+  return { token: response.authorization.id_token };
 }

@@ -22,6 +22,7 @@ export function SocialSignIn(): React.JSX.Element | null {
   const [busy, setBusy] = useState<'google' | 'apple' | null>(null);
   const google = providers.data?.google;
   const apple = providers.data?.apple;
+  const appleNonce = useQuery({ ...socialQueries.appleNonce(), enabled: !!apple });
 
   // Loaded ahead: a popup is allowed only while the click is being handled, not after a load.
   useEffect(() => {
@@ -61,12 +62,17 @@ export function SocialSignIn(): React.JSX.Element | null {
       return () => googleLogin(code);
     });
 
-  const continueWithApple = () =>
-    run('apple', async () => {
+  const continueWithApple = async () => {
+    const nonce = appleNonce.data?.nonce;
+    await run('apple', async () => {
       if (!apple) throw new Error('Sign in with Apple is not available.');
-      const request = await requestAppleIdentityToken(apple);
+      if (!nonce) throw new Error('Sign in with Apple is still loading. Please try again.');
+      const request = await requestAppleIdentityToken(apple, nonce);
       return () => appleLogin(request);
     });
+    // Each nonce works once: have the next one ready.
+    void appleNonce.refetch();
+  };
 
   return (
     <div className={styles.social}>

@@ -1,20 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 
 import { externalLinks, paths } from '../../../config/paths';
 import { formatSessionDate } from '../../../shared/format/dates';
 import { formatUsd } from '../../../shared/format/money';
-import { useRefreshAccountEverywhere } from '../../../shared/session/session';
 import { ButtonLink, ExternalButtonLink } from '../../../shared/ui/button';
 import { CheckIcon, DownloadIcon } from '../../../shared/ui/icons/icon-set';
 import { Skeleton } from '../../../shared/ui/skeleton';
 import { purchaseQueries } from '../api';
 import styles from '../components/purchase.module.css';
 import { durationName } from '../plan-terms';
+import { usePremiumRefreshAfterPurchase } from '../use-premium-refresh-after-purchase';
 
-/** Spec §2's "fixed text naming a reseller": who sold the payment, as the receipt says. */
-const PROVIDER_TEXT = 'Stripe, Inc. (authorised reseller)';
+/**
+ * Spec §2's fixed provider text. The original names a reseller; here Stripe processes the
+ * payment for us, and the text says so rather than call it a reseller.
+ */
+const PROVIDER_TEXT = 'Stripe, Inc. (payment processor)';
 
 /**
  * `/purchase/complete?registered=…&email=…&session=…` (spec §2), where Stripe's checkout returns.
@@ -28,12 +30,7 @@ export function PurchaseCompletePage(): React.JSX.Element {
   const sessionId = searchParams.get('session') ?? '';
   // Spec §7: the session is fetched only when the parameter is present.
   const session = useQuery({ ...purchaseQueries.checkoutSession(sessionId), enabled: !!sessionId });
-  const refreshAccountEverywhere = useRefreshAccountEverywhere();
-
-  // The premium end date and the purchase list changed: no tab may keep the hour-old answers.
-  useEffect(() => {
-    refreshAccountEverywhere();
-  }, [refreshAccountEverywhere]);
+  usePremiumRefreshAfterPurchase(isRegistered);
 
   const packageName = session.data ? `Premium — ${durationName(session.data.durationDays)}` : '';
 

@@ -1,0 +1,167 @@
+import { createPublicKey, type JsonWebKey } from 'node:crypto';
+
+import { type IdentitySandbox, startIdentitySandbox } from '@kegel/sandbox/identity-sandbox';
+import { type JWTPayload, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import {
+  createIdTokenVerifier,
+  InvalidIdTokenError,
+  isKeySetUnreachable,
+} from '../../src/security/id-token-verifier';
+
+/**
+ * Our own ID-token check, on its own: for Google, openid-client refuses most bad tokens first,
+ * so these cases make sure the verifier would refuse them by itself too.
+ */
+describe('the ID token verifier (Google settings)', () => {
+  let sandbox: IdentitySandbox;
+  const clientId = 'verifier-test.apps.googleusercontent.com';
+  beforeAll(async () => {
+    sandbox = await startIdentitySandbox({
+      google: { clientId, clientSecret: 'secret' },
+      apple: { clientId: 'unused' },
+      allowedOrigins: [],
+    });
+  });
+  afterAll(() => sandbox.close());
+
+  function verifier() {
+    return createIdTokenVerifier({
+      jwksUrl: `${sandbox.google.issuer}/jwks`,
+      issuers: [sandbox.google.issuer],
+      audience: clientId,
+    });
+  }
+
+  function claims(changes: JWTPayload = {}): JWTPayload {
+    return {
+      ...sandbox.idTokenClaims('google', {
+        sub: '1234567890',
+        email: 'someone@example.com',
+        emailVerified: true,
+      }),
+      aud: clientId,
+      ...changes,
+    };
+  }
+
+  const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+  it('accepts a good token and reads sub, email and email_verified', async () => {
+    const identity = await verifier().verify(await sandbox.signIdToken('google', claims()));
+    expect(identity).toEqual({
+      subject: '1234567890',
+      email: 'someone@example.com',
+      emailVerified: true,
+      nonce: null,
+    });
+  });
+
+  const bad: Array<[string, () => Promise<string>]> = [
+    ['a wrong aud', () => sandbox.signIdToken('google', claims({ aud: 'another-client' }))],
+    ['a wrong iss', () => sandbox.signIdToken('google', claims({ iss: 'https://evil.example' }))],
+    [
+      'a trailing-slash iss',
+      () => sandbox.signIdToken('google', claims({ iss: `${sandbox.google.issuer}/` })),
+    ],
+    [
+      'an exp one second ago',
+      () => sandbox.signIdToken('google', claims({ exp: Math.floor(Date.now() / 1000) - 1 })),
+    ],
+    ['alg none', async () => `${base64url({ alg: 'none' })}.${base64url(claims())}.`],
+    [
+      'HS256 signed with the public key',
+      async () => {
+        const jwk = sandbox.publicJwk('google');
+        const pem = createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' })
+          .export({ type: 'spki', format: 'pem' })
+          .toString();
+        return new SignJWT(claims())
+          .setProtectedHeader({ alg: 'HS256', kid: jwk.kid })
+          .sign(new TextEncoder().encode(pem));
+      },
+    ],
+    ['an unknown kid', () => sandbox.signIdToken('google', claims(), { kid: 'unknown' })],
+    ['no sub', () => sandbox.signIdToken('google', claims({ sub: undefined }))],
+  ];
+  for (const [name, makeToken] of bad) {
+    it(`refuses ${name} as an invalid token`, async () => {
+      const error = await verifier()
+        .verify(await makeToken())
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(InvalidIdTokenError);
+      expect(isKeySetUnreachable(error)).toBe(false);
+    });
+  }
+
+  it('tells an unreachable key set apart from a bad token', async () => {
+    const unreachable = createIdTokenVerifier({
+      jwksUrl: 'http://127.0.0.1:9/jwks',
+      issuers: [sandbox.google.issuer],
+      audience: clientId,
+    });
+    const error = await unreachable
+      .verify(await sandbox.signIdToken('google', claims()))
+      .catch((caught: unknown) => caught);
+    expect(isKeySetUnreachable(error)).toBe(true);
+  });
+});
+
+describe('the identity sandbox', () => {
+  let sandbox: IdentitySandbox;
+  beforeAll(async () => {
+    sandbox = await startIdentitySandbox({
+      google: { clientId: 'web-client', clientSecret: 'secret' },
+      apple: { clientId: 'apple-client' },
+      allowedOrigins: ['http://localhost:3000'],
+    });
+  });
+  afterAll(() => sandbox.close());
+
+  it('hands codes and tokens only to the app it serves', async () => {
+    const query = (origin: string) =>
+      new URLSearchParams({
+        client_id: 'web-client',
+        redirect_uri: 'postmessage',
+        response_type: 'code',
+        scope: 'openid email',
+        state: 's',
+        origin,
+      }).toString();
+    expect(
+      (await fetch(`${sandbox.google.issuer}/authorize?${query('http://localhost:3000')}`)).status,
+    ).toBe(200);
+    expect(
+      (await fetch(`${sandbox.google.issuer}/authorize?${query('https://evil.example')}`)).status,
+    ).toBe(400);
+    expect((await fetch(`${sandbox.google.issuer}/authorize?${query('*')}`)).status).toBe(400);
+    const posted = await fetch(`${sandbox.google.issuer}/authorize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `${query('https://evil.example')}&email=a%40example.com&decision=allow`,
+    });
+    expect(posted.status).toBe(400);
+    expect(await posted.text()).not.toContain('code');
+  });
+
+  it('exchanges a code once, and only for its client and secret', async () => {
+    const code = await sandbox.issueGoogleCode({ sub: '1', email: 'a@example.com' });
+    const exchange = (secret: string) =>
+      fetch(`${sandbox.google.issuer}/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`web-client:${secret}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: 'postmessage',
+        }).toString(),
+      });
+    expect((await exchange('wrong')).status).toBe(401);
+    expect((await exchange('secret')).status).toBe(200);
+    expect((await exchange('secret')).status).toBe(400);
+  });
+});
