@@ -30,7 +30,8 @@ export function SocialSignIn(): React.JSX.Element | null {
     if (apple) loadScript(apple.scriptUrl).catch(() => undefined);
   }, [google, apple]);
 
-  if (providers.isSuccess && !google && !apple) return null;
+  // Nothing to offer (both off, or the settings could not be read): no divider either.
+  if (providers.isError || (providers.isSuccess && !google && !apple)) return null;
 
   async function run(provider: 'google' | 'apple', signIn: () => Promise<() => Promise<void>>) {
     setBusy(provider);
