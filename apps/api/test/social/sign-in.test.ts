@@ -103,6 +103,18 @@ describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => 
     it('links a new sub with a verified email to a password account whose address was never proven, removing that password', async () => {
       const email = uniqueEmail('unproven');
       const before = await registerAndLogin(server.app, email, 'correct horse');
+      // Whoever registered also asked to move the account to an address of theirs.
+      const elsewhere = uniqueEmail('elsewhere');
+      const change = await post(
+        server.app,
+        '/auth/change-email',
+        { newEmail: elsewhere, password: 'correct horse' },
+        before.accessToken,
+      );
+      expect(change.statusCode).toBe(200);
+      const changeLink = linkIn(
+        await server.inbox.waitFor((message) => message.to.includes(elsewhere)),
+      );
       const sub = newSubject();
       const profile = await profileOf(
         await signInWithGoogle(
@@ -119,6 +131,11 @@ describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => 
       });
       expect(withPassword.statusCode).toBe(401);
       expect((await identityRows(sub))[0]?.userId).toBe(profile.id);
+      const lateChange = await post(server.app, '/auth/change-email/verify', {
+        code: changeLink.searchParams.get('code'),
+        newEmail: elsewhere,
+      });
+      expect(lateChange.statusCode).toBe(400);
       const notice = await server.inbox.waitFor(
         (message) => message.to.includes(email) && message.subject.includes('Google sign-in'),
       );

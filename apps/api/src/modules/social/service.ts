@@ -101,6 +101,8 @@ export function createSocialService(deps: SocialServiceDependencies) {
         await authRepo.revokeSessionsOfUser(transaction, existing.id, {
           reason: `${provider} proved the email; unproven password removed`,
         });
+        // An email change asked for from one of those sessions must not land later either.
+        await authRepo.consumeOpenCodes(transaction, existing.id, 'email_change');
       }
       await authRepo.markEmailVerified(transaction, existing.id);
       await repo.insertIdentity(transaction, {
