@@ -1,5 +1,3 @@
-import type { Page } from '@playwright/test';
-
 import {
   createUser,
   expect,
@@ -8,15 +6,11 @@ import {
   readEmail,
   signIn,
   test,
+  toast,
   uniqueEmail,
 } from './support/fixtures';
 
 const PASSWORD = 'correct horse battery';
-
-/** A toast (react-toastify renders them as alerts) with exactly this text. */
-function toast(page: Page, text: string) {
-  return page.locator('.Toastify').getByText(text, { exact: true });
-}
 
 test.describe('account journeys', () => {
   test('register → login → dashboard', async ({ page }) => {

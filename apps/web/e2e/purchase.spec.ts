@@ -5,10 +5,12 @@ import {
   createUser,
   expect,
   expectNoSeriousA11yViolations,
+  profileOf,
   readEmail,
   screenshotBothWidths,
   signIn,
   test,
+  toast,
   uniqueEmail,
 } from './support/fixtures';
 
@@ -23,10 +25,6 @@ const DECLINED = '4000 0000 0000 0002';
 
 // Dates are compared as the page writes them; one zone for the browser and this file.
 test.use({ timezoneId: 'UTC' });
-
-function toast(page: Page, text: string) {
-  return page.locator('.Toastify').getByText(text, { exact: true });
-}
 
 /** On /purchase: picks a plan, fills the email if given, and returns the checkout tab. */
 async function startCheckout(page: Page, planName: string, email?: string): Promise<Page> {
@@ -47,15 +45,6 @@ async function payWithCard(checkout: Page, card: string): Promise<void> {
   await checkout.getByLabel('Expiry').fill('12 / 34');
   await checkout.getByLabel('CVC').fill('123');
   await checkout.getByRole('button', { name: /^Pay \$/ }).click();
-}
-
-async function profileOf(page: Page, request: APIRequestContext) {
-  const token = await page.evaluate(() => localStorage.getItem('kegel-coach.accessToken'));
-  const response = await request.get('/api/users/profile', {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  expect(response.status()).toBe(200);
-  return (await response.json()) as { subscriptionEndDate: string | null };
 }
 
 /** Waits until the webhook has moved the member's premium end date away from `previous`. */

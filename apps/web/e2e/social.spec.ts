@@ -5,10 +5,12 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   linkIn,
+  profileOf,
   readEmail,
   screenshotBothWidths,
   signIn,
   test,
+  toast,
   uniqueEmail,
 } from './support/fixtures';
 
@@ -17,9 +19,6 @@ import {
  * and its local identity sandbox: the provider scripts, their popups, the code exchange and the
  * token checks all run as they would with the real providers.
  */
-function toast(page: Page, text: string) {
-  return page.locator('.Toastify').getByText(text, { exact: true });
-}
 
 /** Clicks a provider's button and signs in on the sandbox page that opens as a popup. */
 async function signInThroughPopup(
@@ -97,11 +96,7 @@ test.describe('sign in with Google and Apple', () => {
     await page.goto('/auth/login');
     await signInThroughPopup(page, 'Continue with Google', { email: email.toUpperCase() });
     await expect(page).toHaveURL(/\/dashboard$/);
-    const token = await page.evaluate(() => localStorage.getItem('kegel-coach.accessToken'));
-    const profile = await request.get('/api/users/profile', {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(await profile.json()).toMatchObject({ id, email, hasPassword: false });
+    expect(await profileOf(page, request)).toMatchObject({ id, email, hasPassword: false });
     const notice = await readEmail(request, email, 'Google sign-in was added');
     expect(notice.text).toContain('password set when the account was created was removed');
   });
@@ -118,12 +113,7 @@ test.describe('sign in with Google and Apple', () => {
     await signInThroughPopup(page, 'Continue with Apple', { email });
     await expect(toast(page, 'Successfully authenticated')).toBeVisible();
     await expect(page).toHaveURL(/\/dashboard$/);
-    const firstToken = await page.evaluate(() => localStorage.getItem('kegel-coach.accessToken'));
-    const first = (await (
-      await request.get('/api/users/profile', {
-        headers: { authorization: `Bearer ${firstToken}` },
-      })
-    ).json()) as { id: string; email: string };
+    const first = await profileOf(page, request);
     expect(first.email).toBe(email);
 
     await signOut(page);
@@ -131,13 +121,7 @@ test.describe('sign in with Google and Apple', () => {
     await signInThroughPopup(page, 'Continue with Apple', { email });
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole('banner').getByRole('link', { name: email })).toBeVisible();
-    const secondToken = await page.evaluate(() => localStorage.getItem('kegel-coach.accessToken'));
-    const second = (await (
-      await request.get('/api/users/profile', {
-        headers: { authorization: `Bearer ${secondToken}` },
-      })
-    ).json()) as { id: string };
-    expect(second.id).toBe(first.id);
+    expect((await profileOf(page, request)).id).toBe(first.id);
   });
 
   test('a cancelled Google sign-in leaves the person on the login page, told so', async ({

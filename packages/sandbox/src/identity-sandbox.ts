@@ -74,6 +74,12 @@ interface PendingCode {
 
 const SANDBOX_MESSAGE_SOURCE = 'kegel-identity-sandbox';
 
+/** Each provider's authorization endpoint, where its sign-in page lives. */
+const AUTHORIZE_PATHS: Record<IdentityProvider, string> = {
+  google: '/google/authorize',
+  apple: '/apple/auth/authorize',
+};
+
 async function makeSigningKey(): Promise<SigningKey> {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
   const kid = randomBytes(8).toString('hex');
@@ -372,6 +378,40 @@ ${known ? `<div class="known"><p>Signed in here before:</p>${known}</div>` : ''}
     return identity;
   }
 
+  function html(response: ServerResponse, body: string, status = 200): void {
+    send(response, status, 'text/html; charset=utf-8', body);
+  }
+
+  /** What Google's popup hands back: a code for the token endpoint. */
+  async function googleAnswer(identity: TestIdentity, form: URLSearchParams) {
+    const scope = form.get('scope') ?? '';
+    const code = await issueGoogleCode(identity, {
+      redirectUri: form.get('redirect_uri') ?? '',
+      scope,
+    });
+    return { code, state: form.get('state') ?? '', scope };
+  }
+
+  /** What Apple's popup hands back: the identity token (its email only the first time). */
+  async function appleAnswer(identity: TestIdentity, form: URLSearchParams) {
+    const isFirstTime = !appleSubjectsSeen.has(identity.sub);
+    appleSubjectsSeen.add(identity.sub);
+    const nonce = form.get('nonce');
+    const shared: TestIdentity = {
+      sub: identity.sub,
+      ...(isFirstTime && identity.email ? { email: identity.email, emailVerified: true } : {}),
+      ...(nonce ? { nonce } : {}),
+    };
+    return {
+      authorization: {
+        code: `c${randomBytes(16).toString('hex')}`,
+        id_token: await signIdToken('apple', idTokenClaims('apple', shared)),
+        state: form.get('state') ?? '',
+      },
+      ...(isFirstTime && identity.email ? { user: { email: identity.email } } : {}),
+    };
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://sandbox');
     const path = url.pathname;
@@ -409,77 +449,58 @@ ${known ? `<div class="known"><p>Signed in here before:</p>${known}</div>` : ''}
     if (path === '/apple/appleid.auth.js') {
       return send(response, 200, 'text/javascript; charset=utf-8', appleScript(issuerOf('apple')));
     }
-    if (
-      (path === '/google/authorize' || path === '/apple/auth/authorize') &&
-      !options.allowedOrigins.includes(url.searchParams.get('origin') ?? '') &&
-      method === 'GET'
-    ) {
-      return send(
-        response,
-        400,
-        'text/html; charset=utf-8',
-        page(
-          'Error 400: origin_mismatch',
-          `<div class="card"><h1>Error 400: origin_mismatch</h1><p>This sandbox answers only the app at ${escapeHtml(options.allowedOrigins.join(', '))}. Open the app there.</p></div>`,
-        ),
-      );
-    }
-    if (path === '/google/authorize' && method === 'GET') {
-      if (url.searchParams.get('client_id') !== options.google.clientId) {
-        return send(
+    // ---- The sign-in pages (each provider's authorization endpoint) ----
+    const provider =
+      AUTHORIZE_PATHS.google === path
+        ? 'google'
+        : AUTHORIZE_PATHS.apple === path
+          ? 'apple'
+          : undefined;
+    if (provider && method === 'GET') {
+      if (!options.allowedOrigins.includes(url.searchParams.get('origin') ?? '')) {
+        return html(
           response,
+          page(
+            'Error 400: origin_mismatch',
+            `<div class="card"><h1>Error 400: origin_mismatch</h1><p>This sandbox answers only the app at ${escapeHtml(options.allowedOrigins.join(', '))}. Open the app there.</p></div>`,
+          ),
           400,
-          'text/html; charset=utf-8',
+        );
+      }
+      if (url.searchParams.get('client_id') !== clientIdOf(provider)) {
+        return html(
+          response,
           page(
             'Error 401: invalid_client',
             '<div class="card"><h1>Error 401: invalid_client</h1><p>The OAuth client was not found.</p></div>',
           ),
+          400,
         );
       }
-      return send(
-        response,
-        200,
-        'text/html; charset=utf-8',
-        signInPage('google', url.searchParams, '/google/authorize'),
-      );
+      return html(response, signInPage(provider, url.searchParams, path));
     }
-    if (path === '/google/authorize' && method === 'POST') {
+    if (provider && method === 'POST') {
       const form = await readForm(request);
       const origin = form.get('origin') ?? '';
       // Codes and tokens go only to the app's own pages, never to whoever asked.
       if (!options.allowedOrigins.includes(origin)) {
         return send(response, 400, 'text/plain', 'origin_mismatch');
       }
-      const state = form.get('state') ?? '';
       if (form.get('decision') === 'cancel') {
-        return send(
-          response,
-          200,
-          'text/html; charset=utf-8',
-          handBackPage(origin, { provider: 'google', error: 'access_denied' }),
-        );
+        const error = provider === 'google' ? 'access_denied' : 'user_cancelled_authorize';
+        return html(response, handBackPage(origin, { provider, error }));
       }
-      const identity = identityFromForm('google', form);
+      const identity = identityFromForm(provider, form);
       if (typeof identity === 'string') {
-        return send(
-          response,
-          200,
-          'text/html; charset=utf-8',
-          signInPage('google', stripAnswers(form), '/google/authorize', identity),
-        );
+        return html(response, signInPage(provider, stripAnswers(form), path, identity));
       }
-      const scope = form.get('scope') ?? '';
-      const code = await issueGoogleCode(identity, {
-        redirectUri: form.get('redirect_uri') ?? '',
-        scope,
-      });
-      return send(
-        response,
-        200,
-        'text/html; charset=utf-8',
-        handBackPage(origin, { provider: 'google', code, state, scope }),
-      );
+      const answer =
+        provider === 'google'
+          ? await googleAnswer(identity, form)
+          : await appleAnswer(identity, form);
+      return html(response, handBackPage(origin, { provider, ...answer }));
     }
+
     if (path === '/google/token' && method === 'POST') {
       const form = await readForm(request);
       let clientId = form.get('client_id') ?? '';
@@ -523,71 +544,6 @@ ${known ? `<div class="known"><p>Signed in here before:</p>${known}</div>` : ''}
         scope: code.scope,
         id_token: code.idToken,
       });
-    }
-
-    // ---- Apple ----
-    if (path === '/apple/auth/authorize' && method === 'GET') {
-      if (url.searchParams.get('client_id') !== options.apple.clientId) {
-        return send(
-          response,
-          400,
-          'text/html; charset=utf-8',
-          page('invalid_client', '<div class="card"><h1>invalid_client</h1></div>', 'apple'),
-        );
-      }
-      return send(
-        response,
-        200,
-        'text/html; charset=utf-8',
-        signInPage('apple', url.searchParams, '/apple/auth/authorize'),
-      );
-    }
-    if (path === '/apple/auth/authorize' && method === 'POST') {
-      const form = await readForm(request);
-      const origin = form.get('origin') ?? '';
-      // Codes and tokens go only to the app's own pages, never to whoever asked.
-      if (!options.allowedOrigins.includes(origin)) {
-        return send(response, 400, 'text/plain', 'origin_mismatch');
-      }
-      if (form.get('decision') === 'cancel') {
-        return send(
-          response,
-          200,
-          'text/html; charset=utf-8',
-          handBackPage(origin, { provider: 'apple', error: 'user_cancelled_authorize' }),
-        );
-      }
-      const identity = identityFromForm('apple', form);
-      if (typeof identity === 'string') {
-        return send(
-          response,
-          200,
-          'text/html; charset=utf-8',
-          signInPage('apple', stripAnswers(form), '/apple/auth/authorize', identity),
-        );
-      }
-      const isFirstTime = !appleSubjectsSeen.has(identity.sub);
-      appleSubjectsSeen.add(identity.sub);
-      const shared: TestIdentity = {
-        sub: identity.sub,
-        ...(isFirstTime && identity.email ? { email: identity.email, emailVerified: true } : {}),
-        ...(form.get('nonce') ? { nonce: form.get('nonce') ?? '' } : {}),
-      };
-      const idToken = await signIdToken('apple', idTokenClaims('apple', shared));
-      return send(
-        response,
-        200,
-        'text/html; charset=utf-8',
-        handBackPage(origin, {
-          provider: 'apple',
-          authorization: {
-            code: `c${randomBytes(16).toString('hex')}`,
-            id_token: idToken,
-            state: form.get('state') ?? '',
-          },
-          ...(isFirstTime && identity.email ? { user: { email: identity.email } } : {}),
-        }),
-      );
     }
 
     send(response, 404, 'text/plain', 'Not found');

@@ -76,6 +76,28 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
+/** A toast (react-toastify) with exactly this text. */
+export function toast(page: Page, text: string) {
+  return page.locator('.Toastify').getByText(text, { exact: true });
+}
+
+export interface SignedInProfile {
+  id: string;
+  email: string;
+  subscriptionEndDate: string | null;
+  hasPassword: boolean;
+}
+
+/** The profile of whoever is signed in on `page`, read from the API with the page's token. */
+export async function profileOf(page: Page, request: APIRequestContext): Promise<SignedInProfile> {
+  const token = await page.evaluate(() => localStorage.getItem('kegel-coach.accessToken'));
+  const response = await request.get('/api/users/profile', {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(response.status()).toBe(200);
+  return (await response.json()) as SignedInProfile;
+}
+
 /** Replaces the stored access token with one whose `exp` is long past (the refresh one stays). */
 export async function expireAccessToken(page: Page): Promise<void> {
   await page.evaluate(() => {

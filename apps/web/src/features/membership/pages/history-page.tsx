@@ -1,6 +1,6 @@
 import type { SubscriptionItem } from '@kegel/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 
 import { formatShortDate } from '../../../shared/format/dates';
 import { useProfile } from '../../../shared/session/session';
@@ -41,31 +41,21 @@ export function HistoryPage(): React.JSX.Element | null {
               </h2>
               {hasStripe ? <ManageSubscriptionButton /> : null}
             </div>
-            <div className={styles.tableWrap}>
-              <table className={styles.table} aria-labelledby="active-subscriptions-title">
-                <thead>
-                  <tr>
-                    <th scope="col">Package</th>
-                    <th scope="col">Provider</th>
-                    <th scope="col">Expires on</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {active.map((item) => (
-                    <tr key={rowKey(item)}>
-                      <td>{item.name}</td>
-                      <td>
-                        <span className={styles.provider}>
-                          {item.provider}
-                          {item.provider === 'Apple' ? <AppleManagedNote /> : null}
-                        </span>
-                      </td>
-                      <td>{formatShortDate(item.expiresAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <HistoryTable
+              labelledBy="active-subscriptions-title"
+              columns={['Package', 'Provider', 'Expires on']}
+              rows={active.map((item) => ({
+                key: rowKey(item),
+                cells: [
+                  item.name,
+                  <span key="provider" className={styles.provider}>
+                    {item.provider}
+                    {item.provider === 'Apple' ? <AppleManagedNote /> : null}
+                  </span>,
+                  formatShortDate(item.expiresAt),
+                ],
+              }))}
+            />
           </section>
         ) : null}
 
@@ -89,30 +79,58 @@ export function HistoryPage(): React.JSX.Element | null {
           ) : purchases.length === 0 ? (
             <p className={styles.empty}>You don&apos;t have any purchases yet</p>
           ) : (
-            <div className={styles.tableWrap}>
-              <table className={styles.table} aria-labelledby="purchases-title">
-                <thead>
-                  <tr>
-                    <th scope="col">Package</th>
-                    <th scope="col">Purchased on</th>
-                    <th scope="col">Expires on</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {purchases.map((item) => (
-                    <tr key={rowKey(item)}>
-                      <td>{item.name}</td>
-                      <td>{formatShortDate(item.createdAt)}</td>
-                      <td>{formatShortDate(item.expiresAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <HistoryTable
+              labelledBy="purchases-title"
+              columns={['Package', 'Purchased on', 'Expires on']}
+              rows={purchases.map((item) => ({
+                key: rowKey(item),
+                cells: [
+                  item.name,
+                  formatShortDate(item.createdAt),
+                  formatShortDate(item.expiresAt),
+                ],
+              }))}
+            />
           )}
         </section>
       </div>
     </Card>
+  );
+}
+
+/** A table of the page, named by its section heading; the first column reads as the row's name. */
+function HistoryTable({
+  labelledBy,
+  columns,
+  rows,
+}: {
+  labelledBy: string;
+  columns: string[];
+  rows: Array<{ key: string; cells: ReactNode[] }>;
+}): React.JSX.Element {
+  return (
+    <div className={styles.tableWrap}>
+      <table className={styles.table} aria-labelledby={labelledBy}>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key}>
+              {row.cells.map((cell, index) => (
+                <td key={columns[index]}>{cell}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
