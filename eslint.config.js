@@ -1,6 +1,7 @@
 // One lint configuration for the whole tree. Beyond correctness it holds the boundaries of
 // ARCHITECTURE.md: kebab-case file names, process.env only in config files, import.meta.env only
-// in the web's config/env.ts, and web imports that run shared -> features -> app.
+// in the web's config/env.ts, web imports that run shared -> features -> app, and the API's layers
+// (routes -> services -> repos -> db; plugins know no module).
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import checkFile from 'eslint-plugin-check-file';
@@ -136,6 +137,40 @@ export default tseslint.config(
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     plugins: { 'jsx-a11y': jsxA11y },
+  },
+  {
+    // The API's layers: routes -> services -> repos -> db. Plugins own the outside world and
+    // know no module; the composition root (app.ts) is the one place that joins them.
+    files: ['apps/api/src/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './apps/api/src/plugins',
+              from: './apps/api/src/modules',
+              message: 'Plugins never import modules: hand them what they need from app.ts.',
+            },
+            {
+              target: './apps/api/src/modules/**/routes.ts',
+              from: './apps/api/src/modules/**/repo.ts',
+              message: 'Routes call services, never repos.',
+            },
+            {
+              target: './apps/api/src/modules/**/repo.ts',
+              from: ['./apps/api/src/modules/**/service.ts', './apps/api/src/modules/**/routes.ts'],
+              message: 'Repos hold SQL only: they never import services or routes.',
+            },
+            {
+              target: './apps/api/src/db',
+              from: ['./apps/api/src/modules', './apps/api/src/plugins'],
+              message: 'db/ knows no module.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['apps/web/src/config/env.ts'],

@@ -9,7 +9,7 @@ import type { RenderedEmail } from './templates';
 
 /**
  * The mail outbox. A service writes the email in the same transaction as the change it tells
- * about (`enqueueEmail`), so a committed change always has its mail and a rolled-back one never
+ * about (`Mailer.enqueue`), so a committed change always has its mail and a rolled-back one never
  * does. The worker sends after the commit, with retries and backoff, so a mail server that is
  * down neither loses mail nor slows the HTTP answer. Rows are claimed with SKIP LOCKED, so several
  * server processes can share one outbox without sending twice.
@@ -25,19 +25,12 @@ export interface OutboxSettings {
   maxAttempts: number;
 }
 
-export async function enqueueEmail(
-  transaction: Transaction<Database> | Kysely<Database>,
-  encryptionKey: Buffer,
-  email: { to: string; template: string; content: RenderedEmail },
-): Promise<void> {
-  await transaction
-    .insertInto('outboxEmails')
-    .values({
-      recipient: email.to,
-      template: email.template,
-      encryptedPayload: seal(encryptionKey, JSON.stringify(email.content)),
-    })
-    .execute();
+/** What services write mail with: one call, inside the transaction of the change it tells about. */
+export interface Mailer {
+  enqueue(
+    transaction: Transaction<Database> | Kysely<Database>,
+    email: { to: string; template: string; content: RenderedEmail },
+  ): Promise<void>;
 }
 
 /** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://user:pass@host:465 (TLS). */
@@ -61,8 +54,16 @@ const CLAIM_BATCH = 10;
 const CLAIM_LEASE_SECONDS = 120;
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
 
-export class OutboxWorker {
+/**
+ * After an enqueue the worker looks again every 50 ms for this long: the caller's transaction
+ * commits a moment later, and the mail should leave then rather than at the next poll.
+ */
+const EXPECT_MAIL_FOR_MS = 2_000;
+const EXPECT_MAIL_POLL_MS = 50;
+
+export class OutboxWorker implements Mailer {
   private readonly transport: Transporter;
+  private expectMailUntil = 0;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private wakeAgain = false;
@@ -80,7 +81,23 @@ export class OutboxWorker {
     this.schedule(0);
   }
 
-  /** Sends what is due now, without waiting for the next poll (called after a commit). */
+  async enqueue(
+    transaction: Transaction<Database> | Kysely<Database>,
+    email: { to: string; template: string; content: RenderedEmail },
+  ): Promise<void> {
+    await transaction
+      .insertInto('outboxEmails')
+      .values({
+        recipient: email.to,
+        template: email.template,
+        encryptedPayload: seal(this.settings.encryptionKey, JSON.stringify(email.content)),
+      })
+      .execute();
+    this.expectMailUntil = Date.now() + EXPECT_MAIL_FOR_MS;
+    this.wake();
+  }
+
+  /** Sends what is due now, without waiting for the next poll. */
   wake(): void {
     if (this.stopped) return;
     if (this.running) {
@@ -107,7 +124,14 @@ export class OutboxWorker {
           if (this.stopped) return;
           const again = this.wakeAgain;
           this.wakeAgain = false;
-          this.schedule(again ? 0 : this.settings.pollIntervalMs);
+          const isExpectingMail = Date.now() < this.expectMailUntil;
+          this.schedule(
+            again
+              ? 0
+              : isExpectingMail
+                ? Math.min(EXPECT_MAIL_POLL_MS, this.settings.pollIntervalMs)
+                : this.settings.pollIntervalMs,
+          );
         });
     }, delayMs);
     this.timer.unref();

@@ -1,11 +1,12 @@
+// Bearer access tokens for signed-in calls. Beyond the JWT's signature and expiry the session
+// must still be live, so a logout or a password change takes effect at once rather than in
+// 15 minutes. Which sessions are live is the auth module's to say: it is handed in as
+// `isSessionLive`, so this plugin knows no module.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
-import type { Database } from '../db/schema';
 import { AppError, SESSION_ENDED_MESSAGE } from '../errors';
-import { findLiveSession } from '../modules/auth/repo';
-import type { SessionTokens } from '../security/session-tokens';
-import type { Kysely } from 'kysely';
+import { createSessionTokens, type SessionTokens } from '../security/session-tokens';
 
 export interface Caller {
   userId: string;
@@ -16,18 +17,23 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** preHandler for signed-in calls: sets `request.caller` or answers 401. */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** Issues and verifies the access and refresh tokens (one key for the whole server). */
+    sessionTokens: SessionTokens;
   }
   interface FastifyRequest {
     caller?: Caller;
   }
 }
 
-/**
- * Bearer access tokens. Beyond the JWT's signature and expiry, the session must still be live,
- * so a logout or a password change takes effect at once rather than in 15 minutes.
- */
-export const authenticatePlugin = fp<{ db: Kysely<Database>; tokens: SessionTokens }>(
-  async function authenticatePlugin(app, { db, tokens }) {
+export interface AuthenticateOptions {
+  tokenSecret: string;
+  isSessionLive: (caller: Caller) => Promise<boolean>;
+}
+
+export const authenticatePlugin = fp<AuthenticateOptions>(
+  async function authenticatePlugin(app, { tokenSecret, isSessionLive }) {
+    const tokens = createSessionTokens(tokenSecret);
+    app.decorate('sessionTokens', tokens);
     app.decorateRequest('caller', undefined);
     app.decorate('authenticate', async function authenticate(request: FastifyRequest) {
       const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
@@ -35,13 +41,11 @@ export const authenticatePlugin = fp<{ db: Kysely<Database>; tokens: SessionToke
       const claims = await tokens.verifyAccessToken(match[1]).catch(() => {
         throw new AppError(401, SESSION_ENDED_MESSAGE);
       });
-      const session = await findLiveSession(db, claims.sessionId);
-      if (!session || session.userId !== claims.userId)
-        throw new AppError(401, SESSION_ENDED_MESSAGE);
+      if (!(await isSessionLive(claims))) throw new AppError(401, SESSION_ENDED_MESSAGE);
       request.caller = claims;
     });
   },
-  { name: 'authenticate' },
+  { name: 'authenticate', dependencies: ['database'] },
 );
 
 /** The caller of a route guarded by `app.authenticate`. */

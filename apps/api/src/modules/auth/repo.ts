@@ -2,68 +2,8 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 
 import type { Database, OneTimeCodePurpose } from '../../db/schema';
 
-/** The SQL of accounts, sessions, refresh tokens and one-time codes. No rules live here. */
+/** The SQL of sign-in sessions, refresh tokens and one-time codes. No rules live here. */
 type Executor = Kysely<Database> | Transaction<Database>;
-
-export function findUserByEmail(db: Executor, email: string) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'email', 'passwordHash', 'subscriptionEndDate', 'emailVerifiedAt'])
-    .where(sql<string>`lower(email)`, '=', sql<string>`lower(${email})`)
-    .executeTakeFirst();
-}
-
-export function findUserById(db: Executor, id: string) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'email', 'passwordHash', 'subscriptionEndDate', 'emailVerifiedAt'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
-
-export function insertUser(
-  db: Executor,
-  user: { email: string; passwordHash: string | null; emailVerifiedAt?: Date },
-) {
-  return db.insertInto('users').values(user).returning(['id', 'email']).executeTakeFirstOrThrow();
-}
-
-export async function updatePasswordHash(
-  db: Executor,
-  userId: string,
-  passwordHash: string,
-): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ passwordHash, updatedAt: sql<Date>`now()` })
-    .where('id', '=', userId)
-    .execute();
-}
-
-/** The owner of the address has just shown they read mail sent to it. */
-export async function markEmailVerified(db: Executor, userId: string): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ emailVerifiedAt: sql<Date>`now()`, updatedAt: sql<Date>`now()` })
-    .where('id', '=', userId)
-    .execute();
-}
-
-export async function removePassword(db: Executor, userId: string): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ passwordHash: null, updatedAt: sql<Date>`now()` })
-    .where('id', '=', userId)
-    .execute();
-}
-
-export async function updateEmail(db: Executor, userId: string, email: string): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ email, updatedAt: sql<Date>`now()` })
-    .where('id', '=', userId)
-    .execute();
-}
 
 export function insertSession(db: Executor, session: { userId: string; expiresAt: Date }) {
   return db

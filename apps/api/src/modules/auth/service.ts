@@ -1,10 +1,10 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 
 import type { TokenPair } from '@kegel/contract';
 
 import type { Database } from '../../db/schema';
 import { AppError, isUniqueViolation, SESSION_ENDED_MESSAGE } from '../../errors';
-import { enqueueEmail } from '../../mail/outbox';
+import type { Mailer } from '../../mail/outbox';
 import {
   emailChangeConfirmationEmail,
   emailChangeNoticeEmail,
@@ -15,6 +15,7 @@ import { hashSecret, randomSecret } from '../../security/keys';
 import type { PasswordHasher } from '../../security/password-hasher';
 import type { RateLimiter, RateLimitRule } from '../../security/rate-limiter';
 import { InvalidTokenError, type SessionTokens } from '../../security/session-tokens';
+import * as usersRepo from '../users/repo';
 import * as repo from './repo';
 
 /**
@@ -55,11 +56,7 @@ export interface AuthServiceDependencies {
   hasher: PasswordHasher;
   tokens: SessionTokens;
   rateLimiter: RateLimiter;
-  mail: {
-    encryptionKey: Buffer;
-    /** Tells the outbox worker that mail was committed. */
-    wake(): void;
-  };
+  mail: Mailer;
   publicUrl: string;
   supportEmail: string;
 }
@@ -109,8 +106,22 @@ export function createAuthService(deps: AuthServiceDependencies) {
     return `${deps.publicUrl}/account/verify-email?${query.toString()}`;
   }
 
+  /**
+   * Ends every session of an account and voids its pending email change, inside the caller's
+   * transaction: for when someone else has just proven they own the address.
+   */
+  async function endSessionsAndEmailChange(
+    transaction: Transaction<Database>,
+    userId: string,
+    reason: string,
+  ): Promise<void> {
+    await repo.revokeSessionsOfUser(transaction, userId, { reason });
+    await repo.consumeOpenCodes(transaction, userId, 'email_change');
+  }
+
   return {
     startSession,
+    endSessionsAndEmailChange,
 
     async register(input: {
       email: string;
@@ -118,7 +129,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
     }): Promise<{ id: string; email: string }> {
       const passwordHash = await hasher.hash(input.password);
       try {
-        return await repo.insertUser(db, { email: input.email, passwordHash });
+        return await usersRepo.insertUser(db, { email: input.email, passwordHash });
       } catch (error) {
         if (isUniqueViolation(error)) throw new AppError(409, messages.emailTaken);
         throw error;
@@ -137,7 +148,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
       if (!attempts.isAllowed) {
         throw new AppError(429, messages.tooManyAttempts, attempts.retryAfterSeconds);
       }
-      const user = await repo.findUserByEmail(db, input.email);
+      const user = await usersRepo.findUserByEmail(db, input.email);
       const isValid = user?.passwordHash
         ? await hasher.verify(user.passwordHash, input.password)
         : await hasher.verifyAgainstNothing(input.password);
@@ -193,7 +204,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
 
     /** Answers the same whether or not the address has an account. */
     async requestPasswordReset(email: string): Promise<string> {
-      const user = await repo.findUserByEmail(db, email);
+      const user = await usersRepo.findUserByEmail(db, email);
       if (!user) return messages.resetRequested;
       const sent = await rateLimiter.hit(rateLimitRules.resetMails, user.email.toLowerCase());
       if (!sent.isAllowed) return messages.resetRequested;
@@ -208,7 +219,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
           codeHash: hashSecret(code),
           validSeconds: PASSWORD_RESET_VALID_SECONDS,
         });
-        await enqueueEmail(transaction, deps.mail.encryptionKey, {
+        await deps.mail.enqueue(transaction, {
           to: user.email,
           template: 'password-reset',
           content: passwordResetEmail({
@@ -217,7 +228,6 @@ export function createAuthService(deps: AuthServiceDependencies) {
           }),
         });
       });
-      deps.mail.wake();
       return messages.resetRequested;
     },
 
@@ -234,11 +244,11 @@ export function createAuthService(deps: AuthServiceDependencies) {
           email: input.email,
         });
         if (!used) return undefined;
-        await repo.updatePasswordHash(transaction, used.userId, passwordHash);
+        await usersRepo.updatePasswordHash(transaction, used.userId, passwordHash);
         // The link reached the owner's inbox: the address is proven.
-        await repo.markEmailVerified(transaction, used.userId);
+        await usersRepo.markEmailVerified(transaction, used.userId);
         await repo.revokeSessionsOfUser(transaction, used.userId, { reason: 'password reset' });
-        await enqueueEmail(transaction, deps.mail.encryptionKey, {
+        await deps.mail.enqueue(transaction, {
           to: used.email,
           template: 'password-changed',
           content: passwordChangedEmail({ supportEmail: deps.supportEmail }),
@@ -247,7 +257,6 @@ export function createAuthService(deps: AuthServiceDependencies) {
       });
       if (!user) throw new AppError(400, messages.resetLinkInvalid);
       await rateLimiter.reset(rateLimitRules.loginFailures, user.email.toLowerCase());
-      deps.mail.wake();
     },
 
     async changePassword(input: {
@@ -256,7 +265,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
       oldPassword: string;
       newPassword: string;
     }): Promise<void> {
-      const user = await repo.findUserById(db, input.userId);
+      const user = await usersRepo.findUserById(db, input.userId);
       if (!user) throw new AppError(401, messages.sessionEnded);
       if (!user.passwordHash) throw new AppError(400, messages.noPasswordYet);
       if (!(await hasher.verify(user.passwordHash, input.oldPassword))) {
@@ -264,18 +273,17 @@ export function createAuthService(deps: AuthServiceDependencies) {
       }
       const passwordHash = await hasher.hash(input.newPassword);
       await db.transaction().execute(async (transaction) => {
-        await repo.updatePasswordHash(transaction, user.id, passwordHash);
+        await usersRepo.updatePasswordHash(transaction, user.id, passwordHash);
         await repo.revokeSessionsOfUser(transaction, user.id, {
           reason: 'password changed',
           exceptSessionId: input.sessionId,
         });
-        await enqueueEmail(transaction, deps.mail.encryptionKey, {
+        await deps.mail.enqueue(transaction, {
           to: user.email,
           template: 'password-changed',
           content: passwordChangedEmail({ supportEmail: deps.supportEmail }),
         });
       });
-      deps.mail.wake();
     },
 
     async requestEmailChange(input: {
@@ -283,7 +291,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
       newEmail: string;
       password: string;
     }): Promise<void> {
-      const user = await repo.findUserById(db, input.userId);
+      const user = await usersRepo.findUserById(db, input.userId);
       if (!user) throw new AppError(401, messages.sessionEnded);
       if (!user.passwordHash) throw new AppError(400, messages.noPasswordYet);
       if (!(await hasher.verify(user.passwordHash, input.password))) {
@@ -292,7 +300,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
       if (user.email.toLowerCase() === input.newEmail.toLowerCase()) {
         throw new AppError(400, messages.sameEmail);
       }
-      const owner = await repo.findUserByEmail(db, input.newEmail);
+      const owner = await usersRepo.findUserByEmail(db, input.newEmail);
       if (owner) throw new AppError(409, messages.emailInUse);
 
       const code = randomSecret();
@@ -305,7 +313,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
           codeHash: hashSecret(code),
           validSeconds: EMAIL_CHANGE_VALID_SECONDS,
         });
-        await enqueueEmail(transaction, deps.mail.encryptionKey, {
+        await deps.mail.enqueue(transaction, {
           to: input.newEmail,
           template: 'email-change-confirmation',
           content: emailChangeConfirmationEmail({
@@ -313,7 +321,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
             newEmail: input.newEmail,
           }),
         });
-        await enqueueEmail(transaction, deps.mail.encryptionKey, {
+        await deps.mail.enqueue(transaction, {
           to: user.email,
           template: 'email-change-notice',
           content: emailChangeNoticeEmail({
@@ -322,7 +330,6 @@ export function createAuthService(deps: AuthServiceDependencies) {
           }),
         });
       });
-      deps.mail.wake();
     },
 
     async confirmEmailChange(input: { code: string; newEmail: string }): Promise<void> {
@@ -334,8 +341,8 @@ export function createAuthService(deps: AuthServiceDependencies) {
             email: input.newEmail,
           });
           if (!used) throw new AppError(400, messages.emailLinkInvalid);
-          await repo.updateEmail(transaction, used.userId, used.email);
-          await repo.markEmailVerified(transaction, used.userId);
+          await usersRepo.updateEmail(transaction, used.userId, used.email);
+          await usersRepo.markEmailVerified(transaction, used.userId);
         });
       } catch (error) {
         // Taken by someone else since the request: nothing changed, the code stays usable.
@@ -344,4 +351,13 @@ export function createAuthService(deps: AuthServiceDependencies) {
       }
     },
   };
+}
+
+/** Whether a signed-in caller's session is still open: not signed out, revoked or expired. */
+export async function isSessionLive(
+  db: Kysely<Database>,
+  caller: { userId: string; sessionId: string },
+): Promise<boolean> {
+  const session = await repo.findLiveSession(db, caller.sessionId);
+  return session?.userId === caller.userId;
 }

@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
+import { type Insertable, type Kysely, type Transaction } from 'kysely';
 
 import type { Database, PurchasesTable } from '../../db/schema';
 
@@ -35,24 +35,6 @@ export async function recordStripeEvent(
   return inserted !== undefined;
 }
 
-/**
- * Locks the user's row until the transaction ends (so grants for one user take turns) and says
- * when a purchase of `days` made now would start and end: after the current premium, or now.
- */
-export function lockPremiumPeriod(db: Transaction<Database>, userId: string, days: number) {
-  return db
-    .selectFrom('users')
-    .select([
-      sql<Date>`greatest(now(), coalesce(subscription_end_date, now()))`.as('startsAt'),
-      sql<Date>`greatest(now(), coalesce(subscription_end_date, now())) + make_interval(days => ${days})`.as(
-        'expiresAt',
-      ),
-    ])
-    .where('id', '=', userId)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
-}
-
 /** Inserts the purchase unless this payment was recorded before; true when inserted. */
 export async function insertPurchase(
   db: Transaction<Database>,
@@ -67,18 +49,6 @@ export async function insertPurchase(
   return inserted !== undefined;
 }
 
-export async function setPremiumEnd(
-  db: Transaction<Database>,
-  userId: string,
-  endsAt: Date,
-): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ subscriptionEndDate: endsAt, updatedAt: sql<Date>`now()` })
-    .where('id', '=', userId)
-    .execute();
-}
-
 export function listPurchasesOfUser(db: Executor, userId: string) {
   return db
     .selectFrom('purchases')
@@ -88,32 +58,11 @@ export function listPurchasesOfUser(db: Executor, userId: string) {
     .execute();
 }
 
-export async function setStripeCustomerIfMissing(
-  db: Executor,
-  userId: string,
-  customerId: string,
-): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ stripeCustomerId: customerId })
-    .where('id', '=', userId)
-    .where('stripeCustomerId', 'is', null)
-    .execute();
-}
-
 export function findPurchaseByPayment(db: Executor, providerPaymentId: string) {
   return db
     .selectFrom('purchases')
     .select(['startsAt', 'days', 'amountCents'])
     .where('provider', '=', 'Stripe')
     .where('providerPaymentId', '=', providerPaymentId)
-    .executeTakeFirst();
-}
-
-export function findStripeCustomer(db: Executor, userId: string) {
-  return db
-    .selectFrom('users')
-    .select(['email', 'stripeCustomerId'])
-    .where('id', '=', userId)
     .executeTakeFirst();
 }

@@ -6,11 +6,11 @@ import Stripe from 'stripe';
 
 import type { Database } from '../../db/schema';
 import { AppError, isUniqueViolation, SESSION_ENDED_MESSAGE } from '../../errors';
-import { enqueueEmail } from '../../mail/outbox';
+import type { Mailer } from '../../mail/outbox';
 import { accountCreatedByPurchaseEmail } from '../../mail/templates';
 import type { PasswordHasher } from '../../security/password-hasher';
-import * as authRepo from '../auth/repo';
 import { generatePassword } from './generated-password';
+import * as usersRepo from '../users/repo';
 import * as repo from './repo';
 
 /**
@@ -41,7 +41,7 @@ export type GrantOutcome =
 export interface PaymentsServiceDependencies {
   db: Kysely<Database>;
   hasher: PasswordHasher;
-  mail: { encryptionKey: Buffer; wake(): void };
+  mail: Mailer;
   publicUrl: string;
   stripe: Stripe;
 }
@@ -70,13 +70,13 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       const plan = await repo.findPlan(transaction, checkout.planId);
       if (!plan) return { kind: 'unknown-plan' };
 
-      let user = await authRepo.findUserByEmail(transaction, checkout.email);
+      let user = await usersRepo.findUserByEmail(transaction, checkout.email);
       let createdAccount = false;
       if (!user) {
         if (!newAccount) throw new AccountNeededError();
         // Its password goes only to this address, so only the address's owner can use it.
         const emailVerifiedAt = new Date();
-        const created = await authRepo.insertUser(transaction, {
+        const created = await usersRepo.insertUser(transaction, {
           email: checkout.email,
           passwordHash: newAccount.hash,
           emailVerifiedAt,
@@ -90,7 +90,7 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
         createdAccount = true;
       }
 
-      const period = await repo.lockPremiumPeriod(transaction, user.id, plan.days);
+      const period = await usersRepo.lockPremiumPeriod(transaction, user.id, plan.days);
       const isNewPurchase = await repo.insertPurchase(transaction, {
         userId: user.id,
         planId: plan.id,
@@ -104,12 +104,12 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
         expiresAt: period.expiresAt,
       });
       if (!isNewPurchase) return { kind: 'already-granted' };
-      await repo.setPremiumEnd(transaction, user.id, period.expiresAt);
+      await usersRepo.setPremiumEnd(transaction, user.id, period.expiresAt);
       if (checkout.customerId)
-        await repo.setStripeCustomerIfMissing(transaction, user.id, checkout.customerId);
+        await usersRepo.setStripeCustomerIfMissing(transaction, user.id, checkout.customerId);
 
       if (createdAccount && newAccount) {
-        await enqueueEmail(transaction, deps.mail.encryptionKey, {
+        await deps.mail.enqueue(transaction, {
           to: user.email,
           template: 'account-created-by-purchase',
           content: accountCreatedByPurchaseEmail({
@@ -126,15 +126,15 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
 
   /** One Stripe customer per account, created on first need (idempotent per account). */
   async function stripeCustomerFor(userId: string): Promise<string> {
-    const user = await repo.findStripeCustomer(db, userId);
+    const user = await usersRepo.findStripeCustomer(db, userId);
     if (!user) throw new AppError(401, SESSION_ENDED_MESSAGE);
     if (user.stripeCustomerId) return user.stripeCustomerId;
     const customer = await deps.stripe.customers.create(
       { email: user.email, metadata: { userId } },
       { idempotencyKey: `customer-${userId}` },
     );
-    await repo.setStripeCustomerIfMissing(db, userId, customer.id);
-    return (await repo.findStripeCustomer(db, userId))?.stripeCustomerId ?? customer.id;
+    await usersRepo.setStripeCustomerIfMissing(db, userId, customer.id);
+    return (await usersRepo.findStripeCustomer(db, userId))?.stripeCustomerId ?? customer.id;
   }
 
   return {
@@ -145,7 +145,7 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
     async startCheckout(input: { planId: string; email: string }): Promise<string> {
       const plan = await repo.findPlan(db, input.planId);
       if (!plan) throw new AppError(400, 'Plan is required');
-      const user = await authRepo.findUserByEmail(db, input.email);
+      const user = await usersRepo.findUserByEmail(db, input.email);
       const customer = user ? await stripeCustomerFor(user.id) : undefined;
       const successQuery = `registered=${user ? 'true' : 'false'}&email=${encodeURIComponent(input.email)}`;
       const session = await deps.stripe.checkout.sessions.create(
@@ -243,16 +243,14 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
     async grantCheckout(checkout: PaidCheckout): Promise<GrantOutcome> {
       for (let attempt = 0; ; attempt += 1) {
         // Hashing is slow: done before the transaction, and only when no account exists yet.
-        const hasAccount = (await authRepo.findUserByEmail(db, checkout.email)) !== undefined;
+        const hasAccount = (await usersRepo.findUserByEmail(db, checkout.email)) !== undefined;
         let newAccount: { password: string; hash: string } | undefined;
         if (!hasAccount && checkout.isPaid) {
           const password = generatePassword();
           newAccount = { password, hash: await hasher.hash(password) };
         }
         try {
-          const outcome = await grantOnce(checkout, newAccount);
-          if (outcome.kind === 'granted' && outcome.createdAccount) deps.mail.wake();
-          return outcome;
+          return await grantOnce(checkout, newAccount);
         } catch (error) {
           const isRace = isUniqueViolation(error) || error instanceof AccountNeededError;
           if (!isRace || attempt >= 3) throw error;

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 
 import type { Database } from '../../db/schema';
 import { AppError, isUniqueViolation } from '../../errors';
-import { enqueueEmail } from '../../mail/outbox';
+import type { Mailer } from '../../mail/outbox';
 import { signInMethodAddedEmail } from '../../mail/templates';
 import {
   type IdTokenVerifier,
@@ -13,12 +13,13 @@ import {
 } from '../../security/id-token-verifier';
 import { hashSecret } from '../../security/keys';
 import type { SignInNonces } from '../../security/sign-in-nonces';
-import * as authRepo from '../auth/repo';
 import {
   CodeRefusedError,
   type GoogleCodeExchange,
   ProviderUnavailableError,
-} from './google-code-exchange';
+} from '../../security/google-code-exchange';
+import type { AuthService } from '../auth/service';
+import * as usersRepo from '../users/repo';
 import * as repo from './repo';
 import type { IdentityProviderName } from './repo';
 
@@ -38,8 +39,8 @@ import type { IdentityProviderName } from './repo';
  */
 export interface SocialServiceDependencies {
   db: Kysely<Database>;
-  startSession(userId: string): Promise<TokenPair>;
-  mail: { encryptionKey: Buffer; wake(): void };
+  auth: Pick<AuthService, 'startSession' | 'endSessionsAndEmailChange'>;
+  mail: Mailer;
   nonces: SignInNonces;
   publicUrl: string;
   supportEmail: string;
@@ -68,20 +69,20 @@ export function createSocialService(deps: SocialServiceDependencies) {
   async function accountFor(
     provider: IdentityProviderName,
     identity: VerifiedIdentity,
-  ): Promise<{ userId: string; mailed: boolean }> {
+  ): Promise<string> {
     const email = usableEmail(identity.email);
     return db.transaction().execute(async (transaction) => {
       const known = await repo.findIdentity(transaction, provider, identity.subject);
       if (known) {
         await repo.recordIdentitySignIn(transaction, provider, identity.subject, email);
-        return { userId: known.userId, mailed: false };
+        return known.userId;
       }
       if (!email) throw new AppError(401, socialMessages.noEmail);
       if (!identity.emailVerified) throw new AppError(403, socialMessages.unverifiedEmail);
 
-      const existing = await authRepo.findUserByEmail(transaction, email);
+      const existing = await usersRepo.findUserByEmail(transaction, email);
       if (!existing) {
-        const created = await authRepo.insertUser(transaction, {
+        const created = await usersRepo.insertUser(transaction, {
           email,
           passwordHash: null,
           emailVerifiedAt: new Date(),
@@ -92,26 +93,27 @@ export function createSocialService(deps: SocialServiceDependencies) {
           userId: created.id,
           email,
         });
-        return { userId: created.id, mailed: false };
+        return created.id;
       }
 
       const removePassword = existing.emailVerifiedAt === null && existing.passwordHash !== null;
       if (removePassword) {
-        await authRepo.removePassword(transaction, existing.id);
-        await authRepo.revokeSessionsOfUser(transaction, existing.id, {
-          reason: `${provider} proved the email; unproven password removed`,
-        });
+        await usersRepo.removePassword(transaction, existing.id);
         // An email change asked for from one of those sessions must not land later either.
-        await authRepo.consumeOpenCodes(transaction, existing.id, 'email_change');
+        await deps.auth.endSessionsAndEmailChange(
+          transaction,
+          existing.id,
+          `${provider} proved the email; unproven password removed`,
+        );
       }
-      await authRepo.markEmailVerified(transaction, existing.id);
+      await usersRepo.markEmailVerified(transaction, existing.id);
       await repo.insertIdentity(transaction, {
         provider,
         subject: identity.subject,
         userId: existing.id,
         email,
       });
-      await enqueueEmail(transaction, deps.mail.encryptionKey, {
+      await deps.mail.enqueue(transaction, {
         to: existing.email,
         template: 'sign-in-method-added',
         content: signInMethodAddedEmail({
@@ -121,7 +123,7 @@ export function createSocialService(deps: SocialServiceDependencies) {
           supportEmail: deps.supportEmail,
         }),
       });
-      return { userId: existing.id, mailed: true };
+      return existing.id;
     });
   }
 
@@ -133,9 +135,8 @@ export function createSocialService(deps: SocialServiceDependencies) {
     // unique identity or email; the one that lost runs again and finds what the other made.
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const account = await accountFor(provider, identity);
-        if (account.mailed) deps.mail.wake();
-        return await deps.startSession(account.userId);
+        const userId = await accountFor(provider, identity);
+        return await deps.auth.startSession(userId);
       } catch (error) {
         if (!isUniqueViolation(error) || attempt >= 2) throw error;
       }

@@ -1,0 +1,83 @@
+// Every call under /api, and the services behind them, made from what the server's plugins
+// provide (database, mail, Stripe, identity providers, rate limits, session tokens).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+
+import type { Config } from '../config';
+import { sendRouteNotFound } from '../plugins/error-handler';
+import { createPasswordHasher } from '../security/password-hasher';
+import type { RateLimitRule } from '../security/rate-limiter';
+import { createSignInNonces } from '../security/sign-in-nonces';
+import { authRoutes, limitRequestsPerAddress } from './auth/routes';
+import { createAuthService } from './auth/service';
+import { healthRoutes } from './health/routes';
+import { paymentRoutes } from './payments/routes';
+import { createPaymentsService } from './payments/service';
+import { socialRoutes } from './social/routes';
+import { createSocialService } from './social/service';
+import { userRoutes } from './users/routes';
+import { createUsersService } from './users/service';
+
+export interface ApiRoutesOptions {
+  config: Config;
+  /** Every /auth call from one client address; tests move it out of the way. */
+  authRequestsPerAddress?: RateLimitRule;
+}
+
+export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function apiRoutes(
+  api,
+  { config, authRequestsPerAddress },
+) {
+  const { db } = api.database;
+  const { publicUrl, supportEmail } = config;
+  const hasher = createPasswordHasher();
+  const authService = createAuthService({
+    db,
+    hasher,
+    tokens: api.sessionTokens,
+    rateLimiter: api.rateLimiter,
+    mail: api.mail,
+    publicUrl,
+    supportEmail,
+  });
+  const socialService = createSocialService({
+    db,
+    auth: authService,
+    mail: api.mail,
+    nonces: createSignInNonces(config.tokenSecret),
+    publicUrl,
+    supportEmail,
+    google: api.identity.google,
+    apple: api.identity.apple,
+  });
+  const paymentsService = createPaymentsService({
+    db,
+    hasher,
+    mail: api.mail,
+    publicUrl,
+    stripe: api.stripe,
+  });
+
+  api.setNotFoundHandler(sendRouteNotFound);
+  await api.register(healthRoutes);
+  await api.register(async function signIn(auth) {
+    auth.addHook(
+      'onRequest',
+      limitRequestsPerAddress(
+        api.rateLimiter,
+        authRequestsPerAddress ?? {
+          name: 'auth-requests',
+          limit: config.authRequestsPerMinute,
+          windowSeconds: 60,
+        },
+      ),
+    );
+    await auth.register(authRoutes, { authService });
+    await auth.register(socialRoutes, { socialService, providers: api.identity.providers });
+  });
+  await api.register(userRoutes, { usersService: createUsersService({ db }) });
+  await api.register(paymentRoutes, {
+    paymentsService,
+    stripe: api.stripe,
+    webhookSecret: config.stripe.webhookSecret,
+  });
+};

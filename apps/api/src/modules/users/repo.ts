@@ -1,0 +1,118 @@
+// The SQL of the users table: accounts, their password, their address and their premium end.
+// Every module that reads or writes a member's row goes through here. No rules live here.
+import { type Kysely, sql, type Transaction } from 'kysely';
+
+import type { Database } from '../../db/schema';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+export function findUserByEmail(db: Executor, email: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'passwordHash', 'subscriptionEndDate', 'emailVerifiedAt'])
+    .where(sql<string>`lower(email)`, '=', sql<string>`lower(${email})`)
+    .executeTakeFirst();
+}
+
+export function findUserById(db: Executor, id: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'passwordHash', 'subscriptionEndDate', 'emailVerifiedAt'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export function insertUser(
+  db: Executor,
+  user: { email: string; passwordHash: string | null; emailVerifiedAt?: Date },
+) {
+  return db.insertInto('users').values(user).returning(['id', 'email']).executeTakeFirstOrThrow();
+}
+
+export async function updatePasswordHash(
+  db: Executor,
+  userId: string,
+  passwordHash: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ passwordHash, updatedAt: sql<Date>`now()` })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** The owner of the address has just shown they read mail sent to it. */
+export async function markEmailVerified(db: Executor, userId: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ emailVerifiedAt: sql<Date>`now()`, updatedAt: sql<Date>`now()` })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function removePassword(db: Executor, userId: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ passwordHash: null, updatedAt: sql<Date>`now()` })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function updateEmail(db: Executor, userId: string, email: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ email, updatedAt: sql<Date>`now()` })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/**
+ * Locks the user's row until the transaction ends (so grants for one user take turns) and says
+ * when a purchase of `days` made now would start and end: after the current premium, or now.
+ */
+export function lockPremiumPeriod(db: Transaction<Database>, userId: string, days: number) {
+  return db
+    .selectFrom('users')
+    .select([
+      sql<Date>`greatest(now(), coalesce(subscription_end_date, now()))`.as('startsAt'),
+      sql<Date>`greatest(now(), coalesce(subscription_end_date, now())) + make_interval(days => ${days})`.as(
+        'expiresAt',
+      ),
+    ])
+    .where('id', '=', userId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+}
+
+export async function setPremiumEnd(
+  db: Transaction<Database>,
+  userId: string,
+  endsAt: Date,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ subscriptionEndDate: endsAt, updatedAt: sql<Date>`now()` })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function setStripeCustomerIfMissing(
+  db: Executor,
+  userId: string,
+  customerId: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ stripeCustomerId: customerId })
+    .where('id', '=', userId)
+    .where('stripeCustomerId', 'is', null)
+    .execute();
+}
+
+export function findStripeCustomer(db: Executor, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['email', 'stripeCustomerId'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}

@@ -1,0 +1,46 @@
+// The Stripe client: the official SDK, pointed at Stripe with STRIPE_SECRET_KEY, or (development
+// only) at the local Stripe sandbox on loopback, which delivers its webhooks back to this server.
+import { apiPaths } from '@kegel/contract';
+import { startStripeSandbox, type StripeSandbox } from '@kegel/sandbox/stripe-sandbox';
+import fp from 'fastify-plugin';
+import Stripe from 'stripe';
+
+import type { Config } from '../config';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    stripe: Stripe;
+  }
+}
+
+export const paymentsPlugin = fp<{ config: Pick<Config, 'stripe' | 'port'> }>(
+  async function paymentsPlugin(app, { config }) {
+    let sandbox: StripeSandbox | undefined;
+    if (!config.stripe.secretKey) {
+      sandbox = await startStripeSandbox({
+        webhookSecret: config.stripe.webhookSecret,
+        webhookUrl: () => {
+          const address = app.server.address();
+          const port = typeof address === 'object' && address ? address.port : config.port;
+          return `http://127.0.0.1:${port}/api${apiPaths.stripeWebhook}`;
+        },
+      });
+      app.log.info(
+        `no STRIPE_SECRET_KEY: payments go to the local Stripe sandbox, ${sandbox.baseUrl}`,
+      );
+    }
+    const stripe = sandbox
+      ? new Stripe('sk_test_local_sandbox', {
+          host: sandbox.host,
+          port: sandbox.port,
+          protocol: 'http',
+          maxNetworkRetries: 2,
+        })
+      : new Stripe(config.stripe.secretKey ?? '', { maxNetworkRetries: 2 });
+    app.decorate('stripe', stripe);
+    app.addHook('onClose', async () => {
+      await sandbox?.close();
+    });
+  },
+  { name: 'payments' },
+);

@@ -1,0 +1,29 @@
+// Rate-limit counters: in this process's memory, or in Redis (REDIS_URL) so that every server
+// process behind a load balancer shares them.
+import fp from 'fastify-plugin';
+
+import type { Config } from '../config';
+import {
+  createMemoryRateLimiter,
+  createRedisRateLimiter,
+  type RateLimiter,
+} from '../security/rate-limiter';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rateLimiter: RateLimiter;
+  }
+}
+
+export const rateLimitPlugin = fp<{ config: Pick<Config, 'redisUrl' | 'redisKeyPrefix'> }>(
+  async function rateLimitPlugin(app, { config }) {
+    const rateLimiter = config.redisUrl
+      ? createRedisRateLimiter(config.redisUrl, `${config.redisKeyPrefix}:rate:`)
+      : createMemoryRateLimiter();
+    app.decorate('rateLimiter', rateLimiter);
+    app.addHook('onClose', async () => {
+      await rateLimiter.close();
+    });
+  },
+  { name: 'rate-limit' },
+);
