@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url';
 
 import fastifyCompress from '@fastify/compress';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type onRouteHookHandler } from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -13,6 +13,7 @@ import {
 import type { Config } from './config';
 import { apiRoutes } from './modules/api-routes';
 import { isSessionLive } from './modules/auth/service';
+import { apiDocsPlugin } from './plugins/api-docs';
 import { authenticatePlugin } from './plugins/authenticate';
 import { databasePlugin } from './plugins/database';
 import { errorHandlerPlugin } from './plugins/error-handler';
@@ -35,6 +36,8 @@ export interface BuildAppOptions {
   mail?: MailPluginOptions['timing'];
   /** Every /auth call from one client address. */
   authRequestsPerAddress?: RateLimitRule;
+  /** Told of every route as it is registered (the API document's drift test lists them). */
+  onRoute?: onRouteHookHandler;
 }
 
 export async function buildApp(
@@ -52,6 +55,7 @@ export async function buildApp(
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   await app.register(errorHandlerPlugin);
   // Compresses API answers and the small files the build did not precompress; the .br/.gz twins
@@ -66,6 +70,7 @@ export async function buildApp(
     tokenSecret: config.tokenSecret,
     isSessionLive: (caller) => isSessionLive(app.database.db, caller),
   });
+  await app.register(apiDocsPlugin, { publicUrl: config.publicUrl });
   await app.register(apiRoutes, {
     prefix: '/api',
     config,

@@ -15,6 +15,10 @@ export const TokenPairSchema = z.object({
 });
 export type TokenPair = z.infer<typeof TokenPairSchema>;
 
+/** The account a registration made; sign in afterwards to get tokens. */
+export const RegisteredUserSchema = z.object({ id: z.string(), email: z.string() });
+export type RegisteredUser = z.infer<typeof RegisteredUserSchema>;
+
 export const LoginRequestSchema = z.object({
   email: EmailSchema,
   password: CurrentPasswordSchema,

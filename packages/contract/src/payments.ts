@@ -40,3 +40,6 @@ export type CheckoutSession = z.infer<typeof CheckoutSessionSchema>;
 
 export const CustomerPortalResponseSchema = z.object({ url: z.url() });
 export type CustomerPortalResponse = z.infer<typeof CustomerPortalResponseSchema>;
+
+/** Stripe's webhook gets this once the event is recorded (or known not to concern us). */
+export const StripeEventReceivedSchema = z.object({ received: z.literal(true) });

@@ -1,6 +1,6 @@
 // The Stripe client: the official SDK, pointed at Stripe with STRIPE_SECRET_KEY, or (development
 // only) at the local Stripe sandbox on loopback, which delivers its webhooks back to this server.
-import { apiPaths } from '@kegel/contract';
+import { apiRoutes } from '@kegel/contract';
 import { startStripeSandbox, type StripeSandbox } from '@kegel/sandbox/stripe-sandbox';
 import fp from 'fastify-plugin';
 import Stripe from 'stripe';
@@ -22,7 +22,7 @@ export const paymentsPlugin = fp<{ config: Pick<Config, 'stripe' | 'port'> }>(
         webhookUrl: () => {
           const address = app.server.address();
           const port = typeof address === 'object' && address ? address.port : config.port;
-          return `http://127.0.0.1:${port}/api${apiPaths.stripeWebhook}`;
+          return `http://127.0.0.1:${port}/api${apiRoutes.receiveStripeEvent.path}`;
         },
       });
       app.log.info(

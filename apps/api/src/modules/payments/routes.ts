@@ -1,18 +1,9 @@
-import {
-  apiPaths,
-  CheckoutSessionParamsSchema,
-  CheckoutSessionSchema,
-  CustomerPortalResponseSchema,
-  PlansResponseSchema,
-  StartCheckoutRequestSchema,
-  StartCheckoutResponseSchema,
-  SubscriptionsResponseSchema,
-} from '@kegel/contract';
+import { endpoints } from '@kegel/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type Stripe from 'stripe';
-import { z } from 'zod';
 
 import { AppError } from '../../errors';
+import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
 import type { PaymentsService } from './service';
 
@@ -36,50 +27,25 @@ export const paymentRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> =
   async function paymentRoutes(app, options) {
     const { paymentsService, stripe, webhookSecret } = options;
 
-    app.get(
-      apiPaths.plans,
-      { schema: { response: { 200: PlansResponseSchema } } },
-      async function listPlans() {
-        return paymentsService.listPlans();
-      },
-    );
+    serveEndpoint(app, endpoints.listPlans, async function listPlans() {
+      return paymentsService.listPlans();
+    });
 
-    app.post(
-      apiPaths.startCheckout,
-      {
-        schema: {
-          body: StartCheckoutRequestSchema,
-          response: { 200: StartCheckoutResponseSchema },
-        },
-      },
-      async function startCheckout(request) {
-        return { paymentURL: await paymentsService.startCheckout(request.body) };
-      },
-    );
+    serveEndpoint(app, endpoints.startCheckout, async function startCheckout(request) {
+      return { paymentURL: await paymentsService.startCheckout(request.body) };
+    });
 
-    app.get(
-      '/payments/stripe/session/:session',
-      { schema: { params: CheckoutSessionParamsSchema, response: { 200: CheckoutSessionSchema } } },
-      async function describeCheckout(request) {
-        return paymentsService.describeCheckout(request.params.session);
-      },
-    );
+    serveEndpoint(app, endpoints.describeCheckout, async function describeCheckout(request) {
+      return paymentsService.describeCheckout(request.params.session);
+    });
 
-    app.get(
-      apiPaths.customerPortal,
-      { preHandler: app.authenticate, schema: { response: { 200: CustomerPortalResponseSchema } } },
-      async function openCustomerPortal(request) {
-        return { url: await paymentsService.openCustomerPortal(callerOf(request).userId) };
-      },
-    );
+    serveEndpoint(app, endpoints.openCustomerPortal, async function openCustomerPortal(request) {
+      return { url: await paymentsService.openCustomerPortal(callerOf(request).userId) };
+    });
 
-    app.get(
-      apiPaths.subscriptions,
-      { preHandler: app.authenticate, schema: { response: { 200: SubscriptionsResponseSchema } } },
-      async function listOwnPurchases(request) {
-        return { data: await paymentsService.listPurchases(callerOf(request).userId) };
-      },
-    );
+    serveEndpoint(app, endpoints.listPurchases, async function listOwnPurchases(request) {
+      return { data: await paymentsService.listPurchases(callerOf(request).userId) };
+    });
 
     await app.register(async function stripeWebhook(webhook) {
       // The signature covers the exact bytes Stripe sent: keep them, do not parse-and-reserialise.
@@ -91,9 +57,9 @@ export const paymentRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> =
         },
       );
 
-      webhook.post(
-        apiPaths.stripeWebhook,
-        { schema: { response: { 200: z.object({ received: z.literal(true) }) } } },
+      serveEndpoint(
+        webhook,
+        endpoints.receiveStripeEvent,
         async function receiveStripeEvent(request) {
           const signature = request.headers['stripe-signature'];
           if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {

@@ -1,14 +1,7 @@
-import {
-  AppleVerifyTokenRequestSchema,
-  apiPaths,
-  GoogleVerifyTokenRequestSchema,
-  SignInNonceResponseSchema,
-  SocialProvidersResponseSchema,
-  type SocialProvidersResponse,
-  TokenPairSchema,
-} from '@kegel/contract';
+import { endpoints, type SocialProvidersResponse } from '@kegel/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
+import { serveEndpoint } from '../../http/serve-endpoint';
 import type { SocialService } from './service';
 
 export interface SocialRoutesOptions {
@@ -17,49 +10,27 @@ export interface SocialRoutesOptions {
   providers: SocialProvidersResponse;
 }
 
-/**
- * Spec §7's Google and Apple sign-in calls (the spec spells the providers with a capital, the
- * issue in lower case: both answer), and the providers' public settings for the web app.
- */
+/** Google and Apple sign-in, and the providers' public settings for the web app. */
 export const socialRoutes: FastifyPluginAsyncZod<SocialRoutesOptions> = async function socialRoutes(
   app,
-  options,
+  { socialService, providers },
 ) {
-  const { socialService, providers } = options;
-  const tokenPair = { response: { 200: TokenPairSchema } };
+  serveEndpoint(app, endpoints.signInWithGoogle, async function verifyGoogleCode(request) {
+    return socialService.signInWithGoogle(request.body.code);
+  });
 
-  for (const path of [apiPaths.googleVerifyToken, '/auth/oauth/Google/verify-token']) {
-    app.post(
-      path,
-      { schema: { body: GoogleVerifyTokenRequestSchema, ...tokenPair } },
-      async function verifyGoogleCode(request) {
-        return socialService.signInWithGoogle(request.body.code);
-      },
-    );
-  }
+  serveEndpoint(app, endpoints.signInWithApple, async function verifyAppleToken(request) {
+    return socialService.signInWithApple(request.body.token);
+  });
 
-  for (const path of [apiPaths.appleVerifyToken, '/auth/oauth/Apple/verify-token']) {
-    app.post(
-      path,
-      { schema: { body: AppleVerifyTokenRequestSchema, ...tokenPair } },
-      async function verifyAppleToken(request) {
-        return socialService.signInWithApple(request.body.token);
-      },
-    );
-  }
+  serveEndpoint(app, endpoints.issueAppleNonce, async function issueAppleNonce(_request, reply) {
+    void reply.header('cache-control', 'no-store');
+    return { nonce: socialService.issueAppleNonce() };
+  });
 
-  app.post(
-    apiPaths.appleNonce,
-    { schema: { response: { 200: SignInNonceResponseSchema } } },
-    async function issueAppleNonce(_request, reply) {
-      void reply.header('cache-control', 'no-store');
-      return { nonce: socialService.issueAppleNonce() };
-    },
-  );
-
-  app.get(
-    apiPaths.socialProviders,
-    { schema: { response: { 200: SocialProvidersResponseSchema } } },
+  serveEndpoint(
+    app,
+    endpoints.listSocialProviders,
     async function listSocialProviders(_request, reply) {
       void reply.header('cache-control', 'public, max-age=300');
       return providers;

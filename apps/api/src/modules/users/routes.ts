@@ -1,17 +1,14 @@
-import { apiPaths, ProfileSchema } from '@kegel/contract';
+import { endpoints } from '@kegel/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
+import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
 import type { UsersService } from './service';
 
-/** `GET /users/profile`: who is signed in, and until when premium lasts. */
+/** The signed-in member's own account. */
 export const userRoutes: FastifyPluginAsyncZod<{ usersService: UsersService }> =
   async function userRoutes(app, { usersService }) {
-    app.get(
-      apiPaths.profile,
-      { preHandler: app.authenticate, schema: { response: { 200: ProfileSchema } } },
-      async function readProfile(request) {
-        return usersService.readProfile(callerOf(request).userId);
-      },
-    );
+    serveEndpoint(app, endpoints.readProfile, async function readProfile(request) {
+      return usersService.readProfile(callerOf(request).userId);
+    });
   };

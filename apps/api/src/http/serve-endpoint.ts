@@ -1,0 +1,39 @@
+// Registers a route from its contract object, so a path, a payload or a status is spelled once:
+// the contract's schemas validate the request and serialise every answer, a call that needs a
+// session gets `app.authenticate`, and a success is answered with the contract's status.
+import type { Endpoint, ParsedRequestOf, ReplyOf } from '@kegel/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+export type EndpointHandler<E extends Endpoint> = (
+  request: Omit<FastifyRequest, 'params' | 'query' | 'body'> & ParsedRequestOf<E>,
+  reply: FastifyReply,
+) => Promise<ReplyOf<E> | FastifyReply>;
+
+export function serveEndpoint<E extends Endpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  handler: EndpointHandler<E>,
+): void {
+  for (const url of [endpoint.path, ...(endpoint.aliases ?? [])]) {
+    app.route({
+      method: endpoint.method,
+      url,
+      schema: {
+        summary: endpoint.summary,
+        description: endpoint.description,
+        tags: [endpoint.tag],
+        ...(endpoint.auth ? { security: [{ bearerAuth: [] }] } : {}),
+        ...(endpoint.params ? { params: endpoint.params } : {}),
+        ...(endpoint.query ? { querystring: endpoint.query } : {}),
+        ...(endpoint.body ? { body: endpoint.body } : {}),
+        response: endpoint.responses,
+      },
+      ...(endpoint.auth ? { preHandler: app.authenticate } : {}),
+      handler: async function handle(request, reply) {
+        const answer = await handler(request as Parameters<EndpointHandler<E>>[0], reply);
+        if (answer === reply) return reply;
+        return reply.code(endpoint.successStatus).send(answer);
+      },
+    });
+  }
+}

@@ -1,0 +1,41 @@
+// The API described as OpenAPI 3.1 at /api/openapi.json, generated from the same contract objects
+// the routes are registered from, and a reference page at /api/docs (Swagger UI, served from
+// node_modules: no CDN). The mobile app's developers build against this document.
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import fp from 'fastify-plugin';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+
+export const API_DOCUMENT_PATH = '/api/openapi.json';
+export const API_REFERENCE_PATH = '/api/docs';
+
+export const apiDocsPlugin = fp<{ publicUrl: string }>(
+  async function apiDocsPlugin(app, { publicUrl }) {
+    await app.register(fastifySwagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Kegel Coach API',
+          version: '1',
+          description:
+            'The API of the Kegel Coach web app and mobile app. Errors always have the shape `{ statusCode, error, message }`, where `message` is a string or, for validation errors, an array of strings (one per field problem). Signed-in calls take `Authorization: Bearer <access token>`; an access token lasts 15 minutes and `POST /api/auth/refresh` renews the pair.',
+        },
+        servers: [{ url: publicUrl }],
+        components: {
+          securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        },
+      },
+      transform: jsonSchemaTransform,
+    });
+    await app.register(fastifySwaggerUi, {
+      routePrefix: API_REFERENCE_PATH,
+      // Swagger UI would otherwise send the document to swagger.io's validator.
+      validatorUrl: false,
+      uiConfig: { docExpansion: 'list', deepLinking: true },
+    });
+    app.get(API_DOCUMENT_PATH, { schema: { hide: true } }, async function serveApiDocument() {
+      return app.swagger();
+    });
+  },
+  { name: 'api-docs' },
+);

@@ -1,0 +1,98 @@
+// The OpenAPI document is what the mobile app's developers build against: it must describe every
+// route the API serves, with its schemas, and the reference page must work without a network.
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { buildTestApp } from './support/test-app';
+import { type TestDatabase, testDatabaseKinds } from './support/test-databases';
+
+interface OpenApiOperation {
+  summary?: string;
+  requestBody?: { content: Record<string, { schema: unknown }> };
+  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+  security?: unknown[];
+}
+type OpenApiDocument = {
+  openapi: string;
+  paths: Record<string, Record<string, OpenApiOperation>>;
+};
+
+const kind = testDatabaseKinds[0]!;
+
+describe('the API document', () => {
+  let database: TestDatabase;
+  let app: FastifyInstance;
+  const routes: Array<{ method: string; url: string }> = [];
+
+  beforeAll(async () => {
+    database = await kind.create();
+    app = await buildTestApp(database, {
+      onRoute(route) {
+        for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+      },
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.drop();
+  });
+
+  async function readDocument(): Promise<OpenApiDocument> {
+    const response = await app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    return response.json<OpenApiDocument>();
+  }
+
+  it('is OpenAPI 3.1', async () => {
+    expect((await readDocument()).openapi).toBe('3.1.0');
+  });
+
+  it('describes every route under /api, with a summary and its responses', async () => {
+    const document = await readDocument();
+    const apiRoutes = routes.filter(
+      ({ method, url }) =>
+        url.startsWith('/api/') &&
+        method !== 'HEAD' &&
+        !url.startsWith('/api/docs') &&
+        url !== '/api/openapi.json',
+    );
+    expect(apiRoutes.length).toBeGreaterThan(20);
+    const undescribed = apiRoutes.filter(({ method, url }) => {
+      const operation = document.paths[url.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()];
+      return !operation?.summary || Object.keys(operation.responses).length === 0;
+    });
+    expect(undescribed).toEqual([]);
+  });
+
+  it('gives the request and response schemas of a call, its errors and its session', async () => {
+    const changePassword = (await readDocument()).paths['/api/auth/change-password']?.post;
+    expect(changePassword?.security).toEqual([{ bearerAuth: [] }]);
+    const body = changePassword?.requestBody?.content['application/json']?.schema;
+    expect(body).toMatchObject({
+      type: 'object',
+      properties: { oldPassword: { type: 'string' }, newPassword: { minLength: 8 } },
+      required: ['oldPassword', 'newPassword'],
+    });
+    expect(Object.keys(changePassword?.responses ?? {}).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '429',
+    ]);
+    expect(changePassword?.responses['401']?.content?.['application/json']?.schema).toMatchObject({
+      properties: { statusCode: {}, error: {}, message: {} },
+    });
+  });
+
+  it('serves a reference page whose scripts come from this server', async () => {
+    const page = await app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('swagger-ui');
+    expect(page.body).not.toMatch(/src="https?:\/\//);
+    const script = await app.inject({
+      method: 'GET',
+      url: '/api/docs/static/swagger-ui-bundle.js',
+    });
+    expect(script.statusCode).toBe(200);
+  });
+});

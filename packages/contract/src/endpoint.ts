@@ -1,0 +1,88 @@
+// One API call, described once: its route (method, path, session) and its schemas (path
+// parameters, query, body, and the response of every status it answers with). The API registers
+// its routes from these objects, the web app's HTTP client is typed by them, and the OpenAPI
+// document at /api/openapi.json is generated from them.
+import type { z } from 'zod';
+
+import { ErrorBodySchema } from './errors';
+import type { Route } from './routes';
+
+/** The statuses an endpoint may answer with the error shape. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 429 | 503;
+export type SuccessStatus = 200 | 201;
+
+export interface EndpointSchemas {
+  /** One line for the reference page. */
+  summary: string;
+  description?: string;
+  /** The reference page's section. */
+  tag: 'Health' | 'Account' | 'Sign in with Google and Apple' | 'Profile' | 'Payments';
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** The answer on success, by status. */
+  success: Partial<Record<SuccessStatus, z.ZodType>>;
+  /** The statuses answered with the error shape beyond those every call can give. */
+  errors?: readonly ErrorStatus[];
+}
+
+export type Endpoint = Route &
+  EndpointSchemas & {
+    /** Every status the call answers with, success and errors, and its body's schema. */
+    responses: Partial<Record<SuccessStatus | ErrorStatus, z.ZodType>>;
+    successStatus: SuccessStatus;
+  };
+
+/**
+ * Joins a route and its schemas. 400 (validation) is added when the call takes input, 401 when it
+ * needs a session; `errors` adds the rest.
+ */
+export function defineEndpoint<R extends Route, S extends EndpointSchemas>(
+  route: R,
+  schemas: S,
+): R &
+  S & { responses: S['success'] & Partial<Record<ErrorStatus, typeof ErrorBodySchema>> } & {
+    successStatus: SuccessStatus;
+  } {
+  const errorStatuses = new Set<ErrorStatus>(schemas.errors ?? []);
+  if (schemas.body || schemas.params || schemas.query) errorStatuses.add(400);
+  if (route.auth) errorStatuses.add(401);
+  const errorResponses: Partial<Record<ErrorStatus, typeof ErrorBodySchema>> = {};
+  for (const status of [...errorStatuses].sort()) errorResponses[status] = ErrorBodySchema;
+  const successStatuses = Object.keys(schemas.success).map(Number) as SuccessStatus[];
+  const successStatus = successStatuses[0];
+  if (successStatuses.length !== 1 || successStatus === undefined) {
+    throw new Error(`${route.method} ${route.path}: describe exactly one success status`);
+  }
+  return {
+    ...route,
+    ...schemas,
+    responses: { ...schemas.success, ...errorResponses },
+    successStatus,
+  };
+}
+
+type SchemaOf<E, K extends string> = E extends Record<K, infer S extends z.ZodType> ? S : never;
+type SuccessSchemaOf<E extends Endpoint> = E['success'][keyof E['success']];
+
+/** What a client sends: the schemas' input types (before trimming and defaults). */
+export type RequestOf<E extends Endpoint> = ([SchemaOf<E, 'params'>] extends [never]
+  ? unknown
+  : { params: z.input<SchemaOf<E, 'params'>> }) &
+  ([SchemaOf<E, 'query'>] extends [never] ? unknown : { query: z.input<SchemaOf<E, 'query'>> }) &
+  ([SchemaOf<E, 'body'>] extends [never] ? unknown : { body: z.input<SchemaOf<E, 'body'>> });
+
+/** What a client receives on success. */
+export type ResponseOf<E extends Endpoint> =
+  SuccessSchemaOf<E> extends z.ZodType ? z.output<SuccessSchemaOf<E>> : never;
+
+/** What the server's handler receives, validated and transformed. */
+export type ParsedRequestOf<E extends Endpoint> = {
+  params: [SchemaOf<E, 'params'>] extends [never] ? unknown : z.output<SchemaOf<E, 'params'>>;
+  query: [SchemaOf<E, 'query'>] extends [never] ? unknown : z.output<SchemaOf<E, 'query'>>;
+  body: [SchemaOf<E, 'body'>] extends [never] ? unknown : z.output<SchemaOf<E, 'body'>>;
+};
+
+/** What the server's handler returns on success, before serialisation. */
+export type ReplyOf<E extends Endpoint> =
+  SuccessSchemaOf<E> extends z.ZodType ? z.input<SuccessSchemaOf<E>> : never;

@@ -1,0 +1,179 @@
+// Every call of the API, each one object: route, schemas, and every status it answers with.
+import {
+  AppleVerifyTokenRequestSchema,
+  ChangeEmailRequestSchema,
+  ChangePasswordRequestSchema,
+  GoogleVerifyTokenRequestSchema,
+  LoginRequestSchema,
+  LogoutRequestSchema,
+  RefreshRequestSchema,
+  RegisteredUserSchema,
+  RegisterRequestSchema,
+  ResetPasswordConfirmRequestSchema,
+  ResetPasswordRequestSchema,
+  SignInNonceResponseSchema,
+  SocialProvidersResponseSchema,
+  TokenPairSchema,
+  VerifyEmailRequestSchema,
+} from './auth';
+import { defineEndpoint, type Endpoint } from './endpoint';
+import { AcknowledgementSchema, HealthSchema } from './errors';
+import {
+  CheckoutSessionParamsSchema,
+  CheckoutSessionSchema,
+  CustomerPortalResponseSchema,
+  PlansResponseSchema,
+  StartCheckoutRequestSchema,
+  StartCheckoutResponseSchema,
+  StripeEventReceivedSchema,
+} from './payments';
+import { type ApiRouteName, apiRoutes as routes } from './routes';
+import { ProfileSchema, SubscriptionsResponseSchema } from './users';
+
+export const endpoints = {
+  health: defineEndpoint(routes.health, {
+    tag: 'Health',
+    summary: 'Whether the server and its database answer (for load balancers).',
+    success: { 200: HealthSchema },
+    errors: [503],
+  }),
+
+  register: defineEndpoint(routes.register, {
+    tag: 'Account',
+    summary: 'Create an account with email and password.',
+    body: RegisterRequestSchema,
+    success: { 201: RegisteredUserSchema },
+    errors: [409, 429],
+  }),
+  login: defineEndpoint(routes.login, {
+    tag: 'Account',
+    summary: 'Sign in with email and password.',
+    description:
+      'Five failed attempts for one account within 15 minutes answer 429 with Retry-After, whatever the password.',
+    body: LoginRequestSchema,
+    success: { 200: TokenPairSchema },
+    errors: [401, 429],
+  }),
+  refresh: defineEndpoint(routes.refresh, {
+    tag: 'Account',
+    summary: 'Exchange a refresh token for a new token pair (the old refresh token is spent).',
+    body: RefreshRequestSchema,
+    success: { 200: TokenPairSchema },
+    errors: [401, 429],
+  }),
+  logout: defineEndpoint(routes.logout, {
+    tag: 'Account',
+    summary: 'End the session of a refresh token.',
+    body: LogoutRequestSchema,
+    success: { 200: AcknowledgementSchema },
+    errors: [429],
+  }),
+  requestPasswordReset: defineEndpoint(routes.requestPasswordReset, {
+    tag: 'Account',
+    summary: 'Email a link to choose a new password (same answer whether the account exists).',
+    body: ResetPasswordRequestSchema,
+    success: { 200: AcknowledgementSchema },
+    errors: [429],
+  }),
+  confirmPasswordReset: defineEndpoint(routes.confirmPasswordReset, {
+    tag: 'Account',
+    summary: "Set a new password with the emailed link's code; every session ends.",
+    body: ResetPasswordConfirmRequestSchema,
+    success: { 200: AcknowledgementSchema },
+    errors: [429],
+  }),
+  changePassword: defineEndpoint(routes.changePassword, {
+    tag: 'Account',
+    summary: 'Change the password; every other session ends.',
+    body: ChangePasswordRequestSchema,
+    success: { 200: AcknowledgementSchema },
+    errors: [429],
+  }),
+  requestEmailChange: defineEndpoint(routes.requestEmailChange, {
+    tag: 'Account',
+    summary: 'Email a confirmation link to the new address (and a notice to the current one).',
+    body: ChangeEmailRequestSchema,
+    success: { 200: AcknowledgementSchema },
+    errors: [409, 429],
+  }),
+  confirmEmailChange: defineEndpoint(routes.confirmEmailChange, {
+    tag: 'Account',
+    summary: "Move the account to the new address with the emailed link's code.",
+    body: VerifyEmailRequestSchema,
+    success: { 200: AcknowledgementSchema },
+    errors: [409, 429],
+  }),
+
+  signInWithGoogle: defineEndpoint(routes.signInWithGoogle, {
+    tag: 'Sign in with Google and Apple',
+    summary: 'Sign in with a Google Identity Services code (the server exchanges it).',
+    body: GoogleVerifyTokenRequestSchema,
+    success: { 200: TokenPairSchema },
+    errors: [401, 403, 404, 429, 503],
+  }),
+  signInWithApple: defineEndpoint(routes.signInWithApple, {
+    tag: 'Sign in with Google and Apple',
+    summary: 'Sign in with an Apple identity token carrying a nonce from the nonce call.',
+    body: AppleVerifyTokenRequestSchema,
+    success: { 200: TokenPairSchema },
+    errors: [401, 403, 404, 429, 503],
+  }),
+  issueAppleNonce: defineEndpoint(routes.issueAppleNonce, {
+    tag: 'Sign in with Google and Apple',
+    summary: 'A single-use nonce for the next Apple sign-in (valid 10 minutes).',
+    success: { 200: SignInNonceResponseSchema },
+    errors: [429],
+  }),
+  listSocialProviders: defineEndpoint(routes.listSocialProviders, {
+    tag: 'Sign in with Google and Apple',
+    summary: 'Which providers are on, with the public client ids and scripts to load.',
+    success: { 200: SocialProvidersResponseSchema },
+    errors: [429],
+  }),
+
+  readProfile: defineEndpoint(routes.readProfile, {
+    tag: 'Profile',
+    summary: 'The signed-in member, and until when premium lasts.',
+    success: { 200: ProfileSchema },
+  }),
+  listPurchases: defineEndpoint(routes.listPurchases, {
+    tag: 'Profile',
+    summary: "The member's purchases, from the web and the App Store, newest first.",
+    success: { 200: SubscriptionsResponseSchema },
+  }),
+
+  listPlans: defineEndpoint(routes.listPlans, {
+    tag: 'Payments',
+    summary: 'The premium plans on sale, shortest first; prices in US dollars.',
+    success: { 200: PlansResponseSchema },
+  }),
+  startCheckout: defineEndpoint(routes.startCheckout, {
+    tag: 'Payments',
+    summary: "A Stripe Checkout page for a plan; no account needed (the email is the buyer's).",
+    body: StartCheckoutRequestSchema,
+    success: { 200: StartCheckoutResponseSchema },
+  }),
+  describeCheckout: defineEndpoint(routes.describeCheckout, {
+    tag: 'Payments',
+    summary: 'What a finished checkout bought (no personal data).',
+    params: CheckoutSessionParamsSchema,
+    success: { 200: CheckoutSessionSchema },
+    errors: [404],
+  }),
+  openCustomerPortal: defineEndpoint(routes.openCustomerPortal, {
+    tag: 'Payments',
+    summary: "A link to Stripe's customer portal for the member.",
+    success: { 200: CustomerPortalResponseSchema },
+  }),
+  receiveStripeEvent: defineEndpoint(routes.receiveStripeEvent, {
+    tag: 'Payments',
+    summary: "Stripe's webhook: a Stripe event, signed in the Stripe-Signature header.",
+    description:
+      'The body is the raw Stripe event JSON; it is verified against STRIPE_WEBHOOK_SECRET before anything is read, and a signature older than five minutes is refused.',
+    success: { 200: StripeEventReceivedSchema },
+    errors: [400],
+  }),
+} satisfies Record<ApiRouteName, Endpoint>;
+
+export type Endpoints = typeof endpoints;
+export type EndpointName = keyof Endpoints;

@@ -1,0 +1,94 @@
+// Where each API call lives: method, path (relative to the API base URL, `/api` when the web app
+// is served by the API itself) and whether it needs a signed-in session. The schemas of each
+// call join these in endpoints.ts; this table stays free of zod so that the web app's first page
+// can call the API without loading a schema library.
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Route {
+  method: HttpMethod;
+  /** Fastify's syntax: `:name` is a path parameter. */
+  path: string;
+  /** True when the call needs `Authorization: Bearer <access token>`. */
+  auth: boolean;
+  /** Other spellings the server also answers (the mobile app's older builds use them). */
+  aliases?: readonly string[];
+}
+
+export const apiRoutes = {
+  health: { method: 'GET', path: '/health', auth: false },
+
+  register: { method: 'POST', path: '/auth/local/register/email', auth: false },
+  login: { method: 'POST', path: '/auth/local/login/email', auth: false },
+  refresh: { method: 'POST', path: '/auth/refresh', auth: false },
+  logout: { method: 'POST', path: '/auth/logout', auth: false },
+  requestPasswordReset: { method: 'POST', path: '/auth/reset-password', auth: false },
+  confirmPasswordReset: { method: 'POST', path: '/auth/reset-password/confirm', auth: false },
+  changePassword: { method: 'POST', path: '/auth/change-password', auth: true },
+  requestEmailChange: { method: 'POST', path: '/auth/change-email', auth: true },
+  confirmEmailChange: { method: 'POST', path: '/auth/change-email/verify', auth: false },
+
+  signInWithGoogle: {
+    method: 'POST',
+    path: '/auth/oauth/google/verify-token',
+    auth: false,
+    aliases: ['/auth/oauth/Google/verify-token'],
+  },
+  signInWithApple: {
+    method: 'POST',
+    path: '/auth/oauth/apple/verify-token',
+    auth: false,
+    aliases: ['/auth/oauth/Apple/verify-token'],
+  },
+  issueAppleNonce: { method: 'POST', path: '/auth/oauth/apple/nonce', auth: false },
+  listSocialProviders: { method: 'GET', path: '/auth/oauth/providers', auth: false },
+
+  readProfile: { method: 'GET', path: '/users/profile', auth: true },
+  listPurchases: { method: 'GET', path: '/users/subscriptions/personal', auth: true },
+
+  listPlans: { method: 'GET', path: '/payments/stripe/plans', auth: false },
+  startCheckout: { method: 'POST', path: '/payments/stripe/new', auth: false },
+  describeCheckout: { method: 'GET', path: '/payments/stripe/session/:session', auth: false },
+  openCustomerPortal: { method: 'GET', path: '/payments/stripe/customer-portal', auth: true },
+  receiveStripeEvent: { method: 'POST', path: '/payments/stripe/webhook', auth: false },
+} as const satisfies Record<string, Route>;
+
+export type ApiRouteName = keyof typeof apiRoutes;
+
+/** Calls under this prefix never get a token refresh attempt before them. */
+export const AUTH_PATH_PREFIX = '/auth/';
+
+/** A route's path with its `:name` parameters filled in (URL-encoded). */
+export function pathTo(route: Route, params: Record<string, string> = {}): string {
+  return route.path.replace(/:(\w+)/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`missing path parameter ${name} of ${route.path}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/**
+ * The web app's older spelling of the paths, derived from the table above while its calls move
+ * to the typed client.
+ */
+export const apiPaths = {
+  register: apiRoutes.register.path,
+  login: apiRoutes.login.path,
+  refresh: apiRoutes.refresh.path,
+  logout: apiRoutes.logout.path,
+  resetPassword: apiRoutes.requestPasswordReset.path,
+  resetPasswordConfirm: apiRoutes.confirmPasswordReset.path,
+  changePassword: apiRoutes.changePassword.path,
+  changeEmail: apiRoutes.requestEmailChange.path,
+  verifyEmail: apiRoutes.confirmEmailChange.path,
+  googleVerifyToken: apiRoutes.signInWithGoogle.path,
+  appleVerifyToken: apiRoutes.signInWithApple.path,
+  socialProviders: apiRoutes.listSocialProviders.path,
+  appleNonce: apiRoutes.issueAppleNonce.path,
+  profile: apiRoutes.readProfile.path,
+  subscriptions: apiRoutes.listPurchases.path,
+  plans: apiRoutes.listPlans.path,
+  startCheckout: apiRoutes.startCheckout.path,
+  checkoutSession: (session: string): string => pathTo(apiRoutes.describeCheckout, { session }),
+  customerPortal: apiRoutes.openCustomerPortal.path,
+} as const;
