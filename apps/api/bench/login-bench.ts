@@ -1,14 +1,12 @@
-/**
- * Measures sign-in: the median time of a login for a known email (wrong password) and for an
- * unknown email (they must match within noise: no account enumeration), the median of a
- * successful login, and how many logins per second the server sustains.
- *
- *   npm run bench:login --workspace @kegel/api            (PGlite)
- *   DATABASE_URL=postgres://... npm run bench:login ...    (PostgreSQL)
- *
- * The server is the real one (buildApp), listening on loopback, driven over HTTP by autocannon.
- * The per-address request limit is lifted for the run; everything else is as in production.
- */
+// Measures sign-in: the median time of a login for a known email (wrong password) and for an
+// unknown email (they must match within noise: no account enumeration), the median of a
+// successful login, and how many logins per second the server sustains.
+//
+//   npm run bench:login --workspace @kegel/api            (PGlite)
+//   DATABASE_URL=postgres://... npm run bench:login ...    (PostgreSQL)
+//
+// The server is the real one (buildApp), listening on loopback, driven over HTTP by autocannon.
+// The per-address request limit is lifted for the run; everything else is as in production.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,16 +1,14 @@
+// The environment, parsed once. Nothing else in the API reads `process.env`: everything it needs
+// is a field of `Config`, and a wrong value stops the process at start with the variable's name.
+//
+// Defaults make a fresh clone work offline (PGlite under DATA_DIR, secrets generated into
+// DATA_DIR). `NODE_ENV=production` refuses the defaults that are only safe on a developer's
+// machine.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { z } from 'zod';
-
-/**
- * The environment, parsed once. Nothing else in the API reads `process.env`: everything it needs
- * is a field of `Config`, and a wrong value stops the process at start with the variable's name.
- *
- * Defaults make a fresh clone work offline (PGlite under DATA_DIR, secrets generated into
- * DATA_DIR). `NODE_ENV=production` refuses the defaults that are only safe on a developer's machine.
- */
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 

@@ -8,7 +8,7 @@ import {
   NewPasswordSchema,
 } from './fields';
 
-/** Sign-in, login and refresh responses (spec §3). */
+/** Sign-in, login and refresh responses: two JWTs, whose `exp` the web app reads. */
 export const TokenPairSchema = z.object({
   accessToken: z.string(),
   refreshToken: z.string(),
@@ -31,7 +31,7 @@ export const RegisterRequestSchema = z.object({
 });
 export type RegisterRequest = z.infer<typeof RegisterRequestSchema>;
 
-/** The register form: the confirmation is checked here and never sent (spec §5). */
+/** The register form: the confirmation is checked here and never sent. */
 export const RegisterFormSchema = RegisterRequestSchema.extend({
   confirmPassword: z.string(),
 }).refine((form) => form.password === form.confirmPassword, {

@@ -11,7 +11,7 @@ export const ErrorBodySchema = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
-/** A plain acknowledgement for calls whose response the spec does not show. */
+/** A plain acknowledgement, for calls that have nothing else to answer. */
 export const AcknowledgementSchema = z.object({ message: z.string() });
 export type Acknowledgement = z.infer<typeof AcknowledgementSchema>;
 

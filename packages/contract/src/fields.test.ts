@@ -18,7 +18,7 @@ function messagesOf(result: {
   }));
 }
 
-describe('field messages of spec §5', () => {
+describe('field messages', () => {
   it("says 'Email is required' for a missing or blank email", () => {
     expect(messagesOf(LoginRequestSchema.safeParse({ password: 'x' }))).toEqual([
       { path: 'email', message: 'Email is required' },
@@ -56,7 +56,7 @@ describe('field messages of spec §5', () => {
     );
   });
 
-  it("puts 'Passwords do not match' on the confirmation field (Decision 5)", () => {
+  it("puts 'Passwords do not match' on the confirmation field, on every form", () => {
     const result = RegisterFormSchema.safeParse({
       email: 'a@b.co',
       password: '12345678',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * Every user-facing validation message, written once (spec §5 and §8). The API answers with them
- * and the web forms show them under the field, so both sides always agree word for word.
+ * Every user-facing validation message, written once. The API answers with them and the web
+ * forms show them under the field, so both sides always agree word for word.
  */
 export const fieldMessages = {
   emailRequired: 'Email is required',
@@ -17,7 +17,7 @@ export const fieldMessages = {
 } as const;
 
 export const PASSWORD_MIN_LENGTH = 8;
-/** Long enough for any passphrase, short enough that hashing it stays cheap (issue #3). */
+/** Long enough for any passphrase, short enough that hashing it stays cheap. */
 export const PASSWORD_MAX_LENGTH = 256;
 /** RFC 5321 caps a forward path at 256 octets including the angle brackets: 254 for the address. */
 export const EMAIL_MAX_LENGTH = 254;

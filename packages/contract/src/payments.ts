@@ -28,7 +28,10 @@ export type StartCheckoutResponse = z.infer<typeof StartCheckoutResponseSchema>;
 
 export const CheckoutSessionParamsSchema = z.object({ session: z.string().min(1).max(255) });
 
-/** What /purchase/complete shows about a payment; no personal data (issue #5). */
+/**
+ * What /purchase/complete shows about a payment. No personal data: the call needs no sign-in, so
+ * anyone holding the session id can read it.
+ */
 export const CheckoutSessionSchema = z.object({
   id: z.string(),
   durationDays: z.number().int().positive(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { IsoDateTimeSchema } from './fields';
 
-/** Premium is active while `subscriptionEndDate` is after now (spec §3). */
+/** Premium is active while `subscriptionEndDate` is after now. */
 export const ProfileSchema = z.object({
   id: z.string(),
   email: z.string(),

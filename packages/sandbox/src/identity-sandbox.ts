@@ -1,25 +1,23 @@
+// A local stand-in for Google's and Apple's sign-in, so a newcomer can use both buttons offline
+// and the tests can drive them. Each provider is an OpenID Connect issuer of its own, with RSA
+// keys made at start and published as a JWK set:
+//
+// - Google (`/google`): discovery, a sign-in page as the authorization endpoint, a token endpoint
+//   that exchanges each code once (client secret required), and a stand-in for the Google
+//   Identity Services script (`/google/gsi/client`) whose `initCodeClient(...).requestCode()`
+//   opens that page in a popup and hands the code back, as the real one does.
+// - Apple (`/apple`): `/apple/auth/keys`, a sign-in page, and a stand-in for Sign in with Apple JS
+//   (`/apple/appleid.auth.js`) whose `AppleID.auth.signIn()` resolves with the identity token.
+//   Like Apple, it puts the email in the token only the first time an identity signs in.
+//
+// The web app loads the script URL the API gives it, so it runs the same code against the real
+// providers and against this. State lives in memory; the API never starts it in production.
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
 
-/**
- * A local stand-in for Google's and Apple's sign-in, so a newcomer can use both buttons offline
- * and the tests can drive them. Each provider is an OpenID Connect issuer of its own, with RSA
- * keys made at start and published as a JWK set:
- *
- * - Google (`/google`): discovery, a sign-in page as the authorization endpoint, a token endpoint
- *   that exchanges each code once (client secret required), and a stand-in for the Google
- *   Identity Services script (`/google/gsi/client`) whose `initCodeClient(...).requestCode()`
- *   opens that page in a popup and hands the code back, as the real one does.
- * - Apple (`/apple`): `/apple/auth/keys`, a sign-in page, and a stand-in for Sign in with Apple JS
- *   (`/apple/appleid.auth.js`) whose `AppleID.auth.signIn()` resolves with the identity token.
- *   Like Apple, it puts the email in the token only the first time an identity signs in.
- *
- * The web app loads the script URL the API gives it, so it runs the same code against the real
- * providers and against this. State lives in memory; the API never starts it in production.
- */
 export interface IdentitySandboxOptions {
   google: { clientId: string; clientSecret: string };
   apple: { clientId: string };

@@ -1,13 +1,11 @@
+// A real SMTP server on loopback that keeps what it receives: the product's local inbox when no
+// SMTP_URL is configured, and the mail capture of the tests. Mail reaches it through the same
+// nodemailer transport that talks to a production SMTP server.
 import type { AddressInfo } from 'node:net';
 
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-/**
- * A real SMTP server on loopback that keeps what it receives: the product's local inbox when no
- * SMTP_URL is configured, and the mail capture of the tests. Mail reaches it through the same
- * nodemailer transport that talks to a production SMTP server.
- */
 export interface CapturedEmail {
   id: number;
   receivedAt: Date;

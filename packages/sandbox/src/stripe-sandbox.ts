@@ -1,3 +1,16 @@
+// A local stand-in for the part of Stripe's HTTP API this product uses, so a newcomer can buy a
+// plan offline through the official SDK (pointed here with its host/port/protocol settings):
+//
+// - `POST /v1/customers`, `POST /v1/checkout/sessions`, `GET /v1/checkout/sessions/:id`,
+//   `POST /v1/billing_portal/sessions`, form-encoded as the SDK sends them;
+// - a hosted checkout page (`/checkout/:id`) with a card form that accepts Stripe's documented
+//   test cards (4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined) and then
+//   redirects to the session's success URL;
+// - webhook deliveries signed exactly as Stripe signs them (`Stripe-Signature: t=…,v1=…`, an
+//   HMAC-SHA256 of `t.payload` with the endpoint secret), retried with backoff on failure;
+// - a minimal customer portal page listing the customer's payments.
+//
+// State lives in memory: it is a development tool, refused in production by the API's config.
 import { createHmac, randomBytes } from 'node:crypto';
 import {
   createServer,
@@ -7,21 +20,6 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/**
- * A local stand-in for the part of Stripe's HTTP API this product uses, so a newcomer can buy a
- * plan offline through the official SDK (pointed here with its host/port/protocol settings):
- *
- * - `POST /v1/customers`, `POST /v1/checkout/sessions`, `GET /v1/checkout/sessions/:id`,
- *   `POST /v1/billing_portal/sessions`, form-encoded as the SDK sends them;
- * - a hosted checkout page (`/checkout/:id`) with a card form that accepts Stripe's documented
- *   test cards (4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined) and then
- *   redirects to the session's success URL;
- * - webhook deliveries signed exactly as Stripe signs them (`Stripe-Signature: t=…,v1=…`, an
- *   HMAC-SHA256 of `t.payload` with the endpoint secret), retried with backoff on failure;
- * - a minimal customer portal page listing the customer's payments.
- *
- * State lives in memory: it is a development tool, refused in production by the API's config.
- */
 export interface StripeSandboxOptions {
   /** Where checkout events are delivered (the API's webhook endpoint), read at each delivery. */
   webhookUrl: string | (() => string);

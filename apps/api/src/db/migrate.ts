@@ -1,15 +1,13 @@
+// Plain SQL migrations (migrations/NNNN-name.sql), the same files for PGlite and PostgreSQL,
+// applied in name order at start. Each file runs in its own transaction together with its row in
+// schema_migrations, so a failed file leaves nothing half-applied. A session-level advisory lock
+// makes processes that start together take turns: the first applies, the others find it done.
 import { readdir, readFile } from 'node:fs/promises';
 
 import { type Kysely, sql } from 'kysely';
 
 import type { Database } from './schema';
 
-/**
- * Plain SQL migrations (migrations/NNNN-name.sql), the same files for PGlite and PostgreSQL,
- * applied in name order at start. Each file runs in its own transaction together with its row in
- * schema_migrations, so a failed file leaves nothing half-applied. A session-level advisory lock
- * makes processes that start together take turns: the first applies, the others find it done.
- */
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 
 /** Any constant shared by every process of this product; it only has to be stable. */

@@ -1,9 +1,7 @@
+// The tables as Kysely sees them. Columns are snake_case in SQL (migrations/) and camelCase here
+// (Kysely's CamelCasePlugin translates). Keep this file in step with the migrations.
 import type { ColumnType, Generated } from 'kysely';
 
-/**
- * The tables as Kysely sees them. Columns are snake_case in SQL (migrations/) and camelCase here
- * (Kysely's CamelCasePlugin translates). Keep this file in step with the migrations.
- */
 export interface Database {
   schemaMigrations: SchemaMigrationsTable;
   plans: PlansTable;

@@ -1,3 +1,8 @@
+// The mail outbox. A service writes the email in the same transaction as the change it tells
+// about (`Mailer.enqueue`), so a committed change always has its mail and a rolled-back one never
+// does. The worker sends after the commit, with retries and backoff, so a mail server that is
+// down neither loses mail nor slows the HTTP answer. Rows are claimed with SKIP LOCKED, so several
+// server processes can share one outbox without sending twice.
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
@@ -7,13 +12,6 @@ import type { Database } from '../db/schema';
 import { seal, unseal } from '../security/keys';
 import type { RenderedEmail } from './templates';
 
-/**
- * The mail outbox. A service writes the email in the same transaction as the change it tells
- * about (`Mailer.enqueue`), so a committed change always has its mail and a rolled-back one never
- * does. The worker sends after the commit, with retries and backoff, so a mail server that is
- * down neither loses mail nor slows the HTTP answer. Rows are claimed with SKIP LOCKED, so several
- * server processes can share one outbox without sending twice.
- */
 export interface OutboxSettings {
   smtpUrl: string;
   from: string;

@@ -1,7 +1,6 @@
-/**
- * The emails the product sends, each as a subject, a plain-text body and a branded HTML body.
- * Every value put into HTML is escaped; links come from PUBLIC_URL, never from a request.
- */
+// The emails the product sends, each as a subject, a plain-text body and a branded HTML body.
+// Every value put into HTML is escaped; links come from PUBLIC_URL, never from a request.
+
 export interface RenderedEmail {
   subject: string;
   text: string;

@@ -8,7 +8,8 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors';
 
 /**
- * One error shape for the whole API: `{ statusCode, error, message }` (spec §7, issue #3).
+ * One error shape for the whole API, the contract's ErrorBody: `{ statusCode, error, message }`.
+ * The web app and the mobile app both read it, so nothing may answer in another shape.
  * Validation problems become an array of messages, one per field problem, worded by the contract.
  * A 5xx never shows its text (no stack, no SQL); it is logged with the request instead.
  */

@@ -1,14 +1,13 @@
+// Google's half of the authorization-code flow (docs/decisions/005-social-sign-in.md): the web
+// app's popup (Google Identity Services' code client) hands us a code; we exchange it at the
+// token endpoint, discovered from the configured issuer, with our client secret, using the
+// certified `openid-client`.
+//
+// The popup flow has no redirect URL: Google expects the literal `redirect_uri=postmessage` in
+// the exchange, which openid-client cannot derive from a callback URL, so it is set on the way
+// out (openid-client's documented customFetch hook).
 import * as oidc from 'openid-client';
 
-/**
- * Google's half of the authorization-code flow (issue #6): the web app's popup (Google Identity
- * Services' code client) hands us a code; we exchange it at the token endpoint, discovered from
- * the configured issuer, with our client secret, using the certified `openid-client`.
- *
- * The popup flow has no redirect URL: Google expects the literal `redirect_uri=postmessage` in
- * the exchange, which openid-client cannot derive from a callback URL, so it is set on the way
- * out (openid-client's documented customFetch hook).
- */
 export interface GoogleCodeExchange {
   /** The ID token of the code's sign-in; throws if Google refuses the code. */
   exchange(code: string): Promise<string>;

@@ -1,14 +1,12 @@
+// Verifies OpenID Connect ID tokens of one provider (Google, Apple): signature with the
+// provider's published keys (chosen by `kid`), `iss`, `aud` and `exp` with no leeway; the nonce
+// is handed back for the caller to judge. Only RS256, the algorithm both providers sign with:
+// `alg: none` and an HMAC "signed" with the public key are refused before any key is looked at.
+//
+// Keys are fetched once and cached; a token with an unknown `kid` (a key rotation) refetches the
+// set at most once a minute, so a flood of made-up `kid`s cannot turn into a flood of fetches.
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
 
-/**
- * Verifies OpenID Connect ID tokens of one provider (Google, Apple): signature with the
- * provider's published keys (chosen by `kid`), `iss`, `aud` and `exp` with no leeway; the nonce
- * is handed back for the caller to judge. Only RS256, the algorithm both providers sign with: `alg: none` and an
- * HMAC "signed" with the public key are refused before any key is looked at.
- *
- * Keys are fetched once and cached; a token with an unknown `kid` (a key rotation) refetches the
- * set at most once a minute, so a flood of made-up `kid`s cannot turn into a flood of fetches.
- */
 export interface VerifiedIdentity {
   subject: string;
   email: string | null;

@@ -1,9 +1,7 @@
+// One configured secret (TOKEN_SECRET), several independent keys: each use derives its own with
+// HMAC-SHA256 over a fixed label, so a key of one kind can never verify or open the other kind.
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 
-/**
- * One configured secret (TOKEN_SECRET), several independent keys: each use derives its own with
- * HMAC-SHA256 over a fixed label, so a key of one kind can never verify or open the other kind.
- */
 export type KeyPurpose =
   'access-token' | 'refresh-token' | 'refresh-rotation' | 'outbox-encryption' | 'sign-in-nonce';
 

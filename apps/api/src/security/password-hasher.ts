@@ -1,17 +1,15 @@
+// argon2id with OWASP's minimum (19 MiB, 2 passes, 1 lane), stored as a PHC string so the
+// parameters travel with each hash and can be raised later (`needsRehash`).
+//
+// Each hash holds 19 MiB for ~40 ms. A storm of logins must not turn into a storm of those, so
+// at most `concurrency` run at once and at most `maxQueue` wait; beyond that the caller gets a
+// `HashingBusyError` (answered 503 with Retry-After) instead of the server running out of memory.
 import { availableParallelism } from 'node:os';
 
 import argon2 from 'argon2';
 
 import { AppError } from '../errors';
 
-/**
- * argon2id with OWASP's minimum (19 MiB, 2 passes, 1 lane), stored as a PHC string so the
- * parameters travel with each hash and can be raised later (`needsRehash`).
- *
- * Each hash holds 19 MiB for ~40 ms. A storm of logins must not turn into a storm of those, so
- * at most `concurrency` run at once and at most `maxQueue` wait; beyond that the caller gets a
- * `HashingBusyError` (answered 503 with Retry-After) instead of the server running out of memory.
- */
 export const ARGON2_OPTIONS = {
   type: argon2.argon2id,
   memoryCost: 19_456,

@@ -1,10 +1,8 @@
+// Fixed-window counters for rate limits. In memory by default (each process counts alone); in
+// Redis when REDIS_URL is set, so every process behind a load balancer shares the same counts.
+// Windows expire by themselves: a limit slows an attacker down but locks nobody out for good.
 import { Redis } from 'ioredis';
 
-/**
- * Fixed-window counters for rate limits. In memory by default (each process counts alone); in
- * Redis when REDIS_URL is set, so every process behind a load balancer shares the same counts.
- * Windows expire by themselves: a limit slows an attacker down but locks nobody out for good.
- */
 export interface RateLimitResult {
   isAllowed: boolean;
   count: number;

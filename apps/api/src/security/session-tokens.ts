@@ -1,24 +1,23 @@
+// The two tokens of a sign-in session, both JWTs so the web app can read their `exp` and renew an
+// expired access token before its next call (docs/decisions/003-session-tokens-and-rotation.md).
+//
+// - Access token: `{ sub, sid, typ: 'access' }`, 15 minutes, HS256 with the access key.
+// - Refresh token: `{ sid, jti, typ: 'refresh' }`, expiring with its session (30 days from
+//   sign-in), HS256 with the refresh key. `jti` is 256 random bits; the database keeps only its
+//   SHA-256.
+//
+// Different keys, audiences and `typ` claims: a refresh token never verifies as an access token,
+// nor the reverse. The algorithm is pinned to HS256 on verification (no `alg: none`, no swap).
+//
+// Rotation: a successor's `jti` is HMAC(rotation key, predecessor's `jti`). The same refresh
+// token presented twice (two tabs at once) therefore yields the very same successor, without the
+// server ever storing a token it could leak.
 import { createHmac } from 'node:crypto';
 
 import { jwtVerify, SignJWT } from 'jose';
 
 import { deriveKey, randomSecret } from './keys';
 
-/**
- * The two tokens of a sign-in session (spec §3), both JWTs so the web app can read their `exp`.
- *
- * - Access token: `{ sub, sid, typ: 'access' }`, 15 minutes, HS256 with the access key.
- * - Refresh token: `{ sid, jti, typ: 'refresh' }`, expiring with its session (30 days from
- *   sign-in), HS256 with the refresh key. `jti` is 256 random bits; the database keeps only its
- *   SHA-256.
- *
- * Different keys, audiences and `typ` claims: a refresh token never verifies as an access token,
- * nor the reverse. The algorithm is pinned to HS256 on verification (no `alg: none`, no swap).
- *
- * Rotation: a successor's `jti` is HMAC(rotation key, predecessor's `jti`). The same refresh
- * token presented twice (two tabs at once) therefore yields the very same successor, without the
- * server ever storing a token it could leak.
- */
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const ISSUER = 'kegel-coach';
 const ACCESS_AUDIENCE = 'kegel-coach:access';

@@ -1,16 +1,14 @@
+// Nonces for Sign in with Apple: the server hands one out, the browser gives it to Apple, Apple
+// signs it into the identity token, and the server takes the token only with a nonce it issued,
+// unexpired and never used before. A token copied from somewhere else (a log, another site using
+// the same Apple ID) then cannot be replayed here.
+//
+// Stateless until use: `random.expires.mac`, MAC'd with a key derived from TOKEN_SECRET, so any
+// server process can check it; its single use is recorded in the database (social/repo.ts).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 import { deriveKey, randomSecret } from './keys';
 
-/**
- * Nonces for Sign in with Apple (issue #6): the server hands one out, the browser gives it to
- * Apple, Apple signs it into the identity token, and the server takes the token only with a
- * nonce it issued, unexpired and never used before. A token copied from somewhere else (a log,
- * another site using the same Apple ID) then cannot be replayed here.
- *
- * Stateless until use: `random.expires.mac`, MAC'd with a key derived from TOKEN_SECRET, so any
- * server process can check it; its single use is recorded in the database (social/repo.ts).
- */
 export const SIGN_IN_NONCE_LIFETIME_SECONDS = 10 * 60;
 
 export interface SignInNonces {

@@ -1,5 +1,5 @@
--- The premium plans sold on /purchase (spec §3). Money is integer cents; the currency is
--- lower-case ISO 4217 as Stripe spells it.
+-- The premium plans sold on /purchase. Money is integer cents; the currency is lower-case
+-- ISO 4217 as Stripe spells it.
 create table plans (
   id text primary key,
   name text not null,
@@ -9,7 +9,7 @@ create table plans (
   created_at timestamptz not null default now()
 );
 
--- The four plans of spec §3, with demo prices. Stable ids so links and payments can name them.
+-- The four plans on sale, with demo prices. Stable ids so links and payments can name them.
 insert into plans (id, name, days, price_cents) values
   ('1-day', '1 Day', 1, 299),
   ('1-week', '1 Week', 7, 999),

@@ -1,5 +1,6 @@
--- Google and Apple identities of an account (issue #6). An identity is its provider's `sub`: the
--- same `sub` always reaches the same account, whatever email the provider sends (or does not).
+-- Google and Apple identities of an account (docs/decisions/005-social-sign-in.md). An identity
+-- is its provider's `sub`: the same `sub` always reaches the same account, whatever email the
+-- provider sends (or does not).
 
 create table user_identities (
   provider text not null check (provider in ('google', 'apple')),

@@ -1,8 +1,8 @@
+// The SQL of sign-in sessions, refresh tokens and one-time codes. No rules live here.
 import { type Kysely, sql, type Transaction } from 'kysely';
 
 import type { Database, OneTimeCodePurpose } from '../../db/schema';
 
-/** The SQL of sign-in sessions, refresh tokens and one-time codes. No rules live here. */
 type Executor = Kysely<Database> | Transaction<Database>;
 
 export function insertSession(db: Executor, session: { userId: string; expiresAt: Date }) {

@@ -1,3 +1,6 @@
+// The rules of every account journey: registration, sign-in, token refresh, logout, password
+// reset and change, email change. No HTTP and no SQL here: routes call these functions, repo.ts
+// holds the queries, and each multi-step change is one transaction.
 import type { Kysely, Transaction } from 'kysely';
 
 import type { TokenPair } from '@kegel/contract';
@@ -18,10 +21,6 @@ import { InvalidTokenError, type SessionTokens } from '../../security/session-to
 import * as usersRepo from '../users/repo';
 import * as repo from './repo';
 
-/**
- * The rules of every account journey (issue #3). No HTTP and no SQL here: routes call these
- * functions, repo.ts holds the queries, and each multi-step change is one transaction.
- */
 export const SESSION_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 /** Two tabs refreshing with the same token at once both get the same successor within this. */
 export const REFRESH_GRACE_SECONDS = 10;

@@ -1,8 +1,8 @@
+// The SQL of plans, purchases and Stripe events. No rules live here.
 import { type Insertable, type Kysely, type Transaction } from 'kysely';
 
 import type { Database, PurchasesTable } from '../../db/schema';
 
-/** The SQL of plans, purchases and Stripe events. No rules live here. */
 type Executor = Kysely<Database> | Transaction<Database>;
 
 export function listPlans(db: Executor) {

@@ -22,7 +22,7 @@ const HANDLED_EVENTS = new Set([
   'checkout.session.async_payment_failed',
 ]);
 
-/** Plans, the caller's purchases, and Stripe's webhook (spec §7, issue #5). */
+/** Plans, checkout, the customer portal, the caller's purchases, and Stripe's webhook. */
 export const paymentRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> =
   async function paymentRoutes(app, options) {
     const { paymentsService, stripe, webhookSecret } = options;

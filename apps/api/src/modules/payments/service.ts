@@ -1,3 +1,5 @@
+// The rules of buying premium: plans from the database, and granting a paid Stripe Checkout Session
+// exactly once, whatever the number, order or concurrency of the events that announce it.
 import { randomUUID } from 'node:crypto';
 
 import type { CheckoutSession, Plan, SubscriptionItem } from '@kegel/contract';
@@ -13,11 +15,6 @@ import { generatePassword } from './generated-password';
 import * as usersRepo from '../users/repo';
 import * as repo from './repo';
 
-/**
- * The rules of buying premium (issue #5): plans from the database, and granting a paid Stripe
- * Checkout Session exactly once, whatever the number, order or concurrency of the events that
- * announce it.
- */
 export interface PaidCheckout {
   eventId: string;
   eventType: string;

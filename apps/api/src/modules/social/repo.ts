@@ -1,8 +1,8 @@
+// The SQL of Google and Apple identities. No rules live here.
 import type { Kysely, Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
 
-/** The SQL of Google and Apple identities. No rules live here. */
 type Executor = Kysely<Database> | Transaction<Database>;
 
 export type IdentityProviderName = 'google' | 'apple';

@@ -1,3 +1,16 @@
+// Sign in with Google and Apple (docs/decisions/005-social-sign-in.md). A provider identity is
+// its `sub`:
+//
+// - a known `sub` always reaches its account, whatever email comes with it (Apple sends the email
+//   only on the first sign-in; a changed Google address changes nothing);
+// - a new `sub` with a verified email that an account has links to that account, and the owner
+//   is told by email. If that account's address had never been proven (registered with a
+//   password and nothing since), its password is removed and its sessions end: whoever
+//   registered the address first may not have been its owner ("pre-hijacking");
+// - a new `sub` with a verified email and no account makes one;
+// - an unverified email never links and never makes an account: an account under an address
+//   nobody proved would let anyone squat someone else's address;
+// - a new `sub` with no email cannot make an account (there would be no way to reach its owner).
 import { type TokenPair, EmailSchema } from '@kegel/contract';
 import type { Kysely } from 'kysely';
 
@@ -23,20 +36,6 @@ import * as usersRepo from '../users/repo';
 import * as repo from './repo';
 import type { IdentityProviderName } from './repo';
 
-/**
- * Sign in with Google and Apple (issue #6). A provider identity is its `sub`:
- *
- * - a known `sub` always reaches its account, whatever email comes with it (Apple sends the email
- *   only on the first sign-in; a changed Google address changes nothing);
- * - a new `sub` with a verified email that an account has links to that account, and the owner
- *   is told by email. If that account's address had never been proven (registered with a
- *   password and nothing since), its password is removed and its sessions end: whoever
- *   registered the address first may not have been its owner ("pre-hijacking");
- * - a new `sub` with a verified email and no account makes one;
- * - an unverified email never links and never makes an account: an account under an address
- *   nobody proved would let anyone squat someone else's address;
- * - a new `sub` with no email cannot make an account (there would be no way to reach its owner).
- */
 export interface SocialServiceDependencies {
   db: Kysely<Database>;
   auth: Pick<AuthService, 'startSession' | 'endSessionsAndEmailChange'>;
