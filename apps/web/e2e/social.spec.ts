@@ -124,20 +124,6 @@ test.describe('sign in with Google and Apple', () => {
     expect((await profileOf(page, request)).id).toBe(first.id);
   });
 
-  test('a cancelled Google sign-in leaves the person on the login page, told so', async ({
-    page,
-  }) => {
-    await page.goto('/auth/login');
-    const popupOpened = page.waitForEvent('popup');
-    await page.getByRole('button', { name: 'Continue with Google' }).click();
-    const popup = await popupOpened;
-    const closed = popup.waitForEvent('close');
-    await popup.getByRole('button', { name: 'Cancel' }).click();
-    await closed;
-    await expect(toast(page, 'Google sign-in was cancelled.')).toBeVisible();
-    await expect(page).toHaveURL(/\/auth\/login$/);
-  });
-
   test('an unverified Google email is refused with a clear error', async ({ page, request }) => {
     const email = uniqueEmail('taken');
     await createUser(request, email, 'correct horse battery');

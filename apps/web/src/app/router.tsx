@@ -1,4 +1,4 @@
-import { createBrowserRouter, Navigate } from 'react-router';
+import { Navigate, type RouteObject } from 'react-router';
 
 import { paths } from '../config/paths';
 import { useHasTokens } from '../shared/session/session';
@@ -16,9 +16,10 @@ function RootRedirect(): React.JSX.Element {
 
 /**
  * Routes of spec §2. Every page loads lazily, so `/home` carries neither the member area nor the
- * auth forms.
+ * auth forms. The browser's router is made from them in main.tsx, a test's memory router in
+ * src/testing/render-app.tsx.
  */
-export const router = createBrowserRouter([
+export const routes: RouteObject[] = [
   {
     path: paths.root.path,
     element: <SiteLayout />,
@@ -107,4 +108,4 @@ export const router = createBrowserRouter([
       { path: '*', element: <NotFoundPage /> },
     ],
   },
-]);
+];
