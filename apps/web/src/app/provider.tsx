@@ -1,27 +1,20 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { type DataRouter, RouterProvider } from 'react-router';
 import { Slide, ToastContainer } from 'react-toastify';
 
 import { isExemptFromLoginRedirect, paths } from '../config/paths';
 import { setUnauthorizedHandler, tokenStore } from '../shared/http/api';
+import { createQueryClient } from '../shared/query/query-client';
 import { onAccountChangedElsewhere, sessionQueries } from '../shared/session/session';
 
 /**
- * The app around its router: the query client (spec §9: no retries; cache times are per query),
- * the toasts (top-right, 5000 ms) and what a 401 means (spec §6). The browser passes its router
+ * The app around its router: the query client (cache times, retries and the toasts of every
+ * write), the toasts (top-right, 5000 ms) and what a 401 means. The browser passes its router
  * (main.tsx); a test passes a memory router.
  */
 export function AppProvider({ router }: { router: DataRouter }): React.JSX.Element {
-  const [queryClient] = useState(
-    () =>
-      new QueryClient({
-        defaultOptions: {
-          queries: { retry: false, refetchOnWindowFocus: false },
-          mutations: { retry: false },
-        },
-      }),
-  );
+  const [queryClient] = useState(createQueryClient);
 
   useEffect(() => {
     setUnauthorizedHandler(() => {

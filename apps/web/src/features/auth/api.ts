@@ -12,6 +12,7 @@ import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 
 import { api, tokenStore } from '../../shared/http/api';
+import { freshness } from '../../shared/query/query-client';
 import { sessionQueries } from '../../shared/session/session';
 
 export function register(request: RegisterRequest): Promise<{ id: string; email: string }> {
@@ -35,8 +36,6 @@ export const socialQueries = {
       queryKey: ['auth', 'social-providers'],
       queryFn: ({ signal }) =>
         api.get<SocialProvidersResponse>(apiPaths.socialProviders, { signal }),
-      staleTime: 60 * 60 * 1000,
-      retry: false,
     }),
   /**
    * A single-use nonce for the next Apple sign-in, fetched ahead (the popup must open during the
@@ -46,10 +45,8 @@ export const socialQueries = {
     queryOptions({
       queryKey: ['auth', 'apple-nonce'],
       queryFn: () => api.post<SignInNonceResponse>(apiPaths.appleNonce, {}),
-      staleTime: 0,
-      gcTime: 0,
+      ...freshness.singleUse,
       refetchInterval: 4 * 60 * 1000,
-      retry: false,
     }),
 };
 

@@ -5,8 +5,8 @@ import { useCallback, useSyncExternalStore } from 'react';
 import { api, tokenStore } from '../http/api';
 
 /**
- * Who is signed in: the tokens (localStorage) and the profile (spec §7: cached 60 minutes, no
- * retry, refreshed after login and after email verification). Shared by every feature.
+ * Who is signed in: the tokens (localStorage) and the profile (cached like every answer, an hour
+ * without retries; refreshed after login and after email verification). Shared by every feature.
  */
 export const sessionQueries = {
   all: () => ['session'] as const,
@@ -14,9 +14,6 @@ export const sessionQueries = {
     queryOptions({
       queryKey: [...sessionQueries.all(), 'profile'],
       queryFn: ({ signal }) => api.get<Profile>(apiPaths.profile, { signal }),
-      staleTime: 60 * 60 * 1000,
-      gcTime: 60 * 60 * 1000,
-      retry: false,
     }),
 };
 
