@@ -5,7 +5,7 @@ import {
   type StartCheckoutRequest,
   type StartCheckoutResponse,
 } from '@kegel/contract';
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation } from '@tanstack/react-query';
 
 import { api } from '../../shared/http/api';
 
@@ -27,4 +27,11 @@ export const purchaseQueries = {
 
 export function startCheckout(request: StartCheckoutRequest): Promise<StartCheckoutResponse> {
   return api.post(apiPaths.startCheckout, request);
+}
+
+export function useStartCheckout() {
+  return useMutation({
+    mutationFn: startCheckout,
+    meta: { toasts: { pending: 'Preparing...', success: 'Payment link has been generated' } },
+  });
 }

@@ -1,5 +1,5 @@
 import { apiPaths, type Profile } from '@kegel/contract';
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useSyncExternalStore } from 'react';
 
 import { api, tokenStore } from '../http/api';
@@ -32,17 +32,19 @@ export function useProfile() {
 }
 
 /** Ends the session: tells the server, then forgets tokens and every cached answer. */
-export function useSignOut(): () => Promise<void> {
+export function useSignOut() {
   const queryClient = useQueryClient();
-  return useCallback(async () => {
-    const pair = tokenStore.read();
-    if (pair) {
-      // Best effort: even if the server cannot be reached, this browser forgets the session.
-      await api.post(apiPaths.logout, { refreshToken: pair.refreshToken }).catch(() => undefined);
-    }
-    tokenStore.clear();
-    queryClient.clear();
-  }, [queryClient]);
+  return useMutation({
+    mutationFn: async () => {
+      const pair = tokenStore.read();
+      if (pair) {
+        // Best effort: even if the server cannot be reached, this browser forgets the session.
+        await api.post(apiPaths.logout, { refreshToken: pair.refreshToken }).catch(() => undefined);
+      }
+      tokenStore.clear();
+      queryClient.clear();
+    },
+  });
 }
 
 /**

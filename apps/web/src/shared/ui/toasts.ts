@@ -26,23 +26,3 @@ export function succeedProgressToast(id: string, texts: ProgressToastTexts): voi
 export function failProgressToast(id: string, message: string): void {
   toast.update(id, { ...SETTLED, render: message, type: 'error' });
 }
-
-let manualToastCount = 0;
-
-/** The same toast around any async work; being replaced by mutation meta. */
-export async function withProgressToast<T>(
-  texts: ProgressToastTexts,
-  work: () => Promise<T>,
-): Promise<T> {
-  manualToastCount += 1;
-  const id = `manual-${manualToastCount}`;
-  startProgressToast(id, texts);
-  try {
-    const result = await work();
-    succeedProgressToast(id, texts);
-    return result;
-  } catch (error) {
-    failProgressToast(id, (error as Error).message);
-    throw error;
-  }
-}

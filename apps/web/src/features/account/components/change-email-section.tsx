@@ -5,8 +5,7 @@ import { useForm } from 'react-hook-form';
 import { MessageSentIcon } from '../../../shared/ui/icons/icon-set';
 import { PasswordInput } from '../../../shared/ui/password-input';
 import { TextInput } from '../../../shared/ui/text-input';
-import { withProgressToast } from '../../../shared/ui/toasts';
-import { changeEmail } from '../api';
+import { useChangeEmail } from '../api';
 import { EditableSection, FormActions, type SectionControls } from './editable-section';
 import styles from './settings.module.css';
 
@@ -34,14 +33,11 @@ function ChangeEmailForm({ close, finish }: SectionControls): React.JSX.Element 
     resolver: zodResolver(ChangeEmailRequestSchema),
     defaultValues: { newEmail: '', password: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors } = form.formState;
+  const changeEmail = useChangeEmail();
 
-  const onSubmit = form.handleSubmit(async (values) => {
-    const sent = await withProgressToast(
-      { pending: 'Changing email', success: 'Confirmation email sent successfully' },
-      () => changeEmail(values),
-    ).catch(() => undefined);
-    if (sent) finish();
+  const onSubmit = form.handleSubmit((values) => {
+    changeEmail.mutate(values, { onSuccess: finish });
   });
 
   return (
@@ -60,7 +56,7 @@ function ChangeEmailForm({ close, finish }: SectionControls): React.JSX.Element 
         error={errors.password?.message}
         {...form.register('password')}
       />
-      <FormActions isSubmitting={isSubmitting} onCancel={close} />
+      <FormActions isSubmitting={changeEmail.isPending} onCancel={close} />
     </form>
   );
 }

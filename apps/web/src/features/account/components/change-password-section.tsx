@@ -5,8 +5,7 @@ import { useForm } from 'react-hook-form';
 import { CheckIcon } from '../../../shared/ui/icons/icon-set';
 import { NewPasswordFields } from '../../../shared/ui/new-password-fields';
 import { PasswordInput } from '../../../shared/ui/password-input';
-import { withProgressToast } from '../../../shared/ui/toasts';
-import { changePassword } from '../api';
+import { useChangePassword } from '../api';
 import { EditableSection, FormActions, type SectionControls } from './editable-section';
 import styles from './settings.module.css';
 
@@ -34,15 +33,12 @@ function ChangePasswordFormFields({ close, finish }: SectionControls): React.JSX
     resolver: zodResolver(ChangePasswordFormSchema),
     defaultValues: { oldPassword: '', newPassword: '', confirmPassword: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors } = form.formState;
+  const changePassword = useChangePassword();
 
-  // The confirmation is checked by the form and never sent (spec §5).
-  const onSubmit = form.handleSubmit(async ({ oldPassword, newPassword }) => {
-    const changed = await withProgressToast(
-      { pending: 'Changing password', success: 'Password changed successfully' },
-      () => changePassword({ oldPassword, newPassword }),
-    ).catch(() => undefined);
-    if (changed) finish();
+  // The confirmation is checked by the form and never sent.
+  const onSubmit = form.handleSubmit(({ oldPassword, newPassword }) => {
+    changePassword.mutate({ oldPassword, newPassword }, { onSuccess: finish });
   });
 
   return (
@@ -54,7 +50,7 @@ function ChangePasswordFormFields({ close, finish }: SectionControls): React.JSX
         {...form.register('oldPassword')}
       />
       <NewPasswordFields register={form.register} errors={errors} />
-      <FormActions isSubmitting={isSubmitting} onCancel={close} />
+      <FormActions isSubmitting={changePassword.isPending} onCancel={close} />
     </form>
   );
 }

@@ -8,26 +8,20 @@ import { Button } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { PasswordInput } from '../../../shared/ui/password-input';
 import { EmailInput } from '../../../shared/ui/text-input';
-import { withProgressToast } from '../../../shared/ui/toasts';
 import { useLogin } from '../api';
 import styles from '../components/auth-form.module.css';
 import { SocialSignIn } from '../social/social-sign-in';
 
-/** `/auth/login` (spec §2). Where to go next is the auth layout's job (`r` or /dashboard). */
+/** `/auth/login`. Where to go next is the auth layout's job (`r` or /dashboard). */
 export function LoginPage(): React.JSX.Element {
   const login = useLogin();
   const form = useForm<LoginRequest>({
     resolver: zodResolver(LoginRequestSchema),
     defaultValues: { email: '', password: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors } = form.formState;
 
-  const onSubmit = form.handleSubmit(async (values) => {
-    await withProgressToast(
-      { pending: 'Authenticating', success: 'Successfully authenticated' },
-      () => login(values),
-    ).catch(() => undefined);
-  });
+  const onSubmit = form.handleSubmit((values) => login.mutate(values));
 
   return (
     <AuthCard title="Sign In" subtitle="Welcome back. Sign in to manage your membership.">
@@ -42,7 +36,7 @@ export function LoginPage(): React.JSX.Element {
         <div className={styles.row}>
           <Link to={paths.auth.reset.getHref()}>Forgot your password?</Link>
         </div>
-        <Button type="submit" fullWidth disabled={isSubmitting}>
+        <Button type="submit" fullWidth disabled={login.isPending}>
           Sign In
         </Button>
       </form>

@@ -1,6 +1,6 @@
 import { type RecoverPasswordForm, RecoverPasswordFormSchema } from '@kegel/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { Navigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
@@ -10,25 +10,24 @@ import { Button, ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { CheckIcon, KeyIcon } from '../../../shared/ui/icons/icon-set';
 import { NewPasswordFields } from '../../../shared/ui/new-password-fields';
-import { withProgressToast } from '../../../shared/ui/toasts';
-import { confirmPasswordReset } from '../api';
+import { useConfirmPasswordReset } from '../api';
 import styles from '../components/auth-form.module.css';
 
 const INVALID_LINK = 'Failed to change password. Link is invalid.';
 
-/** `/account/recover/new?email=…&code=…` (spec §2, §4): the emailed reset link lands here. */
+/** `/account/recover/new?email=…&code=…`: the emailed reset link lands here. */
 export function RecoverPage(): React.JSX.Element {
   const [searchParams] = useSearchParams();
   // A "+" that arrived as a space (a mail client decoding the link) is a "+" again.
   const email = searchParams.get('email')?.replace(/ /g, '+');
   const code = searchParams.get('code');
   const isLinkComplete = Boolean(email && code);
-  const [isChanged, setIsChanged] = useState(false);
+  const confirmReset = useConfirmPasswordReset();
   const form = useForm<RecoverPasswordForm>({
     resolver: zodResolver(RecoverPasswordFormSchema),
     defaultValues: { newPassword: '', confirmPassword: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors } = form.formState;
 
   useEffect(() => {
     if (!isLinkComplete) toast.error(INVALID_LINK, { toastId: INVALID_LINK });
@@ -36,15 +35,11 @@ export function RecoverPage(): React.JSX.Element {
 
   if (!email || !code) return <Navigate to={paths.auth.reset.getHref()} replace />;
 
-  const onSubmit = form.handleSubmit(async ({ newPassword }) => {
-    const changed = await withProgressToast(
-      { pending: 'Confirming password', success: 'Password changed successfully' },
-      () => confirmPasswordReset({ email, code, newPassword }),
-    ).catch(() => undefined);
-    if (changed) setIsChanged(true);
-  });
+  const onSubmit = form.handleSubmit(({ newPassword }) =>
+    confirmReset.mutate({ email, code, newPassword }),
+  );
 
-  if (isChanged) {
+  if (confirmReset.isSuccess) {
     return (
       <AuthCard
         title="Password Changed!"
@@ -70,7 +65,7 @@ export function RecoverPage(): React.JSX.Element {
     >
       <form className={styles.form} onSubmit={onSubmit} noValidate>
         <NewPasswordFields register={form.register} errors={errors} />
-        <Button type="submit" fullWidth disabled={isSubmitting}>
+        <Button type="submit" fullWidth disabled={confirmReset.isPending}>
           Change Password
         </Button>
       </form>

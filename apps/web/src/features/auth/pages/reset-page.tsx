@@ -1,6 +1,5 @@
 import { type ResetPasswordRequest, ResetPasswordRequestSchema } from '@kegel/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 
@@ -10,28 +9,22 @@ import { Button } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { MessageSentIcon } from '../../../shared/ui/icons/icon-set';
 import { EmailInput } from '../../../shared/ui/text-input';
-import { withProgressToast } from '../../../shared/ui/toasts';
-import { requestPasswordReset } from '../api';
+import { useRequestPasswordReset } from '../api';
 import styles from '../components/auth-form.module.css';
 
-/** `/auth/reset` (spec §2): the form, then 'Check Your Email Inbox!'. */
+/** `/auth/reset`: the form, then 'Check Your Email Inbox!'. */
 export function ResetPage(): React.JSX.Element {
-  const [sentTo, setSentTo] = useState<string>();
+  const requestReset = useRequestPasswordReset();
   const form = useForm<ResetPasswordRequest>({
     resolver: zodResolver(ResetPasswordRequestSchema),
     defaultValues: { email: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors } = form.formState;
 
-  const onSubmit = form.handleSubmit(async ({ email }) => {
-    const sent = await withProgressToast(
-      { pending: 'Resetting password', success: 'Check your inbox for the link' },
-      () => requestPasswordReset(email),
-    ).catch(() => undefined);
-    if (sent) setSentTo(email);
-  });
+  const onSubmit = form.handleSubmit(({ email }) => requestReset.mutate(email));
 
-  if (sentTo) {
+  if (requestReset.isSuccess) {
+    const sentTo = requestReset.variables;
     return (
       <AuthCard
         title="Check Your Email Inbox!"
@@ -61,7 +54,7 @@ export function ResetPage(): React.JSX.Element {
     >
       <form className={styles.form} onSubmit={onSubmit} noValidate>
         <EmailInput label="Email" error={errors.email?.message} {...form.register('email')} />
-        <Button type="submit" fullWidth disabled={isSubmitting}>
+        <Button type="submit" fullWidth disabled={requestReset.isPending}>
           Send Link to Email
         </Button>
       </form>

@@ -1,7 +1,7 @@
 import { type StartCheckoutRequest, StartCheckoutRequestSchema } from '@kegel/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 
 import { externalLinks } from '../../../config/paths';
@@ -10,8 +10,7 @@ import { useProfile } from '../../../shared/session/session';
 import { Button } from '../../../shared/ui/button';
 import { LockIcon, StripeIcon } from '../../../shared/ui/icons/icon-set';
 import { EmailInput } from '../../../shared/ui/text-input';
-import { withProgressToast } from '../../../shared/ui/toasts';
-import { purchaseQueries, startCheckout } from '../api';
+import { purchaseQueries, useStartCheckout } from '../api';
 import { OrderSummary } from '../components/order-summary';
 import { PlanCard, PlanCardSkeleton } from '../components/plan-card';
 import styles from '../components/purchase.module.css';
@@ -24,7 +23,7 @@ import { largestPlan } from '../plan-terms';
 export function PurchasePage(): React.JSX.Element {
   const plans = useQuery(purchaseQueries.plans());
   const { data: profile } = useProfile();
-  const [isPreparing, setIsPreparing] = useState(false);
+  const checkout = useStartCheckout();
   const form = useForm<StartCheckoutRequest>({
     resolver: zodResolver(StartCheckoutRequestSchema),
     defaultValues: { planId: '', email: '' },
@@ -46,7 +45,7 @@ export function PurchasePage(): React.JSX.Element {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
-    if (isPreparing) return;
+    if (checkout.isPending) return;
     const parsed = StartCheckoutRequestSchema.safeParse(form.getValues());
     if (!parsed.success) {
       await form.trigger();
@@ -54,18 +53,12 @@ export function PurchasePage(): React.JSX.Element {
     }
     // Opened now, while the click still counts as the person's own action (pending-tab.ts).
     const paymentTab = openPendingTab('Preparing your secure payment page…');
-    setIsPreparing(true);
-    try {
-      const { paymentURL } = await withProgressToast(
-        { pending: 'Preparing...', success: 'Payment link has been generated' },
-        () => startCheckout(parsed.data),
-      );
-      paymentTab.go(paymentURL);
-    } catch {
-      paymentTab.close();
-    } finally {
-      setIsPreparing(false);
-    }
+    // Awaited rather than given callbacks, so the tab is sent on (or closed) even if this page
+    // is left meanwhile. The toasts, the server's error among them, are the query client's.
+    await checkout
+      .mutateAsync(parsed.data)
+      .then(({ paymentURL }) => paymentTab.go(paymentURL))
+      .catch(() => paymentTab.close());
   }
 
   return (
@@ -137,7 +130,7 @@ export function PurchasePage(): React.JSX.Element {
               <LockIcon width={16} height={16} /> You pay on Stripe&apos;s secure checkout, in a new
               tab. We never see your card.
             </p>
-            <Button type="submit" size={56} fullWidth disabled={isPreparing}>
+            <Button type="submit" size={56} fullWidth disabled={checkout.isPending}>
               <StripeIcon /> Pay with Stripe
             </Button>
             <p className={styles.legal}>
