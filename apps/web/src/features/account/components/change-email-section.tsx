@@ -1,7 +1,6 @@
-import { type ChangeEmailRequest, ChangeEmailRequestSchema } from '@kegel/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { ChangeEmailRequestSchema } from '@kegel/contract';
 
+import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { MessageSentIcon } from '../../../shared/ui/icons/icon-set';
 import { PasswordInput } from '../../../shared/ui/password-input';
 import { TextInput } from '../../../shared/ui/text-input';
@@ -29,11 +28,10 @@ export function ChangeEmailSection({ currentEmail }: { currentEmail: string }): 
 }
 
 function ChangeEmailForm({ close, finish }: SectionControls): React.JSX.Element {
-  const form = useForm<ChangeEmailRequest>({
-    resolver: zodResolver(ChangeEmailRequestSchema),
-    defaultValues: { newEmail: '', password: '' },
+  const { form, field } = useContractForm(ChangeEmailRequestSchema, {
+    newEmail: '',
+    password: '',
   });
-  const { errors } = form.formState;
   const changeEmail = useChangeEmail();
 
   const onSubmit = form.handleSubmit((values) => {
@@ -47,14 +45,12 @@ function ChangeEmailForm({ close, finish }: SectionControls): React.JSX.Element 
         type="email"
         autoComplete="email"
         inputMode="email"
-        error={errors.newEmail?.message}
-        {...form.register('newEmail')}
+        {...field('newEmail')}
       />
       <PasswordInput
         label="Current password"
         autoComplete="current-password"
-        error={errors.password?.message}
-        {...form.register('password')}
+        {...field('password')}
       />
       <FormActions isSubmitting={changeEmail.isPending} onCancel={close} />
     </form>

@@ -1,7 +1,6 @@
-import { type ChangePasswordForm, ChangePasswordFormSchema } from '@kegel/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { ChangePasswordFormSchema } from '@kegel/contract';
 
+import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { CheckIcon } from '../../../shared/ui/icons/icon-set';
 import { NewPasswordFields } from '../../../shared/ui/new-password-fields';
 import { PasswordInput } from '../../../shared/ui/password-input';
@@ -29,11 +28,11 @@ export function ChangePasswordSection(): React.JSX.Element {
 }
 
 function ChangePasswordFormFields({ close, finish }: SectionControls): React.JSX.Element {
-  const form = useForm<ChangePasswordForm>({
-    resolver: zodResolver(ChangePasswordFormSchema),
-    defaultValues: { oldPassword: '', newPassword: '', confirmPassword: '' },
+  const { form, field } = useContractForm(ChangePasswordFormSchema, {
+    oldPassword: '',
+    newPassword: '',
+    confirmPassword: '',
   });
-  const { errors } = form.formState;
   const changePassword = useChangePassword();
 
   // The confirmation is checked by the form and never sent.
@@ -46,10 +45,9 @@ function ChangePasswordFormFields({ close, finish }: SectionControls): React.JSX
       <PasswordInput
         label="Current password"
         autoComplete="current-password"
-        error={errors.oldPassword?.message}
-        {...form.register('oldPassword')}
+        {...field('oldPassword')}
       />
-      <NewPasswordFields register={form.register} errors={errors} />
+      <NewPasswordFields field={field} />
       <FormActions isSubmitting={changePassword.isPending} onCancel={close} />
     </form>
   );

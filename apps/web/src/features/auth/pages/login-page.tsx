@@ -1,9 +1,8 @@
-import { type LoginRequest, LoginRequestSchema } from '@kegel/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { LoginRequestSchema } from '@kegel/contract';
 import { Link } from 'react-router';
 
 import { paths } from '../../../config/paths';
+import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { Button } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { PasswordInput } from '../../../shared/ui/password-input';
@@ -15,24 +14,15 @@ import { SocialSignIn } from '../social/social-sign-in';
 /** `/auth/login`. Where to go next is the auth layout's job (`r` or /dashboard). */
 export function LoginPage(): React.JSX.Element {
   const login = useLogin();
-  const form = useForm<LoginRequest>({
-    resolver: zodResolver(LoginRequestSchema),
-    defaultValues: { email: '', password: '' },
-  });
-  const { errors } = form.formState;
+  const { form, field } = useContractForm(LoginRequestSchema, { email: '', password: '' });
 
   const onSubmit = form.handleSubmit((values) => login.mutate(values));
 
   return (
     <AuthCard title="Sign In" subtitle="Welcome back. Sign in to manage your membership.">
       <form className={styles.form} onSubmit={onSubmit} noValidate>
-        <EmailInput label="Email" error={errors.email?.message} {...form.register('email')} />
-        <PasswordInput
-          label="Password"
-          autoComplete="current-password"
-          error={errors.password?.message}
-          {...form.register('password')}
-        />
+        <EmailInput label="Email" {...field('email')} />
+        <PasswordInput label="Password" autoComplete="current-password" {...field('password')} />
         <div className={styles.row}>
           <Link to={paths.auth.reset.getHref()}>Forgot your password?</Link>
         </div>

@@ -1,11 +1,10 @@
-import { type RecoverPasswordForm, RecoverPasswordFormSchema } from '@kegel/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { RecoverPasswordFormSchema } from '@kegel/contract';
 import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
 import { Navigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 
 import { paths } from '../../../config/paths';
+import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { Button, ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { CheckIcon, KeyIcon } from '../../../shared/ui/icons/icon-set';
@@ -23,11 +22,10 @@ export function RecoverPage(): React.JSX.Element {
   const code = searchParams.get('code');
   const isLinkComplete = Boolean(email && code);
   const confirmReset = useConfirmPasswordReset();
-  const form = useForm<RecoverPasswordForm>({
-    resolver: zodResolver(RecoverPasswordFormSchema),
-    defaultValues: { newPassword: '', confirmPassword: '' },
+  const { form, field } = useContractForm(RecoverPasswordFormSchema, {
+    newPassword: '',
+    confirmPassword: '',
   });
-  const { errors } = form.formState;
 
   useEffect(() => {
     if (!isLinkComplete) toast.error(INVALID_LINK, { toastId: INVALID_LINK });
@@ -64,7 +62,7 @@ export function RecoverPage(): React.JSX.Element {
       }
     >
       <form className={styles.form} onSubmit={onSubmit} noValidate>
-        <NewPasswordFields register={form.register} errors={errors} />
+        <NewPasswordFields field={field} />
         <Button type="submit" fullWidth disabled={confirmReset.isPending}>
           Change Password
         </Button>

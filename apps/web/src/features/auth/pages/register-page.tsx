@@ -1,9 +1,8 @@
-import { type RegisterForm, RegisterFormSchema } from '@kegel/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { RegisterFormSchema } from '@kegel/contract';
 import { Link, useNavigate } from 'react-router';
 
 import { paths } from '../../../config/paths';
+import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { Button } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { PasswordInput } from '../../../shared/ui/password-input';
@@ -15,11 +14,11 @@ import { SocialSignIn } from '../social/social-sign-in';
 /** `/auth/register`: on success, off to login, where the success toast asks to sign in. */
 export function RegisterPage(): React.JSX.Element {
   const navigate = useNavigate();
-  const form = useForm<RegisterForm>({
-    resolver: zodResolver(RegisterFormSchema),
-    defaultValues: { email: '', password: '', confirmPassword: '' },
+  const { form, field } = useContractForm(RegisterFormSchema, {
+    email: '',
+    password: '',
+    confirmPassword: '',
   });
-  const { errors } = form.formState;
   const register = useRegister();
 
   const onSubmit = form.handleSubmit(({ email, password }) => {
@@ -33,18 +32,12 @@ export function RegisterPage(): React.JSX.Element {
   return (
     <AuthCard title="Create Account" subtitle="One account for the web and the app.">
       <form className={styles.form} onSubmit={onSubmit} noValidate>
-        <EmailInput label="Email" error={errors.email?.message} {...form.register('email')} />
-        <PasswordInput
-          label="Password"
-          autoComplete="new-password"
-          error={errors.password?.message}
-          {...form.register('password')}
-        />
+        <EmailInput label="Email" {...field('email')} />
+        <PasswordInput label="Password" autoComplete="new-password" {...field('password')} />
         <PasswordInput
           label="Confirm password"
           autoComplete="new-password"
-          error={errors.confirmPassword?.message}
-          {...form.register('confirmPassword')}
+          {...field('confirmPassword')}
         />
         <Button type="submit" fullWidth disabled={register.isPending}>
           Create Account

@@ -1,10 +1,9 @@
-import { type ResetPasswordRequest, ResetPasswordRequestSchema } from '@kegel/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { ResetPasswordRequestSchema } from '@kegel/contract';
 import { Link } from 'react-router';
 
 import { externalLinks, paths } from '../../../config/paths';
 import { env } from '../../../config/env';
+import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { Button } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { MessageSentIcon } from '../../../shared/ui/icons/icon-set';
@@ -15,11 +14,7 @@ import styles from '../components/auth-form.module.css';
 /** `/auth/reset`: the form, then 'Check Your Email Inbox!'. */
 export function ResetPage(): React.JSX.Element {
   const requestReset = useRequestPasswordReset();
-  const form = useForm<ResetPasswordRequest>({
-    resolver: zodResolver(ResetPasswordRequestSchema),
-    defaultValues: { email: '' },
-  });
-  const { errors } = form.formState;
+  const { form, field } = useContractForm(ResetPasswordRequestSchema, { email: '' });
 
   const onSubmit = form.handleSubmit(({ email }) => requestReset.mutate(email));
 
@@ -53,7 +48,7 @@ export function ResetPage(): React.JSX.Element {
       subtitle="Enter the email of your account and we will send you a link to choose a new password."
     >
       <form className={styles.form} onSubmit={onSubmit} noValidate>
-        <EmailInput label="Email" error={errors.email?.message} {...form.register('email')} />
+        <EmailInput label="Email" {...field('email')} />
         <Button type="submit" fullWidth disabled={requestReset.isPending}>
           Send Link to Email
         </Button>

@@ -1,11 +1,11 @@
-import { type StartCheckoutRequest, StartCheckoutRequestSchema } from '@kegel/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { StartCheckoutRequestSchema } from '@kegel/contract';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 
 import { externalLinks } from '../../../config/paths';
 import { openPendingTab } from '../../../shared/browser/pending-tab';
+import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { useProfile } from '../../../shared/session/session';
 import { Button } from '../../../shared/ui/button';
 import { LockIcon, StripeIcon } from '../../../shared/ui/icons/icon-set';
@@ -24,11 +24,9 @@ export function PurchasePage(): React.JSX.Element {
   const plans = useQuery(purchaseQueries.plans());
   const { data: profile } = useProfile();
   const checkout = useStartCheckout();
-  const form = useForm<StartCheckoutRequest>({
-    resolver: zodResolver(StartCheckoutRequestSchema),
-    defaultValues: { planId: '', email: '' },
-  });
-  const { errors } = form.formState;
+  const { form, field } = useContractForm(StartCheckoutRequestSchema, { planId: '', email: '' });
+  // The plan is a radio group, not one labelled input: its message is placed by hand below.
+  const planError = form.getFieldState('planId', form.formState).error?.message;
   const selectedPlanId = useWatch({ control: form.control, name: 'planId' });
   const mostPopular = plans.data ? largestPlan(plans.data) : undefined;
   const selectedPlan = plans.data?.find((plan) => plan.id === selectedPlanId);
@@ -88,8 +86,8 @@ export function PurchasePage(): React.JSX.Element {
                 role="radiogroup"
                 aria-labelledby="step-plan"
                 aria-busy={plans.isPending}
-                aria-invalid={errors.planId ? true : undefined}
-                aria-describedby={errors.planId ? 'plan-error' : undefined}
+                aria-invalid={planError ? true : undefined}
+                aria-describedby={planError ? 'plan-error' : undefined}
               >
                 {plans.data
                   ? plans.data.map((plan) => (
@@ -103,9 +101,9 @@ export function PurchasePage(): React.JSX.Element {
                   : [0, 1, 2].map((index) => <PlanCardSkeleton key={index} />)}
               </div>
             )}
-            {errors.planId ? (
+            {planError ? (
               <p className={styles.fieldError} id="plan-error" role="alert">
-                {errors.planId.message}
+                {planError}
               </p>
             ) : null}
           </section>
@@ -117,8 +115,7 @@ export function PurchasePage(): React.JSX.Element {
             <EmailInput
               label="Email"
               hint="required only for account verification"
-              error={errors.email?.message}
-              {...form.register('email')}
+              {...field('email')}
             />
           </section>
 
