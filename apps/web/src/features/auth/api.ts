@@ -49,14 +49,20 @@ export const socialQueries = {
     }),
 };
 
+export const authMutationKeys = {
+  /** Every way of signing in, so the auth layout can tell one is finishing. */
+  signIn: () => ['auth', 'sign-in'] as const,
+};
+
 /**
  * Signs in with whatever call returns the token pair: stores both tokens and loads the profile
- * afresh, so the success toast appears with the member's data at hand. The auth layout sees the
- * tokens and takes the person on to `r` or /dashboard.
+ * afresh, so the success toast appears with the member's data at hand. The page then takes the
+ * person on (useGoOnAfterSignIn).
  */
 function useSignIn<Request>(exchange: (request: Request) => Promise<TokenPair>, pending: string) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: authMutationKeys.signIn(),
     mutationFn: async (request: Request) => {
       const pair = await exchange(request);
       queryClient.removeQueries({ queryKey: sessionQueries.all() });

@@ -8,15 +8,17 @@ import { AuthCard } from '../../../shared/ui/card';
 import { PasswordInput } from '../../../shared/ui/password-input';
 import { EmailInput } from '../../../shared/ui/text-input';
 import { useLogin } from '../api';
+import { useGoOnAfterSignIn } from '../use-go-on-after-sign-in';
 import styles from '../components/auth-form.module.css';
 import { SocialSignIn } from '../social/social-sign-in';
 
-/** `/auth/login`. Where to go next is the auth layout's job (`r` or /dashboard). */
+/** `/auth/login`: on success, back to the page in `r`, else to /dashboard. */
 export function LoginPage(): React.JSX.Element {
   const login = useLogin();
+  const goOn = useGoOnAfterSignIn();
   const { form, field } = useContractForm(LoginRequestSchema, { email: '', password: '' });
 
-  const onSubmit = form.handleSubmit((values) => login.mutate(values));
+  const onSubmit = form.handleSubmit((values) => login.mutate(values, { onSuccess: goOn }));
 
   return (
     <AuthCard title="Sign In" subtitle="Welcome back. Sign in to manage your membership.">

@@ -6,6 +6,7 @@ import { loadScript } from '../../../shared/browser/load-script';
 import { Button } from '../../../shared/ui/button';
 import { AppleIcon, GoogleIcon } from '../../../shared/ui/icons/icon-set';
 import { socialQueries, useAppleLogin, useGoogleLogin } from '../api';
+import { useGoOnAfterSignIn } from '../use-go-on-after-sign-in';
 import styles from '../components/auth-form.module.css';
 import { requestAppleIdentityToken, requestGoogleCode, SignInCancelled } from './provider-flows';
 
@@ -18,6 +19,7 @@ export function SocialSignIn(): React.JSX.Element | null {
   const providers = useQuery(socialQueries.providers());
   const googleLogin = useGoogleLogin();
   const appleLogin = useAppleLogin();
+  const goOn = useGoOnAfterSignIn();
   const [isPopupOpen, setIsPopupOpen] = useState(false);
   const busy = isPopupOpen || googleLogin.isPending || appleLogin.isPending;
   const google = providers.data?.google;
@@ -56,7 +58,7 @@ export function SocialSignIn(): React.JSX.Element | null {
       if (!google) throw new Error('Sign in with Google is not available.');
       return requestGoogleCode(google);
     });
-    if (code) googleLogin.mutate(code);
+    if (code) googleLogin.mutate(code, { onSuccess: goOn });
   };
 
   const continueWithApple = async () => {
@@ -66,7 +68,7 @@ export function SocialSignIn(): React.JSX.Element | null {
       if (!nonce) throw new Error('Sign in with Apple is still loading. Please try again.');
       return requestAppleIdentityToken(apple, nonce);
     });
-    if (request) appleLogin.mutate(request);
+    if (request) appleLogin.mutate(request, { onSuccess: goOn });
     // Each nonce works once: have the next one ready.
     void appleNonce.refetch();
   };
