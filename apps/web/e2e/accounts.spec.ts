@@ -106,7 +106,7 @@ test.describe('account journeys', () => {
     await expect(page.getByText('Please check your inbox to confirm new email.')).toBeVisible();
 
     const message = await readEmail(request, newEmail, 'Confirm your new email address');
-    // Some mail clients turn the encoded "+" into a space; the page restores it (spec §4).
+    // Some mail clients turn the encoded "+" into a space; the page restores it.
     const link = linkIn(message).replace('%2B', '+');
     await page.goto(link);
     await expect(page.getByRole('heading', { name: 'Email changed successfully' })).toBeVisible();

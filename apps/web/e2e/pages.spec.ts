@@ -12,8 +12,11 @@ import {
 
 const PASSWORD = 'correct horse battery';
 
-/** Every page, looked at (screenshots at 1440 and 375 px) and scanned with axe-core. */
-test.describe('every page, looked at and scanned', () => {
+/**
+ * Every page: what it shows, no serious axe-core violation, and screenshots at 1440 and 375 px
+ * for people to look at.
+ */
+test.describe('every page, checked and scanned', () => {
   const visitorPages = [
     { name: 'home', path: '/home', heading: /men's health/ },
     { name: 'login', path: '/auth/login', heading: 'Sign In' },
@@ -27,7 +30,7 @@ test.describe('every page, looked at and scanned', () => {
     { name: 'not-found', path: '/no/such/page', heading: 'Page not found' },
   ];
   for (const { name, path, heading } of visitorPages) {
-    test(`${name}`, async ({ page }, testInfo) => {
+    test(`${name}: its heading, and no serious axe violation`, async ({ page }, testInfo) => {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
       await expectNoSeriousA11yViolations(page);
@@ -35,7 +38,7 @@ test.describe('every page, looked at and scanned', () => {
     });
   }
 
-  test('form errors, reset confirmation and the member pages', async ({
+  test('form errors, the reset confirmation and the member pages: shown, no serious axe violation', async ({
     page,
     request,
   }, testInfo) => {
@@ -55,12 +58,15 @@ test.describe('every page, looked at and scanned', () => {
     await screenshotBothWidths(page, testInfo, 'reset-sent');
 
     await signIn(page, email, PASSWORD);
+    await expect(page.getByText("You don't have active subscriptions yet")).toBeVisible();
     await expectNoSeriousA11yViolations(page);
     await screenshotBothWidths(page, testInfo, 'dashboard');
 
     await page.goto('/dashboard/settings');
     await page.getByRole('button', { name: 'Change Email' }).click();
     await page.getByRole('button', { name: 'Change Password' }).click();
+    await expect(page.getByRole('form', { name: 'Change email' })).toBeVisible();
+    await expect(page.getByRole('form', { name: 'Change password' })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
     await screenshotBothWidths(page, testInfo, 'settings');
 

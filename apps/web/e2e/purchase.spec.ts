@@ -3,6 +3,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { formatLongDate } from '../src/shared/format/dates';
 import {
   createUser,
+  dismissToasts,
   expect,
   expectNoSeriousA11yViolations,
   profileOf,
@@ -15,7 +16,7 @@ import {
 } from './support/fixtures';
 
 /**
- * The money path of issue #5 against `npm start`'s real server, its local Stripe sandbox (hosted
+ * The money path against `npm start`'s real server, its local Stripe sandbox (hosted
  * checkout, signed webhooks, portal) and its SMTP inbox.
  */
 const PASSWORD = 'correct horse battery';
@@ -181,6 +182,7 @@ test.describe('buying premium', () => {
     await screenshotBothWidths(first, testInfo, 'purchase-complete-member');
     // The tab that started the purchase (its status cached for an hour) learns of it without a
     // reload, while the checkout tab is still open.
+    await dismissToasts(page);
     await page.getByRole('banner').getByRole('link', { name: email }).click();
     await expect(page.getByText(/^Your premium plan is active and will expire on/)).toBeVisible({
       timeout: 20_000,
@@ -197,7 +199,7 @@ test.describe('buying premium', () => {
     await second.waitForURL(/\/purchase\/complete\?registered=true&/);
     await second.close();
     const afterSecond = await waitForNewEndDate(page, request, afterFirst);
-    // Decision 3: a new purchase adds its days to the current end date, to the millisecond.
+    // A new purchase adds its days to the current end date, to the millisecond.
     expect(new Date(afterSecond).getTime() - new Date(afterFirst).getTime()).toBe(30 * DAY);
 
     await page.goto('/dashboard');

@@ -15,7 +15,7 @@ import {
 } from './support/fixtures';
 
 /**
- * 'Continue with Google' and 'Continue with Apple' (issue #6) against `npm start`'s real server
+ * 'Continue with Google' and 'Continue with Apple' against `npm start`'s real server
  * and its local identity sandbox: the provider scripts, their popups, the code exchange and the
  * token checks all run as they would with the real providers.
  */
@@ -101,7 +101,7 @@ test.describe('sign in with Google and Apple', () => {
     expect(notice.text).toContain('password set when the account was created was removed');
   });
 
-  test('Apple: first sign-in makes the account; a second one without an email reaches it again', async ({
+  test('Apple: the first sign-in makes the account; the next one reaches the same account', async ({
     page,
     request,
   }, testInfo) => {
