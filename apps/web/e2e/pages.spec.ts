@@ -38,17 +38,22 @@ test.describe('every page, checked and scanned', () => {
     });
   }
 
-  test('form errors, the reset confirmation and the member pages: shown, no serious axe violation', async ({
+  test('register with empty fields: the messages shown, no serious axe violation', async ({
     page,
-    request,
   }, testInfo) => {
     await page.goto('/auth/register');
     await page.getByRole('button', { name: 'Create Account' }).click();
     await expect(page.getByText('Email is required')).toBeVisible();
+    await expect(page.getByText('Password is too short')).toBeVisible();
     await expectNoSeriousA11yViolations(page);
     await screenshotBothWidths(page, testInfo, 'register-errors');
+  });
 
-    const email = uniqueEmail('looked-at');
+  test('reset confirmation: shown, no serious axe violation', async ({
+    page,
+    request,
+  }, testInfo) => {
+    const email = uniqueEmail('looked-at-reset');
     await createUser(request, email, PASSWORD);
     await page.goto('/auth/reset');
     await page.getByLabel('Email').fill(email);
@@ -56,7 +61,14 @@ test.describe('every page, checked and scanned', () => {
     await expect(page.getByRole('heading', { name: 'Check Your Email Inbox!' })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
     await screenshotBothWidths(page, testInfo, 'reset-sent');
+  });
 
+  test('member pages (dashboard, settings forms, verified email): shown, no serious axe violation', async ({
+    page,
+    request,
+  }, testInfo) => {
+    const email = uniqueEmail('looked-at');
+    await createUser(request, email, PASSWORD);
     await signIn(page, email, PASSWORD);
     await expect(page.getByText("You don't have active subscriptions yet")).toBeVisible();
     await expectNoSeriousA11yViolations(page);

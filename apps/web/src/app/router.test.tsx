@@ -59,6 +59,7 @@ describe('a page that fails', () => {
       {
         path: '/',
         errorElement: <RouteErrorPage />,
+        HydrateFallback: () => null,
         lazy: () =>
           Promise.reject(
             new TypeError(
