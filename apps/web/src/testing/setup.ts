@@ -34,6 +34,7 @@ vi.mock('../shared/http/api', async (importOriginal) => {
 afterEach(() => {
   cleanup();
   fakeApi.reset();
-  localStorage.clear();
+  // Unit tests of plain functions run in Node, without a DOM (their `@vitest-environment node`).
+  if (typeof localStorage !== 'undefined') localStorage.clear();
   vi.restoreAllMocks();
 });
