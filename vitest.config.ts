@@ -14,7 +14,11 @@ export default defineConfig({
       {
         test: {
           name: 'web',
-          include: ['apps/web/src/**/*.test.ts'],
+          include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          // Pages are rendered into a DOM and driven as a person would (Testing Library); the
+          // API answers through the HTTP client's fetch (apps/web/src/testing/fake-api.ts).
+          environment: 'jsdom',
+          setupFiles: ['apps/web/src/testing/setup.ts'],
         },
       },
       {

@@ -19,6 +19,9 @@ process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'kegel-e2e-'));
 export default defineConfig({
   testDir: './e2e',
   outputDir: path.join(repositoryRoot, 'test-results/e2e'),
+  // The journeys may run in parallel (each uses its own addresses; pass `--workers 2` on a bigger
+  // machine), but on two cores the server and two browsers share them: each journey ran about 1.7
+  // times slower, the whole run only a few percent faster, and a long journey hit its timeout.
   fullyParallel: false,
   workers: 1,
   forbidOnly: true,

@@ -12,8 +12,11 @@ import {
 
 const PASSWORD = 'correct horse battery';
 
-/** Every page, looked at (screenshots at 1440 and 375 px) and scanned with axe-core. */
-test.describe('every page, looked at and scanned', () => {
+/**
+ * Every page: what it shows, no serious axe-core violation, and screenshots at 1440 and 375 px
+ * for people to look at.
+ */
+test.describe('every page, checked and scanned', () => {
   const visitorPages = [
     { name: 'home', path: '/home', heading: /men's health/ },
     { name: 'login', path: '/auth/login', heading: 'Sign In' },
@@ -27,7 +30,7 @@ test.describe('every page, looked at and scanned', () => {
     { name: 'not-found', path: '/no/such/page', heading: 'Page not found' },
   ];
   for (const { name, path, heading } of visitorPages) {
-    test(`${name}`, async ({ page }, testInfo) => {
+    test(`${name}: its heading, and no serious axe violation`, async ({ page }, testInfo) => {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
       await expectNoSeriousA11yViolations(page);
@@ -35,17 +38,22 @@ test.describe('every page, looked at and scanned', () => {
     });
   }
 
-  test('form errors, reset confirmation and the member pages', async ({
+  test('register with empty fields: the messages shown, no serious axe violation', async ({
     page,
-    request,
   }, testInfo) => {
     await page.goto('/auth/register');
     await page.getByRole('button', { name: 'Create Account' }).click();
     await expect(page.getByText('Email is required')).toBeVisible();
+    await expect(page.getByText('Password is too short')).toBeVisible();
     await expectNoSeriousA11yViolations(page);
     await screenshotBothWidths(page, testInfo, 'register-errors');
+  });
 
-    const email = uniqueEmail('looked-at');
+  test('reset confirmation: shown, no serious axe violation', async ({
+    page,
+    request,
+  }, testInfo) => {
+    const email = uniqueEmail('looked-at-reset');
     await createUser(request, email, PASSWORD);
     await page.goto('/auth/reset');
     await page.getByLabel('Email').fill(email);
@@ -53,14 +61,24 @@ test.describe('every page, looked at and scanned', () => {
     await expect(page.getByRole('heading', { name: 'Check Your Email Inbox!' })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
     await screenshotBothWidths(page, testInfo, 'reset-sent');
+  });
 
+  test('member pages (dashboard, settings forms, verified email): shown, no serious axe violation', async ({
+    page,
+    request,
+  }, testInfo) => {
+    const email = uniqueEmail('looked-at');
+    await createUser(request, email, PASSWORD);
     await signIn(page, email, PASSWORD);
+    await expect(page.getByText("You don't have active subscriptions yet")).toBeVisible();
     await expectNoSeriousA11yViolations(page);
     await screenshotBothWidths(page, testInfo, 'dashboard');
 
     await page.goto('/dashboard/settings');
     await page.getByRole('button', { name: 'Change Email' }).click();
     await page.getByRole('button', { name: 'Change Password' }).click();
+    await expect(page.getByRole('form', { name: 'Change email' })).toBeVisible();
+    await expect(page.getByRole('form', { name: 'Change password' })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
     await screenshotBothWidths(page, testInfo, 'settings');
 

@@ -1,5 +1,7 @@
 import { expect, test } from '@playwright/test';
 
+import { screenshotBothWidths } from './support/fixtures';
+
 test.describe('the site shell on /home', () => {
   for (const viewport of [
     { width: 1440, height: 900 },
@@ -56,5 +58,29 @@ test.describe('the site shell on /home', () => {
     await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
     await page.getByRole('link', { name: 'Go to the home page' }).click();
     await expect(page).toHaveURL(/\/home$/);
+  });
+
+  test('a page whose code cannot be loaded says so in the site frame, and its reload works', async ({
+    page,
+  }, testInfo) => {
+    // As when the connection drops, or a deploy has replaced the files this tab knows of.
+    const loginPageCode = '**/assets/login-page-*.js';
+    await page.route(loginPageCode, (route) => route.abort());
+    await page.goto('/home');
+    await page.getByRole('banner').getByRole('link', { name: 'Sign In' }).click();
+
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'This page could not be loaded' }),
+    ).toBeVisible();
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Kegel Coach' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute(
+      'href',
+      '/home',
+    );
+    await screenshotBothWidths(page, testInfo, 'page-could-not-load');
+
+    await page.unroute(loginPageCode);
+    await page.getByRole('button', { name: 'Reload the page' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign In' })).toBeVisible();
   });
 });

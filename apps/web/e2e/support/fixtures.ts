@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 
 import {
@@ -20,9 +21,13 @@ interface InboxMessage {
 }
 
 let counter = 0;
+/**
+ * An address no other journey uses, in this run or an earlier one against the same data: the
+ * journeys share one server, and run in parallel workers, each with its own counter.
+ */
 export function uniqueEmail(label = 'member'): string {
   counter += 1;
-  return `${label}.${Date.now().toString(36)}${counter}@example.com`;
+  return `${label}.${Date.now().toString(36)}${counter}.${randomBytes(3).toString('hex')}@example.com`;
 }
 
 export async function createUser(
@@ -81,6 +86,23 @@ export function toast(page: Page, text: string) {
   return page.locator('.Toastify').getByText(text, { exact: true });
 }
 
+/**
+ * Closes the open toasts, as a person does before reaching what they cover (they sit top-right,
+ * over the header). They would close by themselves after 5 s, but not while the page has lost the
+ * focus to another tab (the checkout's), as react-toastify pauses them then.
+ */
+export async function dismissToasts(page: Page): Promise<void> {
+  const closeButtons = page.locator('.Toastify').getByRole('button', { name: 'close' });
+  while ((await closeButtons.count()) > 0) {
+    // A toast may close by itself meanwhile: then there is nothing left to click.
+    await closeButtons
+      .first()
+      .click({ timeout: 2_000 })
+      .catch(() => undefined);
+  }
+  await expect(page.locator('.Toastify__toast')).toHaveCount(0);
+}
+
 export interface SignedInProfile {
   id: string;
   email: string;
@@ -112,7 +134,7 @@ export async function expireAccessToken(page: Page): Promise<void> {
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = require.resolve('axe-core/axe.min.js');
 
-/** axe-core on the current page: no serious or critical violation (issue #4). */
+/** axe-core on the current page: no serious or critical violation. */
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   await page.addScriptTag({ path: AXE_SOURCE });
   const violations = await page.evaluate(async () => {

@@ -1,39 +1,33 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useState } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { type DataRouter, RouterProvider } from 'react-router';
 import { Slide, ToastContainer } from 'react-toastify';
 
 import { isExemptFromLoginRedirect, paths } from '../config/paths';
 import { setUnauthorizedHandler, tokenStore } from '../shared/http/api';
+import { createQueryClient } from '../shared/query/query-client';
 import { onAccountChangedElsewhere, sessionQueries } from '../shared/session/session';
-import { router } from './router';
 
 /**
- * App-wide providers: the query client (spec §9: no retries; cache times are per query), the
- * toasts (top-right, 5000 ms) and what a 401 means (spec §6).
+ * The app around its router: the query client (cache times, retries and the toasts of every
+ * write), the toasts (top-right, 5000 ms) and what a 401 means. The browser passes its router
+ * (main.tsx); a test passes a memory router.
  */
-export function AppProvider({ children }: { children: ReactNode }): React.JSX.Element {
-  const [queryClient] = useState(
-    () =>
-      new QueryClient({
-        defaultOptions: {
-          queries: { retry: false, refetchOnWindowFocus: false },
-          mutations: { retry: false },
-        },
-      }),
-  );
+export function AppProvider({ router }: { router: DataRouter }): React.JSX.Element {
+  const [queryClient] = useState(createQueryClient);
 
   useEffect(() => {
     setUnauthorizedHandler(() => {
       // The server no longer knows this session: forget it here too.
       tokenStore.clear();
       queryClient.clear();
-      const { pathname, search } = window.location;
+      const { pathname, search } = router.state.location;
       // Spec §6: no redirect from the auth pages, checkout and the emailed-link pages.
       if (!isExemptFromLoginRedirect(pathname)) {
         void router.navigate(paths.auth.login.getHref(`${pathname}${search}`), { replace: true });
       }
     });
-  }, [queryClient]);
+  }, [queryClient, router]);
 
   useEffect(
     () =>
@@ -45,7 +39,7 @@ export function AppProvider({ children }: { children: ReactNode }): React.JSX.El
 
   return (
     <QueryClientProvider client={queryClient}>
-      {children}
+      <RouterProvider router={router} />
       <ToastContainer position="top-right" autoClose={5000} transition={Slide} newestOnTop />
     </QueryClientProvider>
   );

@@ -1,6 +1,8 @@
+// @vitest-environment node
+// No page is rendered here: Node alone, without the DOM that the web project sets up.
 import { describe, expect, it } from 'vitest';
 
-import { isExemptFromLoginRedirect, paths, safeReturnPath } from './paths';
+import { isExemptFromLoginRedirect, pathAfterSignIn, paths, safeReturnPath } from './paths';
 
 describe('the 401 rule of spec §6', () => {
   it.each([
@@ -41,4 +43,14 @@ describe('r accepts same-origin paths only', () => {
     '/\\evil.example',
     'javascript:alert(1)',
   ])('refuses %s', (candidate) => expect(safeReturnPath(candidate)).toBeUndefined());
+});
+
+describe('after signing in', () => {
+  it('goes back to r when it is a path of this site', () => {
+    expect(pathAfterSignIn('/dashboard/settings')).toBe('/dashboard/settings');
+  });
+
+  it.each([null, '', 'https://evil.example/steal'])('goes to /dashboard for r = %s', (r) =>
+    expect(pathAfterSignIn(r)).toBe('/dashboard'),
+  );
 });

@@ -80,3 +80,8 @@ export function safeReturnPath(candidate: string | null | undefined): string | u
     return undefined;
   }
 }
+
+/** Where signing in leads: back to `r` when it is a path of this site, else to /dashboard. */
+export function pathAfterSignIn(returnTo: string | null | undefined): string {
+  return safeReturnPath(returnTo) ?? paths.dashboard.root.getHref();
+}

@@ -70,7 +70,8 @@ export function MemberLayout(): React.JSX.Element | null {
               type="button"
               className={styles.menuItem}
               onClick={async () => {
-                await signOut();
+                // Awaited, not a callback: forgetting the tokens unmounts this layout.
+                await signOut.mutateAsync();
                 await navigate(paths.auth.login.getHref(), { replace: true });
               }}
             >

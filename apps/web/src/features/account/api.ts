@@ -4,8 +4,10 @@ import {
   type ChangePasswordRequest,
   type VerifyEmailRequest,
 } from '@kegel/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '../../shared/http/api';
+import { sessionQueries } from '../../shared/session/session';
 
 export function changeEmail(request: ChangeEmailRequest): Promise<{ message: string }> {
   return api.post(apiPaths.changeEmail, request);
@@ -22,4 +24,39 @@ export function verifyEmail(request: VerifyEmailRequest): Promise<{ message: str
 /** The password-reset link, which also sets a first password on a Google or Apple account. */
 export function emailPasswordLink(email: string): Promise<{ message: string }> {
   return api.post(apiPaths.resetPassword, { email });
+}
+
+export function useChangeEmail() {
+  return useMutation({
+    mutationFn: changeEmail,
+    meta: {
+      toasts: { pending: 'Changing email', success: 'Confirmation email sent successfully' },
+    },
+  });
+}
+
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: changePassword,
+    meta: { toasts: { pending: 'Changing password', success: 'Password changed successfully' } },
+  });
+}
+
+/** Confirms the new address from the emailed link; the profile is read again with it. */
+export function useVerifyEmail() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: verifyEmail,
+    meta: { toasts: { pending: 'Verifying email', success: 'Email successfully changed' } },
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: sessionQueries.all() });
+    },
+  });
+}
+
+export function useEmailPasswordLink() {
+  return useMutation({
+    mutationFn: emailPasswordLink,
+    meta: { toasts: { pending: 'Sending link', success: 'Link sent. Please check your inbox.' } },
+  });
 }

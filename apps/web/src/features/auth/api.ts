@@ -8,10 +8,10 @@ import {
   type SocialProvidersResponse,
   type TokenPair,
 } from '@kegel/contract';
-import { queryOptions, useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api, tokenStore } from '../../shared/http/api';
+import { freshness } from '../../shared/query/query-client';
 import { sessionQueries } from '../../shared/session/session';
 
 export function register(request: RegisterRequest): Promise<{ id: string; email: string }> {
@@ -35,8 +35,6 @@ export const socialQueries = {
       queryKey: ['auth', 'social-providers'],
       queryFn: ({ signal }) =>
         api.get<SocialProvidersResponse>(apiPaths.socialProviders, { signal }),
-      staleTime: 60 * 60 * 1000,
-      retry: false,
     }),
   /**
    * A single-use nonce for the next Apple sign-in, fetched ahead (the popup must open during the
@@ -46,46 +44,81 @@ export const socialQueries = {
     queryOptions({
       queryKey: ['auth', 'apple-nonce'],
       queryFn: () => api.post<SignInNonceResponse>(apiPaths.appleNonce, {}),
-      staleTime: 0,
-      gcTime: 0,
+      ...freshness.singleUse,
       refetchInterval: 4 * 60 * 1000,
-      retry: false,
     }),
 };
 
+export const authMutationKeys = {
+  /** Every way of signing in, so the auth layout can tell one is finishing. */
+  signIn: () => ['auth', 'sign-in'] as const,
+};
+
 /**
- * Signs in (spec §4) with whatever call returns the token pair: stores both tokens and loads the
- * profile afresh. The auth layout sees the tokens and takes the person on to `r` or /dashboard.
+ * Signs in with whatever call returns the token pair: stores both tokens and loads the profile
+ * afresh, so the success toast appears with the member's data at hand. The page then takes the
+ * person on (useGoOnAfterSignIn).
  */
-function useSignIn<Request>(
-  exchange: (request: Request) => Promise<TokenPair>,
-): (request: Request) => Promise<void> {
+function useSignIn<Request>(exchange: (request: Request) => Promise<TokenPair>, pending: string) {
   const queryClient = useQueryClient();
-  return useCallback(
-    async (request: Request) => {
+  return useMutation({
+    mutationKey: authMutationKeys.signIn(),
+    mutationFn: async (request: Request) => {
       const pair = await exchange(request);
       queryClient.removeQueries({ queryKey: sessionQueries.all() });
       tokenStore.write(pair);
       await queryClient.prefetchQuery(sessionQueries.profile());
     },
-    [queryClient, exchange],
-  );
+    meta: { toasts: { pending, success: 'Successfully authenticated' } },
+  });
 }
 
-const loginWithPassword = (request: LoginRequest) => api.post<TokenPair>(apiPaths.login, request);
-const loginWithGoogleCode = (code: string) =>
-  api.post<TokenPair>(apiPaths.googleVerifyToken, { code, clientType: 'WEB' });
-const loginWithAppleToken = (request: AppleVerifyTokenRequest) =>
-  api.post<TokenPair>(apiPaths.appleVerifyToken, request);
-
-export function useLogin(): (request: LoginRequest) => Promise<void> {
-  return useSignIn(loginWithPassword);
+function loginWithPassword(request: LoginRequest): Promise<TokenPair> {
+  return api.post(apiPaths.login, request);
 }
 
-export function useGoogleLogin(): (code: string) => Promise<void> {
-  return useSignIn(loginWithGoogleCode);
+function loginWithGoogleCode(code: string): Promise<TokenPair> {
+  return api.post(apiPaths.googleVerifyToken, { code, clientType: 'WEB' });
 }
 
-export function useAppleLogin(): (request: AppleVerifyTokenRequest) => Promise<void> {
-  return useSignIn(loginWithAppleToken);
+function loginWithAppleToken(request: AppleVerifyTokenRequest): Promise<TokenPair> {
+  return api.post(apiPaths.appleVerifyToken, request);
+}
+
+export function useLogin() {
+  return useSignIn(loginWithPassword, 'Authenticating');
+}
+
+export function useGoogleLogin() {
+  return useSignIn(loginWithGoogleCode, 'Authenticating via Google');
+}
+
+export function useAppleLogin() {
+  return useSignIn(loginWithAppleToken, 'Authenticating via Apple');
+}
+
+export function useRegister() {
+  return useMutation({
+    mutationFn: register,
+    meta: {
+      toasts: {
+        pending: 'Creating account',
+        success: 'Account has been created successfully! Log in to your account.',
+      },
+    },
+  });
+}
+
+export function useRequestPasswordReset() {
+  return useMutation({
+    mutationFn: requestPasswordReset,
+    meta: { toasts: { pending: 'Resetting password', success: 'Check your inbox for the link' } },
+  });
+}
+
+export function useConfirmPasswordReset() {
+  return useMutation({
+    mutationFn: confirmPasswordReset,
+    meta: { toasts: { pending: 'Confirming password', success: 'Password changed successfully' } },
+  });
 }

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 
+import { freshness } from '../../shared/query/query-client';
 import {
   sessionQueries,
   useHasTokens,
@@ -28,7 +29,7 @@ export function usePremiumRefreshAfterPurchase(isMemberPurchase: boolean): void 
     const readEnd = async () =>
       (
         await queryClient
-          .fetchQuery({ ...sessionQueries.profile(), staleTime: 0 })
+          .fetchQuery({ ...sessionQueries.profile(), ...freshness.fromServer })
           .catch(() => undefined)
       )?.subscriptionEndDate;
 

@@ -1,3 +1,5 @@
+// @vitest-environment node
+// No page is rendered here: Node alone, without the DOM that the web project sets up.
 import { describe, expect, it } from 'vitest';
 
 import { formatLongDate, formatSessionDate, formatShortDate } from './dates';

@@ -1,12 +1,12 @@
 import { apiPaths, type Profile } from '@kegel/contract';
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useSyncExternalStore } from 'react';
 
 import { api, tokenStore } from '../http/api';
 
 /**
- * Who is signed in: the tokens (localStorage) and the profile (spec §7: cached 60 minutes, no
- * retry, refreshed after login and after email verification). Shared by every feature.
+ * Who is signed in: the tokens (localStorage) and the profile (cached like every answer, an hour
+ * without retries; refreshed after login and after email verification). Shared by every feature.
  */
 export const sessionQueries = {
   all: () => ['session'] as const,
@@ -14,9 +14,6 @@ export const sessionQueries = {
     queryOptions({
       queryKey: [...sessionQueries.all(), 'profile'],
       queryFn: ({ signal }) => api.get<Profile>(apiPaths.profile, { signal }),
-      staleTime: 60 * 60 * 1000,
-      gcTime: 60 * 60 * 1000,
-      retry: false,
     }),
 };
 
@@ -35,17 +32,19 @@ export function useProfile() {
 }
 
 /** Ends the session: tells the server, then forgets tokens and every cached answer. */
-export function useSignOut(): () => Promise<void> {
+export function useSignOut() {
   const queryClient = useQueryClient();
-  return useCallback(async () => {
-    const pair = tokenStore.read();
-    if (pair) {
-      // Best effort: even if the server cannot be reached, this browser forgets the session.
-      await api.post(apiPaths.logout, { refreshToken: pair.refreshToken }).catch(() => undefined);
-    }
-    tokenStore.clear();
-    queryClient.clear();
-  }, [queryClient]);
+  return useMutation({
+    mutationFn: async () => {
+      const pair = tokenStore.read();
+      if (pair) {
+        // Best effort: even if the server cannot be reached, this browser forgets the session.
+        await api.post(apiPaths.logout, { refreshToken: pair.refreshToken }).catch(() => undefined);
+      }
+      tokenStore.clear();
+      queryClient.clear();
+    },
+  });
 }
 
 /**

@@ -1,33 +1,28 @@
 import { toast } from 'react-toastify';
 
 /**
- * A pending toast that turns into success or error (spec §4, §8): 'Authenticating' →
- * 'Successfully authenticated', or the server's message. Returns what the work returned;
- * rethrows its error after showing it.
+ * The progress toast of a write: a loading toast that turns into success or error and then
+ * closes after 5000 ms, like every toast. Shown by the query client for every mutation that
+ * carries its texts (shared/query/query-client.ts), never by hand.
  */
-export async function withProgressToast<T>(
-  texts: { pending: string; success: string },
-  work: () => Promise<T>,
-): Promise<T> {
-  const id = toast.loading(texts.pending);
-  try {
-    const result = await work();
-    toast.update(id, {
-      render: texts.success,
-      type: 'success',
-      isLoading: false,
-      autoClose: 5000,
-      closeButton: true,
-    });
-    return result;
-  } catch (error) {
-    toast.update(id, {
-      render: (error as Error).message,
-      type: 'error',
-      isLoading: false,
-      autoClose: 5000,
-      closeButton: true,
-    });
-    throw error;
-  }
+export interface ProgressToastTexts {
+  /** While the write runs: 'Authenticating'. */
+  pending: string;
+  /** When it succeeded: 'Successfully authenticated'. */
+  success: string;
+}
+
+const SETTLED = { isLoading: false, autoClose: 5000, closeButton: true } as const;
+
+export function startProgressToast(id: string, texts: ProgressToastTexts): void {
+  toast.loading(texts.pending, { toastId: id });
+}
+
+export function succeedProgressToast(id: string, texts: ProgressToastTexts): void {
+  toast.update(id, { ...SETTLED, render: texts.success, type: 'success' });
+}
+
+/** The error's message is the server's, arrays already joined by newlines (http/api-client.ts). */
+export function failProgressToast(id: string, message: string): void {
+  toast.update(id, { ...SETTLED, render: message, type: 'error' });
 }

@@ -1,12 +1,10 @@
-import { type ChangeEmailRequest, ChangeEmailRequestSchema } from '@kegel/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { ChangeEmailRequestSchema } from '@kegel/contract';
 
+import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { MessageSentIcon } from '../../../shared/ui/icons/icon-set';
 import { PasswordInput } from '../../../shared/ui/password-input';
 import { TextInput } from '../../../shared/ui/text-input';
-import { withProgressToast } from '../../../shared/ui/toasts';
-import { changeEmail } from '../api';
+import { useChangeEmail } from '../api';
 import { EditableSection, FormActions, type SectionControls } from './editable-section';
 import styles from './settings.module.css';
 
@@ -30,18 +28,14 @@ export function ChangeEmailSection({ currentEmail }: { currentEmail: string }): 
 }
 
 function ChangeEmailForm({ close, finish }: SectionControls): React.JSX.Element {
-  const form = useForm<ChangeEmailRequest>({
-    resolver: zodResolver(ChangeEmailRequestSchema),
-    defaultValues: { newEmail: '', password: '' },
+  const { form, field } = useContractForm(ChangeEmailRequestSchema, {
+    newEmail: '',
+    password: '',
   });
-  const { errors, isSubmitting } = form.formState;
+  const changeEmail = useChangeEmail();
 
-  const onSubmit = form.handleSubmit(async (values) => {
-    const sent = await withProgressToast(
-      { pending: 'Changing email', success: 'Confirmation email sent successfully' },
-      () => changeEmail(values),
-    ).catch(() => undefined);
-    if (sent) finish();
+  const onSubmit = form.handleSubmit((values) => {
+    changeEmail.mutate(values, { onSuccess: finish });
   });
 
   return (
@@ -51,16 +45,14 @@ function ChangeEmailForm({ close, finish }: SectionControls): React.JSX.Element 
         type="email"
         autoComplete="email"
         inputMode="email"
-        error={errors.newEmail?.message}
-        {...form.register('newEmail')}
+        {...field('newEmail')}
       />
       <PasswordInput
         label="Current password"
         autoComplete="current-password"
-        error={errors.password?.message}
-        {...form.register('password')}
+        {...field('password')}
       />
-      <FormActions isSubmitting={isSubmitting} onCancel={close} />
+      <FormActions isSubmitting={changeEmail.isPending} onCancel={close} />
     </form>
   );
 }

@@ -1,12 +1,10 @@
-import { type ChangePasswordForm, ChangePasswordFormSchema } from '@kegel/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { ChangePasswordFormSchema } from '@kegel/contract';
 
+import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { CheckIcon } from '../../../shared/ui/icons/icon-set';
 import { NewPasswordFields } from '../../../shared/ui/new-password-fields';
 import { PasswordInput } from '../../../shared/ui/password-input';
-import { withProgressToast } from '../../../shared/ui/toasts';
-import { changePassword } from '../api';
+import { useChangePassword } from '../api';
 import { EditableSection, FormActions, type SectionControls } from './editable-section';
 import styles from './settings.module.css';
 
@@ -30,19 +28,16 @@ export function ChangePasswordSection(): React.JSX.Element {
 }
 
 function ChangePasswordFormFields({ close, finish }: SectionControls): React.JSX.Element {
-  const form = useForm<ChangePasswordForm>({
-    resolver: zodResolver(ChangePasswordFormSchema),
-    defaultValues: { oldPassword: '', newPassword: '', confirmPassword: '' },
+  const { form, field } = useContractForm(ChangePasswordFormSchema, {
+    oldPassword: '',
+    newPassword: '',
+    confirmPassword: '',
   });
-  const { errors, isSubmitting } = form.formState;
+  const changePassword = useChangePassword();
 
-  // The confirmation is checked by the form and never sent (spec §5).
-  const onSubmit = form.handleSubmit(async ({ oldPassword, newPassword }) => {
-    const changed = await withProgressToast(
-      { pending: 'Changing password', success: 'Password changed successfully' },
-      () => changePassword({ oldPassword, newPassword }),
-    ).catch(() => undefined);
-    if (changed) finish();
+  // The confirmation is checked by the form and never sent.
+  const onSubmit = form.handleSubmit(({ oldPassword, newPassword }) => {
+    changePassword.mutate({ oldPassword, newPassword }, { onSuccess: finish });
   });
 
   return (
@@ -50,11 +45,10 @@ function ChangePasswordFormFields({ close, finish }: SectionControls): React.JSX
       <PasswordInput
         label="Current password"
         autoComplete="current-password"
-        error={errors.oldPassword?.message}
-        {...form.register('oldPassword')}
+        {...field('oldPassword')}
       />
-      <NewPasswordFields register={form.register} errors={errors} />
-      <FormActions isSubmitting={isSubmitting} onCancel={close} />
+      <NewPasswordFields field={field} />
+      <FormActions isSubmitting={changePassword.isPending} onCancel={close} />
     </form>
   );
 }

@@ -1,9 +1,6 @@
-import { useState } from 'react';
-
 import { Button } from '../../../shared/ui/button';
 import { CheckIcon } from '../../../shared/ui/icons/icon-set';
-import { withProgressToast } from '../../../shared/ui/toasts';
-import { emailPasswordLink } from '../api';
+import { useEmailPasswordLink } from '../api';
 import styles from './settings.module.css';
 
 /**
@@ -12,18 +9,7 @@ import styles from './settings.module.css';
  * rather than here, so that a stolen session cannot quietly add a way in.
  */
 export function SetPasswordSection({ email }: { email: string }): React.JSX.Element {
-  const [isSent, setIsSent] = useState(false);
-  const [isSending, setIsSending] = useState(false);
-
-  async function sendLink(): Promise<void> {
-    setIsSending(true);
-    const sent = await withProgressToast(
-      { pending: 'Sending link', success: 'Link sent. Please check your inbox.' },
-      () => emailPasswordLink(email),
-    ).catch(() => undefined);
-    setIsSending(false);
-    if (sent) setIsSent(true);
-  }
+  const sendLink = useEmailPasswordLink();
 
   return (
     <section className={styles.section} aria-labelledby="set-password-title">
@@ -37,11 +23,16 @@ export function SetPasswordSection({ email }: { email: string }): React.JSX.Elem
             change your email here.
           </p>
         </div>
-        <Button variant="outlined" size={44} onClick={sendLink} disabled={isSending}>
+        <Button
+          variant="outlined"
+          size={44}
+          onClick={() => sendLink.mutate(email)}
+          disabled={sendLink.isPending}
+        >
           Email me a link
         </Button>
       </div>
-      {isSent ? (
+      {sendLink.isSuccess ? (
         <p className={styles.note} role="status">
           <CheckIcon /> We sent a link to {email} to set your password.
         </p>

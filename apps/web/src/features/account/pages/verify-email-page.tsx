@@ -1,28 +1,28 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 
 import { paths } from '../../../config/paths';
-import { sessionQueries } from '../../../shared/session/session';
 import { ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { CheckIcon, MessageIcon } from '../../../shared/ui/icons/icon-set';
-import { withProgressToast } from '../../../shared/ui/toasts';
-import { verifyEmail } from '../api';
+import { useVerifyEmail } from '../api';
 
 const INVALID_LINK = 'Invalid link. Please, try again.';
 
-/** `/account/verify-email?newEmail=…&code=…` (spec §2, §4): the emailed confirmation link. */
+/**
+ * `/account/verify-email?newEmail=…&code=…`, the emailed confirmation link: checks it at once,
+ * then says so; a link that is incomplete or refused leads to Account Settings.
+ */
 export function VerifyEmailPage(): React.JSX.Element {
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  // A "+" that arrived as a space is restored (spec §4).
+  const verify = useVerifyEmail();
+  // A "+" that arrived as a space (a mail client decoding the link) is a "+" again.
   const newEmail = searchParams.get('newEmail')?.replace(/ /g, '+');
   const code = searchParams.get('code');
-  const [isVerified, setIsVerified] = useState(false);
   const hasStarted = useRef(false);
+  const { mutate } = verify;
 
   useEffect(() => {
     if (!newEmail || !code) {
@@ -32,19 +32,15 @@ export function VerifyEmailPage(): React.JSX.Element {
     // Once per visit, even when React runs effects twice in development.
     if (hasStarted.current) return;
     hasStarted.current = true;
-    withProgressToast({ pending: 'Verifying email', success: 'Email successfully changed' }, () =>
-      verifyEmail({ code, newEmail }),
-    )
-      .then(async () => {
-        setIsVerified(true);
-        await queryClient.invalidateQueries({ queryKey: sessionQueries.all() });
-      })
-      .catch(() => navigate(paths.dashboard.settings.getHref(), { replace: true }));
-  }, [code, newEmail, navigate, queryClient]);
+    mutate(
+      { code, newEmail },
+      { onError: () => void navigate(paths.dashboard.settings.getHref(), { replace: true }) },
+    );
+  }, [code, newEmail, mutate, navigate]);
 
   if (!newEmail || !code) return <Navigate to={paths.dashboard.settings.getHref()} replace />;
 
-  if (isVerified) {
+  if (verify.isSuccess) {
     return (
       <AuthCard
         title="Email changed successfully"

@@ -1,48 +1,34 @@
-import { type LoginRequest, LoginRequestSchema } from '@kegel/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { LoginRequestSchema } from '@kegel/contract';
 import { Link } from 'react-router';
 
 import { paths } from '../../../config/paths';
+import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { Button } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { PasswordInput } from '../../../shared/ui/password-input';
 import { EmailInput } from '../../../shared/ui/text-input';
-import { withProgressToast } from '../../../shared/ui/toasts';
 import { useLogin } from '../api';
+import { useGoOnAfterSignIn } from '../use-go-on-after-sign-in';
 import styles from '../components/auth-form.module.css';
 import { SocialSignIn } from '../social/social-sign-in';
 
-/** `/auth/login` (spec §2). Where to go next is the auth layout's job (`r` or /dashboard). */
+/** `/auth/login`: on success, back to the page in `r`, else to /dashboard. */
 export function LoginPage(): React.JSX.Element {
   const login = useLogin();
-  const form = useForm<LoginRequest>({
-    resolver: zodResolver(LoginRequestSchema),
-    defaultValues: { email: '', password: '' },
-  });
-  const { errors, isSubmitting } = form.formState;
+  const goOn = useGoOnAfterSignIn();
+  const { form, field } = useContractForm(LoginRequestSchema, { email: '', password: '' });
 
-  const onSubmit = form.handleSubmit(async (values) => {
-    await withProgressToast(
-      { pending: 'Authenticating', success: 'Successfully authenticated' },
-      () => login(values),
-    ).catch(() => undefined);
-  });
+  const onSubmit = form.handleSubmit((values) => login.mutate(values, { onSuccess: goOn }));
 
   return (
     <AuthCard title="Sign In" subtitle="Welcome back. Sign in to manage your membership.">
       <form className={styles.form} onSubmit={onSubmit} noValidate>
-        <EmailInput label="Email" error={errors.email?.message} {...form.register('email')} />
-        <PasswordInput
-          label="Password"
-          autoComplete="current-password"
-          error={errors.password?.message}
-          {...form.register('password')}
-        />
+        <EmailInput label="Email" {...field('email')} />
+        <PasswordInput label="Password" autoComplete="current-password" {...field('password')} />
         <div className={styles.row}>
           <Link to={paths.auth.reset.getHref()}>Forgot your password?</Link>
         </div>
-        <Button type="submit" fullWidth disabled={isSubmitting}>
+        <Button type="submit" fullWidth disabled={login.isPending}>
           Sign In
         </Button>
       </form>

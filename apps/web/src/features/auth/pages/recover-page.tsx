@@ -1,34 +1,31 @@
-import { type RecoverPasswordForm, RecoverPasswordFormSchema } from '@kegel/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { RecoverPasswordFormSchema } from '@kegel/contract';
+import { useEffect } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 
 import { paths } from '../../../config/paths';
+import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { Button, ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { CheckIcon, KeyIcon } from '../../../shared/ui/icons/icon-set';
 import { NewPasswordFields } from '../../../shared/ui/new-password-fields';
-import { withProgressToast } from '../../../shared/ui/toasts';
-import { confirmPasswordReset } from '../api';
+import { useConfirmPasswordReset } from '../api';
 import styles from '../components/auth-form.module.css';
 
 const INVALID_LINK = 'Failed to change password. Link is invalid.';
 
-/** `/account/recover/new?email=…&code=…` (spec §2, §4): the emailed reset link lands here. */
+/** `/account/recover/new?email=…&code=…`: the emailed reset link lands here. */
 export function RecoverPage(): React.JSX.Element {
   const [searchParams] = useSearchParams();
   // A "+" that arrived as a space (a mail client decoding the link) is a "+" again.
   const email = searchParams.get('email')?.replace(/ /g, '+');
   const code = searchParams.get('code');
   const isLinkComplete = Boolean(email && code);
-  const [isChanged, setIsChanged] = useState(false);
-  const form = useForm<RecoverPasswordForm>({
-    resolver: zodResolver(RecoverPasswordFormSchema),
-    defaultValues: { newPassword: '', confirmPassword: '' },
+  const confirmReset = useConfirmPasswordReset();
+  const { form, field } = useContractForm(RecoverPasswordFormSchema, {
+    newPassword: '',
+    confirmPassword: '',
   });
-  const { errors, isSubmitting } = form.formState;
 
   useEffect(() => {
     if (!isLinkComplete) toast.error(INVALID_LINK, { toastId: INVALID_LINK });
@@ -36,15 +33,11 @@ export function RecoverPage(): React.JSX.Element {
 
   if (!email || !code) return <Navigate to={paths.auth.reset.getHref()} replace />;
 
-  const onSubmit = form.handleSubmit(async ({ newPassword }) => {
-    const changed = await withProgressToast(
-      { pending: 'Confirming password', success: 'Password changed successfully' },
-      () => confirmPasswordReset({ email, code, newPassword }),
-    ).catch(() => undefined);
-    if (changed) setIsChanged(true);
-  });
+  const onSubmit = form.handleSubmit(({ newPassword }) =>
+    confirmReset.mutate({ email, code, newPassword }),
+  );
 
-  if (isChanged) {
+  if (confirmReset.isSuccess) {
     return (
       <AuthCard
         title="Password Changed!"
@@ -69,8 +62,8 @@ export function RecoverPage(): React.JSX.Element {
       }
     >
       <form className={styles.form} onSubmit={onSubmit} noValidate>
-        <NewPasswordFields register={form.register} errors={errors} />
-        <Button type="submit" fullWidth disabled={isSubmitting}>
+        <NewPasswordFields field={field} />
+        <Button type="submit" fullWidth disabled={confirmReset.isPending}>
           Change Password
         </Button>
       </form>

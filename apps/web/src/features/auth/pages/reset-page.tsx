@@ -1,37 +1,25 @@
-import { type ResetPasswordRequest, ResetPasswordRequestSchema } from '@kegel/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { ResetPasswordRequestSchema } from '@kegel/contract';
 import { Link } from 'react-router';
 
 import { externalLinks, paths } from '../../../config/paths';
 import { env } from '../../../config/env';
+import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { Button } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { MessageSentIcon } from '../../../shared/ui/icons/icon-set';
 import { EmailInput } from '../../../shared/ui/text-input';
-import { withProgressToast } from '../../../shared/ui/toasts';
-import { requestPasswordReset } from '../api';
+import { useRequestPasswordReset } from '../api';
 import styles from '../components/auth-form.module.css';
 
-/** `/auth/reset` (spec §2): the form, then 'Check Your Email Inbox!'. */
+/** `/auth/reset`: the form, then 'Check Your Email Inbox!'. */
 export function ResetPage(): React.JSX.Element {
-  const [sentTo, setSentTo] = useState<string>();
-  const form = useForm<ResetPasswordRequest>({
-    resolver: zodResolver(ResetPasswordRequestSchema),
-    defaultValues: { email: '' },
-  });
-  const { errors, isSubmitting } = form.formState;
+  const requestReset = useRequestPasswordReset();
+  const { form, field } = useContractForm(ResetPasswordRequestSchema, { email: '' });
 
-  const onSubmit = form.handleSubmit(async ({ email }) => {
-    const sent = await withProgressToast(
-      { pending: 'Resetting password', success: 'Check your inbox for the link' },
-      () => requestPasswordReset(email),
-    ).catch(() => undefined);
-    if (sent) setSentTo(email);
-  });
+  const onSubmit = form.handleSubmit(({ email }) => requestReset.mutate(email));
 
-  if (sentTo) {
+  if (requestReset.isSuccess) {
+    const sentTo = requestReset.variables;
     return (
       <AuthCard
         title="Check Your Email Inbox!"
@@ -60,8 +48,8 @@ export function ResetPage(): React.JSX.Element {
       subtitle="Enter the email of your account and we will send you a link to choose a new password."
     >
       <form className={styles.form} onSubmit={onSubmit} noValidate>
-        <EmailInput label="Email" error={errors.email?.message} {...form.register('email')} />
-        <Button type="submit" fullWidth disabled={isSubmitting}>
+        <EmailInput label="Email" {...field('email')} />
+        <Button type="submit" fullWidth disabled={requestReset.isPending}>
           Send Link to Email
         </Button>
       </form>

@@ -5,21 +5,23 @@ import { toast } from 'react-toastify';
 import { loadScript } from '../../../shared/browser/load-script';
 import { Button } from '../../../shared/ui/button';
 import { AppleIcon, GoogleIcon } from '../../../shared/ui/icons/icon-set';
-import { withProgressToast } from '../../../shared/ui/toasts';
 import { socialQueries, useAppleLogin, useGoogleLogin } from '../api';
+import { useGoOnAfterSignIn } from '../use-go-on-after-sign-in';
 import styles from '../components/auth-form.module.css';
 import { requestAppleIdentityToken, requestGoogleCode, SignInCancelled } from './provider-flows';
 
 /**
- * The 'or' divider and 'Continue with Google' / 'Continue with Apple' (spec §2, §7, §8), on the
- * login and register pages. Each runs its provider's own popup (or the local identity sandbox's
+ * The 'or' divider and 'Continue with Google' / 'Continue with Apple', on the login and register
+ * pages. Each runs its provider's own popup (or the local identity sandbox's
  * stand-in, whichever script the server names), then hands the result to our API.
  */
 export function SocialSignIn(): React.JSX.Element | null {
   const providers = useQuery(socialQueries.providers());
   const googleLogin = useGoogleLogin();
   const appleLogin = useAppleLogin();
-  const [busy, setBusy] = useState<'google' | 'apple' | null>(null);
+  const goOn = useGoOnAfterSignIn();
+  const [isPopupOpen, setIsPopupOpen] = useState(false);
+  const busy = isPopupOpen || googleLogin.isPending || appleLogin.isPending;
   const google = providers.data?.google;
   const apple = providers.data?.apple;
   const appleNonce = useQuery({ ...socialQueries.appleNonce(), enabled: !!apple });
@@ -33,44 +35,40 @@ export function SocialSignIn(): React.JSX.Element | null {
   // Nothing to offer (both off, or the settings could not be read): no divider either.
   if (providers.isError || (providers.isSuccess && !google && !apple)) return null;
 
-  async function run(provider: 'google' | 'apple', signIn: () => Promise<() => Promise<void>>) {
-    setBusy(provider);
+  /**
+   * The provider's own popup, before any call of ours: closing it is not an error worth a red
+   * toast, and its failures are told as toasts here. Resolves with what it handed back, if
+   * anything.
+   */
+  async function inProviderPopup<Result>(popup: () => Promise<Result>): Promise<Result | null> {
+    setIsPopupOpen(true);
     try {
-      let finish: () => Promise<void>;
-      try {
-        finish = await signIn();
-      } catch (error) {
-        if (error instanceof SignInCancelled) toast.info(error.message);
-        else toast.error((error as Error).message);
-        return;
-      }
-      await withProgressToast(
-        {
-          pending: provider === 'google' ? 'Authenticating via Google' : 'Authenticating via Apple',
-          success: 'Successfully authenticated',
-        },
-        finish,
-      ).catch(() => undefined);
+      return await popup();
+    } catch (error) {
+      if (error instanceof SignInCancelled) toast.info(error.message);
+      else toast.error((error as Error).message);
+      return null;
     } finally {
-      setBusy(null);
+      setIsPopupOpen(false);
     }
   }
 
-  const continueWithGoogle = () =>
-    run('google', async () => {
+  const continueWithGoogle = async () => {
+    const code = await inProviderPopup(() => {
       if (!google) throw new Error('Sign in with Google is not available.');
-      const code = await requestGoogleCode(google);
-      return () => googleLogin(code);
+      return requestGoogleCode(google);
     });
+    if (code) googleLogin.mutate(code, { onSuccess: goOn });
+  };
 
   const continueWithApple = async () => {
     const nonce = appleNonce.data?.nonce;
-    await run('apple', async () => {
+    const request = await inProviderPopup(() => {
       if (!apple) throw new Error('Sign in with Apple is not available.');
       if (!nonce) throw new Error('Sign in with Apple is still loading. Please try again.');
-      const request = await requestAppleIdentityToken(apple, nonce);
-      return () => appleLogin(request);
+      return requestAppleIdentityToken(apple, nonce);
     });
+    if (request) appleLogin.mutate(request, { onSuccess: goOn });
     // Each nonce works once: have the next one ready.
     void appleNonce.refetch();
   };
@@ -85,19 +83,14 @@ export function SocialSignIn(): React.JSX.Element | null {
           variant="outlined"
           fullWidth
           onClick={continueWithGoogle}
-          disabled={!google || busy !== null}
+          disabled={!google || busy}
         >
           <GoogleIcon />
           Continue with Google
         </Button>
       ) : null}
       {providers.isPending || apple ? (
-        <Button
-          variant="outlined"
-          fullWidth
-          onClick={continueWithApple}
-          disabled={!apple || busy !== null}
-        >
+        <Button variant="outlined" fullWidth onClick={continueWithApple} disabled={!apple || busy}>
           <AppleIcon />
           Continue with Apple
         </Button>

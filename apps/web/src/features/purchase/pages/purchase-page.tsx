@@ -1,17 +1,16 @@
-import { type StartCheckoutRequest, StartCheckoutRequestSchema } from '@kegel/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { StartCheckoutRequestSchema } from '@kegel/contract';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { type FormEvent, useEffect } from 'react';
+import { useWatch } from 'react-hook-form';
 
 import { externalLinks } from '../../../config/paths';
 import { openPendingTab } from '../../../shared/browser/pending-tab';
+import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { useProfile } from '../../../shared/session/session';
 import { Button } from '../../../shared/ui/button';
 import { LockIcon, StripeIcon } from '../../../shared/ui/icons/icon-set';
 import { EmailInput } from '../../../shared/ui/text-input';
-import { withProgressToast } from '../../../shared/ui/toasts';
-import { purchaseQueries, startCheckout } from '../api';
+import { purchaseQueries, useStartCheckout } from '../api';
 import { OrderSummary } from '../components/order-summary';
 import { PlanCard, PlanCardSkeleton } from '../components/plan-card';
 import styles from '../components/purchase.module.css';
@@ -24,12 +23,10 @@ import { largestPlan } from '../plan-terms';
 export function PurchasePage(): React.JSX.Element {
   const plans = useQuery(purchaseQueries.plans());
   const { data: profile } = useProfile();
-  const [isPreparing, setIsPreparing] = useState(false);
-  const form = useForm<StartCheckoutRequest>({
-    resolver: zodResolver(StartCheckoutRequestSchema),
-    defaultValues: { planId: '', email: '' },
-  });
-  const { errors } = form.formState;
+  const checkout = useStartCheckout();
+  const { form, field } = useContractForm(StartCheckoutRequestSchema, { planId: '', email: '' });
+  // The plan is a radio group, not one labelled input: its message is placed by hand below.
+  const planError = form.getFieldState('planId', form.formState).error?.message;
   const selectedPlanId = useWatch({ control: form.control, name: 'planId' });
   const mostPopular = plans.data ? largestPlan(plans.data) : undefined;
   const selectedPlan = plans.data?.find((plan) => plan.id === selectedPlanId);
@@ -46,7 +43,7 @@ export function PurchasePage(): React.JSX.Element {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
-    if (isPreparing) return;
+    if (checkout.isPending) return;
     const parsed = StartCheckoutRequestSchema.safeParse(form.getValues());
     if (!parsed.success) {
       await form.trigger();
@@ -54,18 +51,12 @@ export function PurchasePage(): React.JSX.Element {
     }
     // Opened now, while the click still counts as the person's own action (pending-tab.ts).
     const paymentTab = openPendingTab('Preparing your secure payment page…');
-    setIsPreparing(true);
-    try {
-      const { paymentURL } = await withProgressToast(
-        { pending: 'Preparing...', success: 'Payment link has been generated' },
-        () => startCheckout(parsed.data),
-      );
-      paymentTab.go(paymentURL);
-    } catch {
-      paymentTab.close();
-    } finally {
-      setIsPreparing(false);
-    }
+    // Awaited rather than given callbacks, so the tab is sent on (or closed) even if this page
+    // is left meanwhile. The toasts, the server's error among them, are the query client's.
+    await checkout
+      .mutateAsync(parsed.data)
+      .then(({ paymentURL }) => paymentTab.go(paymentURL))
+      .catch(() => paymentTab.close());
   }
 
   return (
@@ -95,8 +86,8 @@ export function PurchasePage(): React.JSX.Element {
                 role="radiogroup"
                 aria-labelledby="step-plan"
                 aria-busy={plans.isPending}
-                aria-invalid={errors.planId ? true : undefined}
-                aria-describedby={errors.planId ? 'plan-error' : undefined}
+                aria-invalid={planError ? true : undefined}
+                aria-describedby={planError ? 'plan-error' : undefined}
               >
                 {plans.data
                   ? plans.data.map((plan) => (
@@ -110,9 +101,9 @@ export function PurchasePage(): React.JSX.Element {
                   : [0, 1, 2].map((index) => <PlanCardSkeleton key={index} />)}
               </div>
             )}
-            {errors.planId ? (
+            {planError ? (
               <p className={styles.fieldError} id="plan-error" role="alert">
-                {errors.planId.message}
+                {planError}
               </p>
             ) : null}
           </section>
@@ -124,8 +115,7 @@ export function PurchasePage(): React.JSX.Element {
             <EmailInput
               label="Email"
               hint="required only for account verification"
-              error={errors.email?.message}
-              {...form.register('email')}
+              {...field('email')}
             />
           </section>
 
@@ -137,7 +127,7 @@ export function PurchasePage(): React.JSX.Element {
               <LockIcon width={16} height={16} /> You pay on Stripe&apos;s secure checkout, in a new
               tab. We never see your card.
             </p>
-            <Button type="submit" size={56} fullWidth disabled={isPreparing}>
+            <Button type="submit" size={56} fullWidth disabled={checkout.isPending}>
               <StripeIcon /> Pay with Stripe
             </Button>
             <p className={styles.legal}>

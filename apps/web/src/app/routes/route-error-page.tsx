@@ -1,0 +1,57 @@
+import { isRouteErrorResponse, useRouteError } from 'react-router';
+
+import { paths } from '../../config/paths';
+import { Button, ButtonLink } from '../../shared/ui/button';
+import siteStyles from '../layouts/site-layout.module.css';
+import { NotFoundPage } from './not-found-page';
+import { StatusPage } from './status-page';
+
+/**
+ * What the router shows instead of a blank screen when a page's code cannot be loaded or a page
+ * throws while rendering: what happened, and a way back. A page's code fails to load when the
+ * connection drops or when a new version was deployed since this tab opened (the old file names
+ * are gone), so reloading is offered first.
+ */
+export function RouteErrorPage(): React.JSX.Element {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  const failedToLoad = isFailedCodeLoad(error);
+  return (
+    <StatusPage
+      title={failedToLoad ? 'This page could not be loaded' : 'Something went wrong'}
+      text={
+        failedToLoad
+          ? 'Your connection may have dropped, or the app has just been updated. Reload the page to try again.'
+          : 'This page stopped working. Reload it to try again, or go back to the home page.'
+      }
+    >
+      <Button onClick={() => window.location.reload()}>Reload the page</Button>
+      {/* A full load, not a client-side one: it starts again from fresh code and state. */}
+      <ButtonLink to={paths.home.getHref()} variant="outlined" reloadDocument>
+        Go to the home page
+      </ButtonLink>
+    </StatusPage>
+  );
+}
+
+/**
+ * The same, for an error in the site's frame itself (header, footer), which is then not there to
+ * hold it.
+ */
+export function RootErrorPage(): React.JSX.Element {
+  return (
+    <main className={siteStyles.main} id="main">
+      <RouteErrorPage />
+    </main>
+  );
+}
+
+/** Each browser words a failed `import()` its own way. */
+function isFailedCodeLoad(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : '';
+  return [
+    'Failed to fetch dynamically imported module', // Chromium
+    'error loading dynamically imported module', // Firefox
+    'Importing a module script failed', // Safari
+  ].some((text) => message.includes(text));
+}

@@ -1,0 +1,54 @@
+import { apiPaths } from '@kegel/contract';
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import { errorReply, fakeApi } from '../../../testing/fake-api';
+import { findToast, renderApp, tokenExpiringInAnHour } from '../../../testing/render-app';
+
+describe('/auth/login', () => {
+  it('shows under each empty field what it needs, and sends nothing', async () => {
+    const { user } = renderApp('/auth/login');
+    await user.click(await screen.findByRole('button', { name: 'Sign In' }));
+
+    expect(await screen.findByRole('textbox', { name: 'Email' })).toHaveAccessibleDescription(
+      'Email is required',
+    );
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('Password is required');
+    expect(fakeApi.requestsTo('POST', apiPaths.login)).toEqual([]);
+  });
+
+  it("shows the server's message for a wrong password and stays on the page", async () => {
+    fakeApi.on('POST', apiPaths.login, errorReply(401, 'Invalid email or password'));
+    const { user, pathname } = renderApp('/auth/login');
+    await user.type(await screen.findByRole('textbox', { name: 'Email' }), 'member@example.com');
+    await user.type(screen.getByLabelText('Password'), 'not the password');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+
+    expect(await findToast('Invalid email or password')).toBeVisible();
+    expect(screen.getByRole('heading', { level: 1, name: 'Sign In' })).toBeVisible();
+    expect(pathname()).toBe('/auth/login');
+    expect(fakeApi.requestsTo('POST', apiPaths.login)[0]?.body).toEqual({
+      email: 'member@example.com',
+      password: 'not the password',
+    });
+  });
+
+  it('signs in, then goes back to the page in r', async () => {
+    fakeApi.on('POST', apiPaths.login, {
+      body: { accessToken: tokenExpiringInAnHour(), refreshToken: tokenExpiringInAnHour() },
+    });
+    fakeApi.on('GET', apiPaths.profile, {
+      body: { id: 'm1', email: 'member@example.com', subscriptionEndDate: null, hasPassword: true },
+    });
+    const { user, pathname } = renderApp('/auth/login?r=%2Fdashboard%2Fsettings');
+    await user.type(await screen.findByRole('textbox', { name: 'Email' }), 'member@example.com');
+    await user.type(screen.getByLabelText('Password'), 'correct horse battery');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+
+    expect(await findToast('Successfully authenticated')).toBeVisible();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Account Settings' }),
+    ).toBeVisible();
+    expect(pathname()).toBe('/dashboard/settings');
+  });
+});

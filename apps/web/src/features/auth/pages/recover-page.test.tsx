@@ -1,0 +1,53 @@
+import { apiPaths } from '@kegel/contract';
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import { fakeApi } from '../../../testing/fake-api';
+import { findToast, renderApp } from '../../../testing/render-app';
+
+describe('/account/recover/new', () => {
+  it('says a link without its code is invalid and goes to /auth/reset', async () => {
+    const { pathname } = renderApp('/account/recover/new?email=someone%40example.com');
+
+    expect(await findToast('Failed to change password. Link is invalid.')).toBeVisible();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Reset Password' })).toBeVisible();
+    expect(pathname()).toBe('/auth/reset');
+  });
+
+  it('shows a short password and a mismatch under their fields, and sends nothing', async () => {
+    const { user } = renderApp('/account/recover/new?email=someone%40example.com&code=abc');
+    const newPassword = await screen.findByLabelText('New password');
+    const repeat = screen.getByLabelText('Repeat new password');
+    await user.type(newPassword, 'short');
+    await user.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(newPassword).toHaveAccessibleDescription('Password is too short');
+
+    await user.clear(newPassword);
+    await user.type(newPassword, 'a brand new password');
+    await user.type(repeat, 'a different password');
+    await user.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(repeat).toHaveAccessibleDescription('Passwords do not match');
+    expect(newPassword).not.toHaveAccessibleDescription();
+    expect(fakeApi.requestsTo('POST', apiPaths.resetPasswordConfirm)).toEqual([]);
+  });
+
+  it('sends the email (its "+" restored) and code with the new password, then confirms', async () => {
+    fakeApi.on('POST', apiPaths.resetPasswordConfirm, { body: { message: 'Password changed' } });
+    const { user } = renderApp('/account/recover/new?email=some+one%40example.com&code=abc');
+    await user.type(await screen.findByLabelText('New password'), 'a brand new password');
+    await user.type(screen.getByLabelText('Repeat new password'), 'a brand new password');
+    await user.click(screen.getByRole('button', { name: 'Change Password' }));
+
+    expect(await screen.findByRole('heading', { name: 'Password Changed!' })).toBeVisible();
+    expect(await findToast('Password changed successfully')).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Sign In Now' })).toHaveAttribute(
+      'href',
+      '/auth/login',
+    );
+    expect(fakeApi.requestsTo('POST', apiPaths.resetPasswordConfirm)[0]?.body).toEqual({
+      email: 'some+one@example.com',
+      code: 'abc',
+      newPassword: 'a brand new password',
+    });
+  });
+});

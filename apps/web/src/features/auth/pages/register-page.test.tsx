@@ -1,0 +1,66 @@
+import { apiPaths } from '@kegel/contract';
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import { fakeApi } from '../../../testing/fake-api';
+import { findToast, renderApp } from '../../../testing/render-app';
+
+async function openRegister() {
+  const view = renderApp('/auth/register');
+  const fields = {
+    email: await screen.findByRole('textbox', { name: 'Email' }),
+    password: screen.getByLabelText('Password'),
+    confirmation: screen.getByLabelText('Confirm password'),
+  };
+  const submit = () => view.user.click(screen.getByRole('button', { name: 'Create Account' }));
+  return { ...view, fields, submit };
+}
+
+describe('/auth/register', () => {
+  it('shows under each field what is wrong with it, and sends nothing', async () => {
+    const { user, fields, submit } = await openRegister();
+    await submit();
+    expect(fields.email).toHaveAccessibleDescription('Email is required');
+    expect(fields.password).toHaveAccessibleDescription('Password is too short');
+
+    await user.type(fields.email, 'not-an-email');
+    await user.type(fields.password, 'short');
+    await submit();
+    expect(fields.email).toHaveAccessibleDescription('Invalid email');
+    expect(fields.password).toHaveAccessibleDescription('Password is too short');
+    expect(fakeApi.requestsTo('POST', apiPaths.register)).toEqual([]);
+  });
+
+  it('shows a mismatch on the confirmation field, and sends nothing', async () => {
+    const { user, fields, submit } = await openRegister();
+    await user.type(fields.email, 'new@example.com');
+    await user.type(fields.password, 'correct horse battery');
+    await user.type(fields.confirmation, 'something else');
+    await submit();
+
+    expect(fields.confirmation).toHaveAccessibleDescription('Passwords do not match');
+    expect(fields.password).not.toHaveAccessibleDescription();
+    expect(fakeApi.requestsTo('POST', apiPaths.register)).toEqual([]);
+  });
+
+  it('creates the account without sending the confirmation, then goes to login', async () => {
+    fakeApi.on('POST', apiPaths.register, {
+      status: 201,
+      body: { id: 'new-1', email: 'new@example.com' },
+    });
+    const { user, fields, submit, pathname } = await openRegister();
+    await user.type(fields.email, 'new@example.com');
+    await user.type(fields.password, 'correct horse battery');
+    await user.type(fields.confirmation, 'correct horse battery');
+    await submit();
+
+    expect(
+      await findToast('Account has been created successfully! Log in to your account.'),
+    ).toBeVisible();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeVisible();
+    expect(pathname()).toBe('/auth/login');
+    expect(fakeApi.requestsTo('POST', apiPaths.register).map((request) => request.body)).toEqual([
+      { email: 'new@example.com', password: 'correct horse battery' },
+    ]);
+  });
+});

@@ -1,0 +1,93 @@
+import { QueryClientProvider, useMutation } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ToastContainer } from 'react-toastify';
+import { describe, expect, it } from 'vitest';
+
+import { createQueryClient, freshness } from './query-client';
+
+/** A button that runs `work` as a mutation, with or without progress toasts. */
+function WriteButton({
+  work,
+  toasts,
+}: {
+  work: () => Promise<unknown>;
+  toasts?: { pending: string; success: string };
+}): React.JSX.Element {
+  const mutation = useMutation({ mutationFn: work, meta: { toasts } });
+  return (
+    <button type="button" onClick={() => mutation.mutate()}>
+      Save
+    </button>
+  );
+}
+
+function renderWithClient(ui: React.JSX.Element) {
+  const user = userEvent.setup();
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      {ui}
+      <ToastContainer />
+    </QueryClientProvider>,
+  );
+  const toasts = () => within(screen.getByRole('region', { name: /Notifications/ }));
+  return { user, toasts };
+}
+
+function deferred() {
+  let resolve: (value: unknown) => void = () => {};
+  let reject: (error: Error) => void = () => {};
+  const promise = new Promise((done, fail) => {
+    resolve = done;
+    reject = fail;
+  });
+  return { promise, resolve, reject };
+}
+
+const TEXTS = { pending: 'Changing password', success: 'Password changed successfully' };
+
+describe('the toasts of a write', () => {
+  it('show the pending text while it runs, then the success text', async () => {
+    const call = deferred();
+    const { user, toasts } = renderWithClient(
+      <WriteButton work={() => call.promise} toasts={TEXTS} />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await toasts().findByText('Changing password')).toBeVisible();
+
+    call.resolve({ message: 'ok' });
+    expect(await toasts().findByText('Password changed successfully')).toBeVisible();
+    expect(toasts().queryByText('Changing password')).not.toBeInTheDocument();
+  });
+
+  it("turn into the error's message when it fails", async () => {
+    const call = deferred();
+    const { user, toasts } = renderWithClient(
+      <WriteButton work={() => call.promise} toasts={TEXTS} />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await toasts().findByText('Changing password')).toBeVisible();
+
+    call.reject(new Error('Current password is incorrect'));
+    expect(await toasts().findByText('Current password is incorrect')).toBeVisible();
+    expect(toasts().queryByText('Changing password')).not.toBeInTheDocument();
+  });
+
+  it('are not shown for a write that carries no texts', async () => {
+    const { user, toasts } = renderWithClient(
+      <WriteButton work={() => Promise.reject(new Error('Not shown'))} />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(toasts().queryByText('Not shown')).not.toBeInTheDocument();
+  });
+});
+
+describe('the query client', () => {
+  it('caches every answer for an hour and never retries, unless a query names a preset', () => {
+    const defaults = createQueryClient().getDefaultOptions();
+    expect(defaults.queries).toMatchObject({ ...freshness.standard, retry: false });
+    expect(freshness.standard.staleTime).toBe(60 * 60 * 1000);
+    expect(defaults.mutations).toMatchObject({ retry: false });
+  });
+});

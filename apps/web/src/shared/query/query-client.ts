@@ -1,0 +1,68 @@
+// The app's one query client. Cache times and retries are set here once for every query, and
+// the toasts of every write are shown here once, from the texts a mutation carries in its meta.
+import { MutationCache, QueryClient } from '@tanstack/react-query';
+
+import {
+  failProgressToast,
+  type ProgressToastTexts,
+  startProgressToast,
+  succeedProgressToast,
+} from '../ui/toasts';
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    mutationMeta: {
+      /**
+       * A loading toast while the write runs, turned into `success` or into the error's message
+       * (the server's) when it ends. Writes without it show nothing by themselves.
+       */
+      toasts?: ProgressToastTexts;
+    };
+  }
+}
+
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
+
+/**
+ * How long an answer is kept and trusted. Every query gets `standard` unless it names another
+ * preset: the product caches what it reads for an hour, without retries (README, Web app).
+ */
+export const freshness = {
+  standard: { staleTime: HOUR, gcTime: HOUR },
+  /**
+   * Stripe calls a customer-portal session short-lived and asks for one when the person means to
+   * use it, so a portal link is reused for five minutes only.
+   */
+  shortLived: { staleTime: 5 * MINUTE, gcTime: 5 * MINUTE },
+  /** Single-use values (a sign-in nonce): never served from the cache, never kept. */
+  singleUse: { staleTime: 0, gcTime: 0 },
+  /** For one read that must reach the server even though the cached answer is still fresh. */
+  fromServer: { staleTime: 0 },
+} as const;
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { ...freshness.standard, retry: false, refetchOnWindowFocus: false },
+      mutations: { retry: false },
+    },
+    mutationCache: new MutationCache({
+      onMutate: (_variables, mutation) => {
+        const texts = mutation.meta?.toasts;
+        if (texts) startProgressToast(toastIdOf(mutation.mutationId), texts);
+      },
+      onSuccess: (_data, _variables, _context, mutation) => {
+        const texts = mutation.meta?.toasts;
+        if (texts) succeedProgressToast(toastIdOf(mutation.mutationId), texts);
+      },
+      onError: (error, _variables, _context, mutation) => {
+        if (mutation.meta?.toasts) failProgressToast(toastIdOf(mutation.mutationId), error.message);
+      },
+    }),
+  });
+}
+
+function toastIdOf(mutationId: number): string {
+  return `mutation-${mutationId}`;
+}

@@ -1,0 +1,78 @@
+// A stand-in for the API server in Vitest. The app's HTTP client (createApiClient) is given this
+// `fetch` instead of the browser's (setup.ts), so pages run their real calls, token handling and
+// error messages, while each test says what the server answers. Every request is kept, so a
+// test can check what was sent, and that nothing was.
+import type { ErrorBody } from '@kegel/contract';
+
+export interface RecordedRequest {
+  method: string;
+  /** The API path, without the base URL: `/auth/local/login/email`. */
+  path: string;
+  body: unknown;
+  headers: Headers;
+}
+
+export interface FakeReply {
+  status?: number;
+  body?: unknown;
+}
+
+type Answer = FakeReply | ((request: RecordedRequest) => FakeReply | Promise<FakeReply>);
+
+/** The server's error shape: `{ statusCode, error, message }`. */
+export function errorReply(status: number, message: ErrorBody['message']): FakeReply {
+  return { status, body: { statusCode: status, error: 'Error', message } };
+}
+
+const API_PREFIX = '/api';
+
+class FakeApi {
+  private readonly answers = new Map<string, Answer>();
+  readonly requests: RecordedRequest[] = [];
+
+  constructor() {
+    this.reset();
+  }
+
+  /** What the server answers to `method path` from now on. */
+  on(method: 'GET' | 'POST', path: string, answer: Answer): void {
+    this.answers.set(`${method} ${path}`, answer);
+  }
+
+  requestsTo(method: 'GET' | 'POST', path: string): RecordedRequest[] {
+    return this.requests.filter((request) => request.method === method && request.path === path);
+  }
+
+  reset(): void {
+    this.answers.clear();
+    this.requests.length = 0;
+    // Login and register ask which social providers exist; by default, none.
+    this.on('GET', '/auth/oauth/providers', { body: { google: null, apple: null } });
+  }
+
+  readonly fetch: typeof fetch = async (input, init) => {
+    const url = new URL(String(input instanceof Request ? input.url : input), 'http://localhost');
+    const path = url.pathname.startsWith(API_PREFIX)
+      ? url.pathname.slice(API_PREFIX.length)
+      : url.pathname;
+    const method = init?.method ?? 'GET';
+    const request: RecordedRequest = {
+      method,
+      path,
+      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+      headers: new Headers(init?.headers),
+    };
+    this.requests.push(request);
+    const answer = this.answers.get(`${method} ${path}`);
+    const reply =
+      typeof answer === 'function'
+        ? await answer(request)
+        : (answer ?? errorReply(404, `The fake API has no answer for ${method} ${path}`));
+    return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
+      status: reply.status ?? 200,
+      headers: { 'content-type': 'application/json' },
+    });
+  };
+}
+
+export const fakeApi = new FakeApi();

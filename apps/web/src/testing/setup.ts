@@ -1,0 +1,40 @@
+// Runs before every web test file: DOM matchers, the fake API behind the app's HTTP client, and
+// a clean slate (DOM, storage, answers) after each test.
+import '@testing-library/jest-dom/vitest';
+
+import { cleanup, configure } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
+
+import type * as AppApi from '../shared/http/api';
+import { fakeApi } from './fake-api';
+
+// The first visit to a lazy page transforms its module graph, which takes a moment in Vitest.
+configure({ asyncUtilTimeout: 5_000 });
+
+// The app's client, made as in shared/http/api.ts but with the fake API as its fetch.
+vi.mock('../shared/http/api', async (importOriginal) => {
+  const actual = await importOriginal<typeof AppApi>();
+  const { createApiClient } = await import('../shared/http/api-client');
+  const { env } = await import('../config/env');
+  let onUnauthorized = (): void => {};
+  return {
+    ...actual,
+    setUnauthorizedHandler: (handler: () => void) => {
+      onUnauthorized = handler;
+    },
+    api: createApiClient({
+      baseUrl: env.apiBaseUrl,
+      tokens: actual.tokenStore,
+      onUnauthorized: () => onUnauthorized(),
+      fetch: fakeApi.fetch,
+    }),
+  };
+});
+
+afterEach(() => {
+  cleanup();
+  fakeApi.reset();
+  // Unit tests of plain functions run in Node, without a DOM (their `@vitest-environment node`).
+  if (typeof localStorage !== 'undefined') localStorage.clear();
+  vi.restoreAllMocks();
+});
