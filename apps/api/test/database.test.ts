@@ -13,8 +13,9 @@ describe.each(testDatabaseKinds)('database on $name', (kind) => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
+  /** Empty, as on a server's first start: these tests are about migrating it. */
   async function freshDatabase(): Promise<TestDatabase> {
-    const database = await kind.create();
+    const database = await kind.create({ empty: true });
     cleanups.push(() => database.drop());
     return database;
   }
@@ -91,7 +92,7 @@ describe('PGlite data directory', () => {
 const postgres = testDatabaseKinds.find((kind) => kind.name === 'PostgreSQL');
 describe.runIf(postgres)('PostgreSQL migrations under concurrency', () => {
   it('lets processes that start together take turns: one applies, the others find it done', async () => {
-    const database = await postgres!.create();
+    const database = await postgres!.create({ empty: true });
     const config = testConfig(database).database;
     const handles = await Promise.all([
       openDatabase(config),
