@@ -25,6 +25,7 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['apps/api/test/**/*.test.ts'],
+          globalSetup: ['apps/api/test/support/template-databases.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

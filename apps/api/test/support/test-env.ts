@@ -8,3 +8,21 @@ export const testEnv = {
 
 /** The PATH a child process needs to find its tools. */
 export const childProcessPath = process.env.PATH ?? '';
+
+/**
+ * Runs `work` with process.env replaced by exactly `env`, as a process started with that
+ * environment would see it, so a setting exported in the developer's shell cannot leak in. The
+ * test run's own environment is back once `work` settles.
+ */
+export async function withExactEnvironment<T>(
+  env: Record<string, string>,
+  work: () => Promise<T>,
+): Promise<T> {
+  const own = process.env;
+  process.env = { ...env };
+  try {
+    return await work();
+  } finally {
+    process.env = own;
+  }
+}
