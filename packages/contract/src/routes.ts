@@ -66,29 +66,3 @@ export function pathTo(route: Route, params: Record<string, string> = {}): strin
     return encodeURIComponent(value);
   });
 }
-
-/**
- * The web app's older spelling of the paths, derived from the table above while its calls move
- * to the typed client.
- */
-export const apiPaths = {
-  register: apiRoutes.register.path,
-  login: apiRoutes.login.path,
-  refresh: apiRoutes.refresh.path,
-  logout: apiRoutes.logout.path,
-  resetPassword: apiRoutes.requestPasswordReset.path,
-  resetPasswordConfirm: apiRoutes.confirmPasswordReset.path,
-  changePassword: apiRoutes.changePassword.path,
-  changeEmail: apiRoutes.requestEmailChange.path,
-  verifyEmail: apiRoutes.confirmEmailChange.path,
-  googleVerifyToken: apiRoutes.signInWithGoogle.path,
-  appleVerifyToken: apiRoutes.signInWithApple.path,
-  socialProviders: apiRoutes.listSocialProviders.path,
-  appleNonce: apiRoutes.issueAppleNonce.path,
-  profile: apiRoutes.readProfile.path,
-  subscriptions: apiRoutes.listPurchases.path,
-  plans: apiRoutes.listPlans.path,
-  startCheckout: apiRoutes.startCheckout.path,
-  checkoutSession: (session: string): string => pathTo(apiRoutes.describeCheckout, { session }),
-  customerPortal: apiRoutes.openCustomerPortal.path,
-} as const;

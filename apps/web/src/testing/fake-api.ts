@@ -2,7 +2,7 @@
 // `fetch` instead of the browser's (setup.ts), so pages run their real calls, token handling and
 // error messages, while each test says what the server answers. Every request is kept, so a
 // test can check what was sent, and that nothing was.
-import type { ErrorBody } from '@kegel/contract';
+import { type ApiRouteName, apiRoutes, type ErrorBody } from '@kegel/contract';
 
 export interface RecordedRequest {
   method: string;
@@ -34,20 +34,21 @@ class FakeApi {
     this.reset();
   }
 
-  /** What the server answers to `method path` from now on. */
-  on(method: 'GET' | 'POST', path: string, answer: Answer): void {
-    this.answers.set(`${method} ${path}`, answer);
+  /** What the server answers to the contract's call `name` from now on. */
+  on(name: ApiRouteName, answer: Answer): void {
+    this.answers.set(name, answer);
   }
 
-  requestsTo(method: 'GET' | 'POST', path: string): RecordedRequest[] {
-    return this.requests.filter((request) => request.method === method && request.path === path);
+  /** What the page sent to the call `name`, oldest first. */
+  requestsTo(name: ApiRouteName): RecordedRequest[] {
+    return this.requests.filter((request) => routeNameOf(request) === name);
   }
 
   reset(): void {
     this.answers.clear();
     this.requests.length = 0;
     // Login and register ask which social providers exist; by default, none.
-    this.on('GET', '/auth/oauth/providers', { body: { google: null, apple: null } });
+    this.on('listSocialProviders', { body: { google: null, apple: null } });
   }
 
   readonly fetch: typeof fetch = async (input, init) => {
@@ -63,7 +64,8 @@ class FakeApi {
       headers: new Headers(init?.headers),
     };
     this.requests.push(request);
-    const answer = this.answers.get(`${method} ${path}`);
+    const name = routeNameOf(request);
+    const answer = name && this.answers.get(name);
     const reply =
       typeof answer === 'function'
         ? await answer(request)
@@ -73,6 +75,15 @@ class FakeApi {
       headers: { 'content-type': 'application/json' },
     });
   };
+}
+
+/** The contract's call a request was made to (path parameters match any segment). */
+function routeNameOf(request: RecordedRequest): ApiRouteName | undefined {
+  return (Object.keys(apiRoutes) as ApiRouteName[]).find((name) => {
+    const route = apiRoutes[name];
+    const pattern = new RegExp(`^${route.path.replace(/:\w+/g, '[^/]+')}$`);
+    return route.method === request.method && pattern.test(request.path);
+  });
 }
 
 export const fakeApi = new FakeApi();

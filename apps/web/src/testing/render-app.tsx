@@ -43,7 +43,7 @@ export function signInAs(profile: Partial<Profile> = {}): Profile {
     hasPassword: true,
     ...profile,
   };
-  fakeApi.on('GET', '/users/profile', { body: member });
+  fakeApi.on('readProfile', { body: member });
   tokenStore.write({ accessToken: tokenExpiringInAnHour(), refreshToken: tokenExpiringInAnHour() });
   return member;
 }

@@ -1,5 +1,5 @@
 import {
-  apiPaths,
+  type Acknowledgement,
   type ChangeEmailRequest,
   type ChangePasswordRequest,
   type VerifyEmailRequest,
@@ -9,21 +9,21 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../shared/http/api';
 import { sessionQueries } from '../../shared/session/session';
 
-export function changeEmail(request: ChangeEmailRequest): Promise<{ message: string }> {
-  return api.post(apiPaths.changeEmail, request);
+export function changeEmail(request: ChangeEmailRequest): Promise<Acknowledgement> {
+  return api.call('requestEmailChange', { body: request });
 }
 
-export function changePassword(request: ChangePasswordRequest): Promise<{ message: string }> {
-  return api.post(apiPaths.changePassword, request);
+export function changePassword(request: ChangePasswordRequest): Promise<Acknowledgement> {
+  return api.call('changePassword', { body: request });
 }
 
-export function verifyEmail(request: VerifyEmailRequest): Promise<{ message: string }> {
-  return api.post(apiPaths.verifyEmail, request);
+export function verifyEmail(request: VerifyEmailRequest): Promise<Acknowledgement> {
+  return api.call('confirmEmailChange', { body: request });
 }
 
 /** The password-reset link, which also sets a first password on a Google or Apple account. */
-export function emailPasswordLink(email: string): Promise<{ message: string }> {
-  return api.post(apiPaths.resetPassword, { email });
+export function emailPasswordLink(email: string): Promise<Acknowledgement> {
+  return api.call('requestPasswordReset', { body: { email } });
 }
 
 export function useChangeEmail() {

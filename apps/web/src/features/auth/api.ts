@@ -1,11 +1,10 @@
 import {
+  type Acknowledgement,
   type AppleVerifyTokenRequest,
-  apiPaths,
   type LoginRequest,
+  type RegisteredUser,
   type RegisterRequest,
   type ResetPasswordConfirmRequest,
-  type SignInNonceResponse,
-  type SocialProvidersResponse,
   type TokenPair,
 } from '@kegel/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
@@ -14,18 +13,18 @@ import { api, tokenStore } from '../../shared/http/api';
 import { freshness } from '../../shared/query/query-client';
 import { sessionQueries } from '../../shared/session/session';
 
-export function register(request: RegisterRequest): Promise<{ id: string; email: string }> {
-  return api.post(apiPaths.register, request);
+export function register(request: RegisterRequest): Promise<RegisteredUser> {
+  return api.call('register', { body: request });
 }
 
-export function requestPasswordReset(email: string): Promise<{ message: string }> {
-  return api.post(apiPaths.resetPassword, { email });
+export function requestPasswordReset(email: string): Promise<Acknowledgement> {
+  return api.call('requestPasswordReset', { body: { email } });
 }
 
 export function confirmPasswordReset(
   request: ResetPasswordConfirmRequest,
-): Promise<{ message: string }> {
-  return api.post(apiPaths.resetPasswordConfirm, request);
+): Promise<Acknowledgement> {
+  return api.call('confirmPasswordReset', { body: request });
 }
 
 /** Which social providers the server offers, and the scripts that start them. */
@@ -33,8 +32,7 @@ export const socialQueries = {
   providers: () =>
     queryOptions({
       queryKey: ['auth', 'social-providers'],
-      queryFn: ({ signal }) =>
-        api.get<SocialProvidersResponse>(apiPaths.socialProviders, { signal }),
+      queryFn: ({ signal }) => api.call('listSocialProviders', { signal }),
     }),
   /**
    * A single-use nonce for the next Apple sign-in, fetched ahead (the popup must open during the
@@ -43,7 +41,7 @@ export const socialQueries = {
   appleNonce: () =>
     queryOptions({
       queryKey: ['auth', 'apple-nonce'],
-      queryFn: () => api.post<SignInNonceResponse>(apiPaths.appleNonce, {}),
+      queryFn: () => api.call('issueAppleNonce'),
       ...freshness.singleUse,
       refetchInterval: 4 * 60 * 1000,
     }),
@@ -74,15 +72,15 @@ function useSignIn<Request>(exchange: (request: Request) => Promise<TokenPair>, 
 }
 
 function loginWithPassword(request: LoginRequest): Promise<TokenPair> {
-  return api.post(apiPaths.login, request);
+  return api.call('login', { body: request });
 }
 
 function loginWithGoogleCode(code: string): Promise<TokenPair> {
-  return api.post(apiPaths.googleVerifyToken, { code, clientType: 'WEB' });
+  return api.call('signInWithGoogle', { body: { code, clientType: 'WEB' } });
 }
 
 function loginWithAppleToken(request: AppleVerifyTokenRequest): Promise<TokenPair> {
-  return api.post(apiPaths.appleVerifyToken, request);
+  return api.call('signInWithApple', { body: request });
 }
 
 export function useLogin() {

@@ -1,4 +1,3 @@
-import { apiPaths, type CustomerPortalResponse, type SubscriptionsResponse } from '@kegel/contract';
 import { queryOptions } from '@tanstack/react-query';
 
 import { api } from '../../shared/http/api';
@@ -13,12 +12,12 @@ export const membershipQueries = {
   subscriptions: () =>
     queryOptions({
       queryKey: [...sessionQueries.all(), 'subscriptions'],
-      queryFn: ({ signal }) => api.get<SubscriptionsResponse>(apiPaths.subscriptions, { signal }),
+      queryFn: ({ signal }) => api.call('listPurchases', { signal }),
     }),
   customerPortal: () =>
     queryOptions({
       queryKey: [...sessionQueries.all(), 'customer-portal'],
-      queryFn: ({ signal }) => api.get<CustomerPortalResponse>(apiPaths.customerPortal, { signal }),
+      queryFn: ({ signal }) => api.call('openCustomerPortal', { signal }),
       // Stripe's portal sessions are short-lived: a link is not kept for the usual hour.
       ...freshness.shortLived,
     }),

@@ -1,10 +1,4 @@
-import {
-  apiPaths,
-  type CheckoutSession,
-  type PlansResponse,
-  type StartCheckoutRequest,
-  type StartCheckoutResponse,
-} from '@kegel/contract';
+import type { StartCheckoutRequest, StartCheckoutResponse } from '@kegel/contract';
 import { queryOptions, useMutation } from '@tanstack/react-query';
 
 import { api } from '../../shared/http/api';
@@ -15,18 +9,18 @@ export const purchaseQueries = {
   plans: () =>
     queryOptions({
       queryKey: [...purchaseQueries.all(), 'plans'],
-      queryFn: ({ signal }) => api.get<PlansResponse>(apiPaths.plans, { signal }),
+      queryFn: ({ signal }) => api.call('listPlans', { signal }),
     }),
   checkoutSession: (sessionId: string) =>
     queryOptions({
       queryKey: [...purchaseQueries.all(), 'session', sessionId],
       queryFn: ({ signal }) =>
-        api.get<CheckoutSession>(apiPaths.checkoutSession(sessionId), { signal }),
+        api.call('describeCheckout', { params: { session: sessionId }, signal }),
     }),
 };
 
 export function startCheckout(request: StartCheckoutRequest): Promise<StartCheckoutResponse> {
-  return api.post(apiPaths.startCheckout, request);
+  return api.call('startCheckout', { body: request });
 }
 
 export function useStartCheckout() {

@@ -2,7 +2,7 @@
 // No page is rendered here: Node alone, without the DOM that the web project sets up.
 import { describe, expect, it } from 'vitest';
 
-import { ApiError, createApiClient, NETWORK_ERROR_MESSAGE } from './api-client';
+import { ApiError, buildUrl, createApiClient, NETWORK_ERROR_MESSAGE } from './api-client';
 import { ACCESS_TOKEN_KEY, createTokenStore, REFRESH_TOKEN_KEY } from './token-store';
 
 /** localStorage's interface over a Map. */
@@ -79,8 +79,9 @@ describe('api client', () => {
   it('sends the access token as a bearer header', async () => {
     const access = jwt(600);
     const { client, calls } = setup({ access, refresh: jwt(86400) }, () => json(200, { ok: true }));
-    await client.get('/users/profile');
+    await client.call('readProfile');
     expect(calls).toHaveLength(1);
+    expect(calls[0]!.url).toBe('/api/users/profile');
     expect(calls[0]!.headers.authorization).toBe(`Bearer ${access}`);
   });
 
@@ -98,9 +99,9 @@ describe('api client', () => {
     });
 
     await Promise.all([
-      client.get('/users/profile'),
-      client.get('/payments/stripe/plans'),
-      client.get('/users/subscriptions/personal'),
+      client.call('readProfile'),
+      client.call('listPlans'),
+      client.call('listPurchases'),
     ]);
     expect(refreshes).toBe(1);
     const refreshCall = calls.find((call) => call.url === '/api/auth/refresh')!;
@@ -115,7 +116,7 @@ describe('api client', () => {
 
   it('never renews before a call to an /auth path', async () => {
     const { client, calls } = setup({ access: jwt(-5), refresh: jwt(86400) }, () => json(200, {}));
-    await client.post('/auth/change-password', { oldPassword: 'a', newPassword: 'b' });
+    await client.call('changePassword', { body: { oldPassword: 'a', newPassword: 'b' } });
     expect(calls.map((call) => call.url)).toEqual(['/api/auth/change-password']);
   });
 
@@ -125,7 +126,7 @@ describe('api client', () => {
         ? json(401, { statusCode: 401, error: 'Unauthorized', message: 'ended' })
         : json(401, {}),
     );
-    await expect(client.get('/users/profile')).rejects.toBeInstanceOf(ApiError);
+    await expect(client.call('readProfile')).rejects.toBeInstanceOf(ApiError);
     expect(tokens.read()).toBeNull();
   });
 
@@ -133,7 +134,7 @@ describe('api client', () => {
     const { client, calls, tokens } = setup({ access: jwt(-5), refresh: jwt(-1) }, () =>
       json(401, {}),
     );
-    await expect(client.get('/users/profile')).rejects.toThrow();
+    await expect(client.call('readProfile')).rejects.toThrow();
     expect(calls.map((call) => call.url)).toEqual(['/api/users/profile']);
     expect(calls[0]!.headers.authorization).toBeUndefined();
     expect(tokens.read()).toBeNull();
@@ -143,7 +144,7 @@ describe('api client', () => {
     const { client, unauthorizedCount } = setup(null, () =>
       json(401, { statusCode: 401, error: 'Unauthorized', message: 'Please sign in' }),
     );
-    await expect(client.get('/users/profile')).rejects.toMatchObject({
+    await expect(client.call('readProfile')).rejects.toMatchObject({
       statusCode: 401,
       message: 'Please sign in',
     });
@@ -158,7 +159,9 @@ describe('api client', () => {
         message: ['Invalid email', 'Password is too short'],
       }),
     );
-    await expect(client.post('/auth/local/register/email', {})).rejects.toMatchObject({
+    await expect(
+      client.call('register', { body: { email: '', password: '' } }),
+    ).rejects.toMatchObject({
       statusCode: 400,
       message: 'Invalid email\nPassword is too short',
     });
@@ -167,22 +170,43 @@ describe('api client', () => {
 
   it('says when the server cannot be reached, and when it answers something unreadable', async () => {
     const offline = setup(null, () => Promise.reject(new TypeError('Failed to fetch')));
-    await expect(offline.client.get('/users/profile')).rejects.toMatchObject({
+    await expect(offline.client.call('readProfile')).rejects.toMatchObject({
       statusCode: 0,
       message: NETWORK_ERROR_MESSAGE,
     });
     const proxy = setup(null, () => new Response('<html>Bad gateway</html>', { status: 502 }));
-    await expect(proxy.client.get('/users/profile')).rejects.toMatchObject({
+    await expect(proxy.client.call('readProfile')).rejects.toMatchObject({
       statusCode: 502,
       message: 'Something went wrong. Please try again.',
     });
   });
 
-  it('puts GET parameters in the query string, repeating the key for arrays', async () => {
-    const { client, calls } = setup(null, () => json(200, []));
-    await client.get('/payments/stripe/plans', {
-      query: { id: ['a', 'b'], currency: 'usd', skip: undefined },
+  it('puts GET parameters in the query string, repeating the key for arrays', () => {
+    expect(
+      buildUrl('/api', '/payments/stripe/plans', {
+        id: ['a', 'b'],
+        currency: 'usd',
+        skip: undefined,
+      }),
+    ).toBe('/api/payments/stripe/plans?id=a&id=b&currency=usd');
+  });
+
+  it('fills in path parameters, encoded, and sends the body as JSON with the method of the call', async () => {
+    const { client, calls } = setup(null, () =>
+      json(200, { id: 'cs_1', durationDays: 7, beginsAt: '', providerType: 'Stripe', price: 1 }),
+    );
+    const session = await client.call('describeCheckout', { params: { session: 'cs 1/2' } });
+    expect(session.durationDays).toBe(7);
+    expect(calls[0]).toMatchObject({
+      url: '/api/payments/stripe/session/cs%201%2F2',
+      method: 'GET',
     });
-    expect(calls[0]!.url).toBe('/api/payments/stripe/plans?id=a&id=b&currency=usd');
+    await client.call('startCheckout', { body: { planId: '1-week', email: 'a@b.co' } });
+    expect(calls[1]).toMatchObject({
+      url: '/api/payments/stripe/new',
+      method: 'POST',
+      body: { planId: '1-week', email: 'a@b.co' },
+    });
+    expect(calls[1]!.headers['content-type']).toBe('application/json');
   });
 });

@@ -1,17 +1,26 @@
-import { AUTH_PATH_PREFIX, apiPaths, type ErrorBody, type TokenPair } from '@kegel/contract';
+// The one HTTP client of the web app, typed by the contract's call objects:
+// - every request carries the access token as a bearer header;
+// - before a request whose access token has expired while the refresh token is still valid, both
+//   are renewed, once even when several requests need it (single flight); never before a call to
+//   an /auth path; a failed renewal removes both tokens;
+// - a 401 calls `onUnauthorized` (the app decides, by the current page, whether to go to login);
+// - errors become `ApiError`, whose message is the server's, arrays joined by newlines.
+// No UI in here: toasts and navigation belong to the app. The README's Product rules give the
+// rules this follows.
+import {
+  AUTH_PATH_PREFIX,
+  apiRoutes,
+  type EndpointName,
+  type Endpoints,
+  type ErrorBody,
+  pathTo,
+  type RequestOf,
+  type ResponseOf,
+  type TokenPair,
+} from '@kegel/contract';
 
 import { isTokenExpired, type TokenStore } from './token-store';
 
-/**
- * The one HTTP client of the web app (spec §6, §7):
- * - every request carries the access token as a bearer header;
- * - before a request whose access token has expired while the refresh token is still valid, both
- *   are renewed, once even when several requests need it (single flight); never before a call to
- *   an /auth path; a failed renewal removes both tokens;
- * - a 401 calls `onUnauthorized` (the app decides, by the current page, whether to go to login);
- * - errors become `ApiError`, whose message is the server's, arrays joined by newlines.
- * No UI in here: toasts and navigation belong to the app.
- */
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
@@ -28,21 +37,24 @@ const UNKNOWN_ERROR_MESSAGE = 'Something went wrong. Please try again.';
 
 type QueryValue = string | number | boolean | Array<string | number | boolean> | undefined;
 
-export interface RequestOptions {
-  body?: unknown;
-  /** GET parameters; array values repeat the key (spec §7). */
-  query?: Record<string, QueryValue>;
+export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * What a call takes: its path parameters, query and body as the contract describes them (none
+ * for a call without input), and an abort signal.
+ */
+export type CallArguments<N extends EndpointName> = keyof RequestOf<Endpoints[N]> extends never
+  ? [request?: CallOptions]
+  : [request: RequestOf<Endpoints[N]> & CallOptions];
+
 export interface ApiClient {
-  request<T>(
-    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-    path: string,
-    options?: RequestOptions,
-  ): Promise<T>;
-  get<T>(path: string, options?: RequestOptions): Promise<T>;
-  post<T>(path: string, body?: unknown): Promise<T>;
+  /** Makes the contract's call `name`; resolves with its success body, typed by the contract. */
+  call<N extends EndpointName>(
+    name: N,
+    ...request: CallArguments<N>
+  ): Promise<ResponseOf<Endpoints[N]>>;
 }
 
 export interface ApiClientOptions {
@@ -57,7 +69,12 @@ export function joinErrorMessage(message: string | string[]): string {
   return Array.isArray(message) ? message.join('\n') : message;
 }
 
-function buildUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): string {
+/** GET parameters go in the query string; array values repeat the key. */
+export function buildUrl(
+  baseUrl: string,
+  path: string,
+  query?: Record<string, QueryValue>,
+): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value === undefined) continue;
@@ -99,7 +116,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   async function renewTokens(refreshToken: string): Promise<void> {
     try {
-      const response = await fetchImpl(`${options.baseUrl}${apiPaths.refresh}`, {
+      const response = await fetchImpl(`${options.baseUrl}${apiRoutes.refresh.path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${refreshToken}` },
         body: JSON.stringify({ refreshToken }),
@@ -126,24 +143,24 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     await refreshInFlight;
   }
 
-  async function request<T>(
+  async function send(
     method: string,
     path: string,
-    requestOptions: RequestOptions = {},
-  ): Promise<T> {
+    input: { body?: unknown; query?: Record<string, QueryValue>; signal?: AbortSignal },
+  ): Promise<unknown> {
     if (!path.startsWith(AUTH_PATH_PREFIX)) await ensureFreshTokens();
     const accessToken = options.tokens.read()?.accessToken;
     const headers: Record<string, string> = { accept: 'application/json' };
     if (accessToken) headers.authorization = `Bearer ${accessToken}`;
-    if (requestOptions.body !== undefined) headers['content-type'] = 'application/json';
+    if (input.body !== undefined) headers['content-type'] = 'application/json';
 
     let response: Response;
     try {
-      response = await fetchImpl(buildUrl(options.baseUrl, path, requestOptions.query), {
+      response = await fetchImpl(buildUrl(options.baseUrl, path, input.query), {
         method,
         headers,
-        body: requestOptions.body === undefined ? undefined : JSON.stringify(requestOptions.body),
-        signal: requestOptions.signal,
+        body: input.body === undefined ? undefined : JSON.stringify(input.body),
+        signal: input.signal,
       });
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error;
@@ -151,13 +168,22 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     if (response.status === 401) options.onUnauthorized();
     if (!response.ok) throw await errorFrom(response);
-    if (response.status === 204) return undefined as T;
-    return (await response.json()) as T;
+    if (response.status === 204) return undefined;
+    return response.json();
   }
 
   return {
-    request,
-    get: (path, requestOptions) => request('GET', path, requestOptions),
-    post: (path, body) => request('POST', path, { body }),
+    async call<N extends EndpointName>(name: N, ...[request]: CallArguments<N>) {
+      const route = apiRoutes[name];
+      const input = (request ?? {}) as CallOptions & {
+        params?: Record<string, string>;
+        query?: Record<string, QueryValue>;
+        body?: unknown;
+      };
+      const body = await send(route.method, pathTo(route, input.params), input);
+      // The one place the wire meets the types: the server serialises every success with the
+      // same contract schema, so its body is this call's response.
+      return body as ResponseOf<Endpoints[N]>;
+    },
   };
 }

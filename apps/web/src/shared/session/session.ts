@@ -1,4 +1,3 @@
-import { apiPaths, type Profile } from '@kegel/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useSyncExternalStore } from 'react';
 
@@ -13,7 +12,7 @@ export const sessionQueries = {
   profile: () =>
     queryOptions({
       queryKey: [...sessionQueries.all(), 'profile'],
-      queryFn: ({ signal }) => api.get<Profile>(apiPaths.profile, { signal }),
+      queryFn: ({ signal }) => api.call('readProfile', { signal }),
     }),
 };
 
@@ -39,7 +38,9 @@ export function useSignOut() {
       const pair = tokenStore.read();
       if (pair) {
         // Best effort: even if the server cannot be reached, this browser forgets the session.
-        await api.post(apiPaths.logout, { refreshToken: pair.refreshToken }).catch(() => undefined);
+        await api
+          .call('logout', { body: { refreshToken: pair.refreshToken } })
+          .catch(() => undefined);
       }
       tokenStore.clear();
       queryClient.clear();

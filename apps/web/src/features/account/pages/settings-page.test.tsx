@@ -1,4 +1,3 @@
-import { apiPaths } from '@kegel/contract';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
@@ -29,12 +28,12 @@ describe('/dashboard/settings, Change Password', () => {
     expect(form.getByLabelText('Repeat new password')).toHaveAccessibleDescription(
       'Passwords do not match',
     );
-    expect(fakeApi.requestsTo('POST', apiPaths.changePassword)).toEqual([]);
+    expect(fakeApi.requestsTo('changePassword')).toEqual([]);
   });
 
   it('sends the old and new password only, closes the form and says it is done', async () => {
     signInAs();
-    fakeApi.on('POST', apiPaths.changePassword, {
+    fakeApi.on('changePassword', {
       body: { message: 'Password changed successfully' },
     });
     const { user, form, formElement } = await openForm('Change Password');
@@ -46,7 +45,7 @@ describe('/dashboard/settings, Change Password', () => {
     expect(await findToast('Password changed successfully')).toBeVisible();
     expect(await screen.findByText('Password successfully changed.')).toBeVisible();
     expect(formElement).not.toBeInTheDocument();
-    expect(fakeApi.requestsTo('POST', apiPaths.changePassword)[0]?.body).toEqual({
+    expect(fakeApi.requestsTo('changePassword')[0]?.body).toEqual({
       oldPassword: 'correct horse battery',
       newPassword: 'another strong one',
     });
@@ -54,7 +53,7 @@ describe('/dashboard/settings, Change Password', () => {
 
   it("keeps the form open with the server's message when the current password is wrong", async () => {
     signInAs();
-    fakeApi.on('POST', apiPaths.changePassword, errorReply(400, 'Current password is incorrect'));
+    fakeApi.on('changePassword', errorReply(400, 'Current password is incorrect'));
     const { user, form, formElement } = await openForm('Change Password');
     await user.type(form.getByLabelText('Current password'), 'wrong password');
     await user.type(form.getByLabelText('New password'), 'another strong one');
@@ -80,12 +79,12 @@ describe('/dashboard/settings, Change Email', () => {
     expect(form.getByLabelText('Current password')).toHaveAccessibleDescription(
       'Password is required',
     );
-    expect(fakeApi.requestsTo('POST', apiPaths.changeEmail)).toEqual([]);
+    expect(fakeApi.requestsTo('requestEmailChange')).toEqual([]);
   });
 
   it('sends the new address, closes the form and asks to confirm it from the inbox', async () => {
     signInAs();
-    fakeApi.on('POST', apiPaths.changeEmail, {
+    fakeApi.on('requestEmailChange', {
       body: { message: 'Confirmation email sent successfully' },
     });
     const { user, form, formElement } = await openForm('Change Email');
@@ -110,7 +109,7 @@ describe('/dashboard/settings, Change Email', () => {
 describe('/dashboard/settings for a Google or Apple account', () => {
   it('offers to email a link that sets a password instead of the two forms', async () => {
     signInAs({ email: 'social@example.com', hasPassword: false });
-    fakeApi.on('POST', apiPaths.resetPassword, { body: { message: 'sent' } });
+    fakeApi.on('requestPasswordReset', { body: { message: 'sent' } });
     const { user } = renderApp('/dashboard/settings');
     await user.click(await screen.findByRole('button', { name: 'Email me a link' }));
 
@@ -119,7 +118,7 @@ describe('/dashboard/settings for a Google or Apple account', () => {
       'We sent a link to social@example.com to set your password.',
     );
     expect(screen.queryByRole('button', { name: 'Change Password' })).not.toBeInTheDocument();
-    expect(fakeApi.requestsTo('POST', apiPaths.resetPassword)[0]?.body).toEqual({
+    expect(fakeApi.requestsTo('requestPasswordReset')[0]?.body).toEqual({
       email: 'social@example.com',
     });
   });

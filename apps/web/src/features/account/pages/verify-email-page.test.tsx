@@ -1,4 +1,3 @@
-import { apiPaths } from '@kegel/contract';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
@@ -8,7 +7,7 @@ import { findToast, renderApp, signInAs } from '../../../testing/render-app';
 describe('/account/verify-email', () => {
   it('confirms the address (its "+" restored) and reads the profile again', async () => {
     signInAs({ email: 'old@example.com' });
-    fakeApi.on('POST', apiPaths.verifyEmail, () => {
+    fakeApi.on('confirmEmailChange', () => {
       // From now on the server knows the member by the new address.
       signInAs({ email: 'new+web@example.com' });
       return { body: { message: 'Email successfully changed' } };
@@ -23,14 +22,14 @@ describe('/account/verify-email', () => {
       'href',
       '/dashboard',
     );
-    expect(fakeApi.requestsTo('POST', apiPaths.verifyEmail).map((call) => call.body)).toEqual([
+    expect(fakeApi.requestsTo('confirmEmailChange').map((call) => call.body)).toEqual([
       { code: 'abc', newEmail: 'new+web@example.com' },
     ]);
   });
 
   it("shows the server's refusal and goes to Account Settings", async () => {
     signInAs();
-    fakeApi.on('POST', apiPaths.verifyEmail, errorReply(400, 'This link has expired'));
+    fakeApi.on('confirmEmailChange', errorReply(400, 'This link has expired'));
     const { pathname } = renderApp('/account/verify-email?newEmail=new%40example.com&code=old');
 
     expect(await findToast('This link has expired')).toBeVisible();
@@ -49,6 +48,6 @@ describe('/account/verify-email', () => {
       await screen.findByRole('heading', { level: 1, name: 'Account Settings' }),
     ).toBeVisible();
     expect(pathname()).toBe('/dashboard/settings');
-    expect(fakeApi.requestsTo('POST', apiPaths.verifyEmail)).toEqual([]);
+    expect(fakeApi.requestsTo('confirmEmailChange')).toEqual([]);
   });
 });

@@ -1,4 +1,3 @@
-import { apiPaths } from '@kegel/contract';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
@@ -14,11 +13,11 @@ describe('/auth/login', () => {
       'Email is required',
     );
     expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('Password is required');
-    expect(fakeApi.requestsTo('POST', apiPaths.login)).toEqual([]);
+    expect(fakeApi.requestsTo('login')).toEqual([]);
   });
 
   it("shows the server's message for a wrong password and stays on the page", async () => {
-    fakeApi.on('POST', apiPaths.login, errorReply(401, 'Invalid email or password'));
+    fakeApi.on('login', errorReply(401, 'Invalid email or password'));
     const { user, pathname } = renderApp('/auth/login');
     await user.type(await screen.findByRole('textbox', { name: 'Email' }), 'member@example.com');
     await user.type(screen.getByLabelText('Password'), 'not the password');
@@ -27,17 +26,17 @@ describe('/auth/login', () => {
     expect(await findToast('Invalid email or password')).toBeVisible();
     expect(screen.getByRole('heading', { level: 1, name: 'Sign In' })).toBeVisible();
     expect(pathname()).toBe('/auth/login');
-    expect(fakeApi.requestsTo('POST', apiPaths.login)[0]?.body).toEqual({
+    expect(fakeApi.requestsTo('login')[0]?.body).toEqual({
       email: 'member@example.com',
       password: 'not the password',
     });
   });
 
   it('signs in, then goes back to the page in r', async () => {
-    fakeApi.on('POST', apiPaths.login, {
+    fakeApi.on('login', {
       body: { accessToken: tokenExpiringInAnHour(), refreshToken: tokenExpiringInAnHour() },
     });
-    fakeApi.on('GET', apiPaths.profile, {
+    fakeApi.on('readProfile', {
       body: { id: 'm1', email: 'member@example.com', subscriptionEndDate: null, hasPassword: true },
     });
     const { user, pathname } = renderApp('/auth/login?r=%2Fdashboard%2Fsettings');

@@ -1,4 +1,3 @@
-import { apiPaths } from '@kegel/contract';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
@@ -28,11 +27,11 @@ describe('/account/recover/new', () => {
     await user.click(screen.getByRole('button', { name: 'Change Password' }));
     expect(repeat).toHaveAccessibleDescription('Passwords do not match');
     expect(newPassword).not.toHaveAccessibleDescription();
-    expect(fakeApi.requestsTo('POST', apiPaths.resetPasswordConfirm)).toEqual([]);
+    expect(fakeApi.requestsTo('confirmPasswordReset')).toEqual([]);
   });
 
   it('sends the email (its "+" restored) and code with the new password, then confirms', async () => {
-    fakeApi.on('POST', apiPaths.resetPasswordConfirm, { body: { message: 'Password changed' } });
+    fakeApi.on('confirmPasswordReset', { body: { message: 'Password changed' } });
     const { user } = renderApp('/account/recover/new?email=some+one%40example.com&code=abc');
     await user.type(await screen.findByLabelText('New password'), 'a brand new password');
     await user.type(screen.getByLabelText('Repeat new password'), 'a brand new password');
@@ -44,7 +43,7 @@ describe('/account/recover/new', () => {
       'href',
       '/auth/login',
     );
-    expect(fakeApi.requestsTo('POST', apiPaths.resetPasswordConfirm)[0]?.body).toEqual({
+    expect(fakeApi.requestsTo('confirmPasswordReset')[0]?.body).toEqual({
       email: 'some+one@example.com',
       code: 'abc',
       newPassword: 'a brand new password',

@@ -1,4 +1,3 @@
-import { apiPaths } from '@kegel/contract';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -11,7 +10,7 @@ function tokenPair() {
 }
 
 function answerProviders(scripts: { google?: string; apple?: string }): void {
-  fakeApi.on('GET', apiPaths.socialProviders, {
+  fakeApi.on('listSocialProviders', {
     body: {
       google: scripts.google ? { clientId: 'google-client', scriptUrl: scripts.google } : null,
       apple: scripts.apple
@@ -26,7 +25,7 @@ function answerProviders(scripts: { google?: string; apple?: string }): void {
 }
 
 function answerProfile(email: string): void {
-  fakeApi.on('GET', apiPaths.profile, {
+  fakeApi.on('readProfile', {
     body: { id: 'm1', email, subscriptionEndDate: null, hasPassword: false },
   });
 }
@@ -45,7 +44,7 @@ describe('Continue with Google', () => {
         return { code: 'google-code', state };
       }),
     });
-    fakeApi.on('POST', apiPaths.googleVerifyToken, { body: tokenPair() });
+    fakeApi.on('signInWithGoogle', { body: tokenPair() });
     answerProfile('google.person@example.com');
     const { user, pathname } = renderApp('/auth/login');
     await user.click(await screen.findByRole('button', { name: 'Continue with Google' }));
@@ -54,7 +53,7 @@ describe('Continue with Google', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
     expect(pathname()).toBe('/dashboard');
     expect(requestedScope).toBe('openid profile email');
-    expect(fakeApi.requestsTo('POST', apiPaths.googleVerifyToken)[0]?.body).toEqual({
+    expect(fakeApi.requestsTo('signInWithGoogle')[0]?.body).toEqual({
       code: 'google-code',
       clientType: 'WEB',
     });
@@ -68,7 +67,7 @@ describe('Continue with Google', () => {
     expect(await findToast('Google sign-in was cancelled.')).toBeVisible();
     expect(screen.getByRole('heading', { level: 1, name: 'Sign In' })).toBeVisible();
     expect(pathname()).toBe('/auth/login');
-    expect(fakeApi.requestsTo('POST', apiPaths.googleVerifyToken)).toEqual([]);
+    expect(fakeApi.requestsTo('signInWithGoogle')).toEqual([]);
   });
 
   it('refuses an answer that does not carry the state the page sent', async () => {
@@ -79,12 +78,12 @@ describe('Continue with Google', () => {
     await user.click(await screen.findByRole('button', { name: 'Continue with Google' }));
 
     expect(await findToast('Google sign-in failed. Please try again.')).toBeVisible();
-    expect(fakeApi.requestsTo('POST', apiPaths.googleVerifyToken)).toEqual([]);
+    expect(fakeApi.requestsTo('signInWithGoogle')).toEqual([]);
   });
 
   it("shows the server's refusal as an error and stays on the page", async () => {
     answerProviders({ google: serveGoogleScript(({ state }) => ({ code: 'google-code', state })) });
-    fakeApi.on('POST', apiPaths.googleVerifyToken, errorReply(403, 'Not verified'));
+    fakeApi.on('signInWithGoogle', errorReply(403, 'Not verified'));
     const { user, pathname } = renderApp('/auth/register');
     await user.click(await screen.findByRole('button', { name: 'Continue with Google' }));
 
@@ -102,20 +101,20 @@ describe('Continue with Apple', () => {
         return { authorization: { code: 'apple-code', id_token: 'apple-identity-token', state } };
       }),
     });
-    fakeApi.on('POST', apiPaths.appleNonce, { body: { nonce: 'server-nonce' } });
-    fakeApi.on('POST', apiPaths.appleVerifyToken, { body: tokenPair() });
+    fakeApi.on('issueAppleNonce', { body: { nonce: 'server-nonce' } });
+    fakeApi.on('signInWithApple', { body: tokenPair() });
     answerProfile('apple.person@example.com');
     const { user, pathname } = renderApp('/auth/register');
     const button = await screen.findByRole('button', { name: 'Continue with Apple' });
     // The nonce is fetched ahead, so the popup can open during the click.
-    await expect.poll(() => fakeApi.requestsTo('POST', apiPaths.appleNonce).length).toBe(1);
+    await expect.poll(() => fakeApi.requestsTo('issueAppleNonce').length).toBe(1);
     await user.click(button);
 
     expect(await findToast('Successfully authenticated')).toBeVisible();
     expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
     expect(pathname()).toBe('/dashboard');
     expect(signedIn).toEqual({ nonce: 'server-nonce', scope: 'email' });
-    expect(fakeApi.requestsTo('POST', apiPaths.appleVerifyToken)[0]?.body).toEqual({
+    expect(fakeApi.requestsTo('signInWithApple')[0]?.body).toEqual({
       token: 'apple-identity-token',
     });
   });
@@ -127,14 +126,14 @@ describe('Continue with Apple', () => {
         Promise.reject(Object.assign(new Error('closed'), { error: 'popup_closed_by_user' })),
       ),
     });
-    fakeApi.on('POST', apiPaths.appleNonce, { body: { nonce: 'server-nonce' } });
+    fakeApi.on('issueAppleNonce', { body: { nonce: 'server-nonce' } });
     const { user } = renderApp('/auth/login');
     const button = await screen.findByRole('button', { name: 'Continue with Apple' });
-    await expect.poll(() => fakeApi.requestsTo('POST', apiPaths.appleNonce).length).toBe(1);
+    await expect.poll(() => fakeApi.requestsTo('issueAppleNonce').length).toBe(1);
     await user.click(button);
 
     expect(await findToast('Apple sign-in was closed before it finished.')).toBeVisible();
-    expect(fakeApi.requestsTo('POST', apiPaths.appleVerifyToken)).toEqual([]);
+    expect(fakeApi.requestsTo('signInWithApple')).toEqual([]);
   });
 });
 
@@ -142,9 +141,7 @@ describe('the social buttons', () => {
   it('are left out, with their divider, when no provider is offered', async () => {
     renderApp('/auth/login');
     expect(await screen.findByRole('button', { name: 'Sign In' })).toBeVisible();
-    await expect
-      .poll(() => fakeApi.requestsTo('GET', apiPaths.socialProviders).length)
-      .toBeGreaterThan(0);
+    await expect.poll(() => fakeApi.requestsTo('listSocialProviders').length).toBeGreaterThan(0);
     await expect.poll(() => screen.queryByText('or', { exact: true })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Continue with Google' })).not.toBeInTheDocument();
   });

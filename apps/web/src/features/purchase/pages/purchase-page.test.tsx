@@ -1,4 +1,4 @@
-import { apiPaths, type Plan } from '@kegel/contract';
+import type { Plan } from '@kegel/contract';
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
@@ -28,7 +28,7 @@ function stubNewTab() {
 
 describe('/purchase', () => {
   it('asks for a valid email under the email field before opening anything', async () => {
-    fakeApi.on('GET', apiPaths.plans, { body: PLANS });
+    fakeApi.on('listPlans', { body: PLANS });
     const open = vi.spyOn(window, 'open');
     const { user } = renderApp('/purchase');
     // The longest plan is preselected.
@@ -46,12 +46,12 @@ describe('/purchase', () => {
     );
     expect(email).toHaveAttribute('aria-invalid', 'true');
     expect(open).not.toHaveBeenCalled();
-    expect(fakeApi.requestsTo('POST', apiPaths.startCheckout)).toEqual([]);
+    expect(fakeApi.requestsTo('startCheckout')).toEqual([]);
   });
 
   it('shows skeletons while the plans load, a clear error when they cannot, and needs a plan', async () => {
     let answerPlans: (reply: FakeReply) => void = () => {};
-    fakeApi.on('GET', apiPaths.plans, () => new Promise((resolve) => (answerPlans = resolve)));
+    fakeApi.on('listPlans', () => new Promise((resolve) => (answerPlans = resolve)));
     const { user } = renderApp('/purchase');
     const plans = await screen.findByRole('radiogroup', { name: /Choose your plan/ });
     expect(plans).toHaveAttribute('aria-busy', 'true');
@@ -64,12 +64,12 @@ describe('/purchase', () => {
     await user.type(screen.getByRole('textbox', { name: 'Email' }), 'someone@example.com');
     await user.click(screen.getByRole('button', { name: 'Pay with Stripe' }));
     expect(await screen.findByText('Plan is required')).toBeVisible();
-    expect(fakeApi.requestsTo('POST', apiPaths.startCheckout)).toEqual([]);
+    expect(fakeApi.requestsTo('startCheckout')).toEqual([]);
   });
 
   it('opens the payment link in the tab it opened, with the chosen plan and email', async () => {
-    fakeApi.on('GET', apiPaths.plans, { body: PLANS });
-    fakeApi.on('POST', apiPaths.startCheckout, {
+    fakeApi.on('listPlans', { body: PLANS });
+    fakeApi.on('startCheckout', {
       body: { paymentURL: 'https://checkout.stripe.test/c/pay/cs_test_1' },
     });
     const tab = stubNewTab();
@@ -82,15 +82,15 @@ describe('/purchase', () => {
     expect(tab.location.replace).toHaveBeenCalledWith(
       'https://checkout.stripe.test/c/pay/cs_test_1',
     );
-    expect(fakeApi.requestsTo('POST', apiPaths.startCheckout)[0]?.body).toEqual({
+    expect(fakeApi.requestsTo('startCheckout')[0]?.body).toEqual({
       planId: '1-week',
       email: 'buyer@example.com',
     });
   });
 
   it("closes the tab and shows the server's message when no link can be made", async () => {
-    fakeApi.on('GET', apiPaths.plans, { body: PLANS });
-    fakeApi.on('POST', apiPaths.startCheckout, errorReply(400, 'Plan is required'));
+    fakeApi.on('listPlans', { body: PLANS });
+    fakeApi.on('startCheckout', errorReply(400, 'Plan is required'));
     const tab = stubNewTab();
     const { user } = renderApp('/purchase');
     await screen.findByRole('radio', { name: '1 Year' });
