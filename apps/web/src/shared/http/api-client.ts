@@ -3,7 +3,7 @@ import { AUTH_PATH_PREFIX, apiPaths, type ErrorBody, type TokenPair } from '@keg
 import { isTokenExpired, type TokenStore } from './token-store';
 
 /**
- * The one HTTP client of the web app (spec §6, §7):
+ * The one HTTP client of the web app:
  * - every request carries the access token as a bearer header;
  * - before a request whose access token has expired while the refresh token is still valid, both
  *   are renewed, once even when several requests need it (single flight); never before a call to
@@ -30,7 +30,7 @@ type QueryValue = string | number | boolean | Array<string | number | boolean> |
 
 export interface RequestOptions {
   body?: unknown;
-  /** GET parameters; array values repeat the key (spec §7). */
+  /** GET parameters; array values repeat the key (`?id=1&id=2`). */
   query?: Record<string, QueryValue>;
   signal?: AbortSignal;
 }
