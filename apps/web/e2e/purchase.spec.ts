@@ -78,7 +78,7 @@ test.describe('buying premium', () => {
   }, testInfo) => {
     const email = uniqueEmail('guest');
     await page.goto('/purchase');
-    // Spec §9: the longest plan is preselected and badged; its price is shown per week.
+    // The longest plan is preselected and badged; its price is shown per week.
     const year = page.getByRole('radio', { name: '1 Year', exact: true });
     await expect(year).toBeChecked();
     await expect(year).toHaveAccessibleDescription(/MOST POPULAR \$2\.30 \/ week \$119\.99/);
@@ -163,7 +163,7 @@ test.describe('buying premium', () => {
     await expect(page.getByText("You don't have any purchases yet")).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Active Subscriptions' })).toHaveCount(0);
 
-    // Spec §2: the member's email is filled in.
+    // The member's email is filled in.
     await page.goto('/purchase');
     await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue(email);
     const first = await startCheckout(page, '1 Week');

@@ -22,7 +22,8 @@ export function AppProvider({ router }: { router: DataRouter }): React.JSX.Eleme
       tokenStore.clear();
       queryClient.clear();
       const { pathname, search } = router.state.location;
-      // Spec §6: no redirect from the auth pages, checkout and the emailed-link pages.
+      // No redirect from where a visitor is expected: the auth pages, checkout and the emailed-link
+      // pages.
       if (!isExemptFromLoginRedirect(pathname)) {
         void router.navigate(paths.auth.login.getHref(`${pathname}${search}`), { replace: true });
       }

@@ -7,7 +7,7 @@ import { SiteLayout } from './layouts/site-layout';
 import { NotFoundPage } from './routes/not-found-page';
 import { RootErrorPage, RouteErrorPage } from './routes/route-error-page';
 
-/** `/`: members go to /dashboard (spec §2), visitors to /home. */
+/** `/`: members go to /dashboard, visitors to /home. */
 function RootRedirect(): React.JSX.Element {
   const hasTokens = useHasTokens();
   return (
@@ -21,7 +21,7 @@ function NothingWhileTheFirstPageLoads(): null {
 }
 
 /**
- * Routes of spec §2. Every page loads lazily, so `/home` carries neither the member area nor the
+ * Every route of the app. Every page loads lazily, so `/home` carries neither the member area nor the
  * auth forms. When a page's code cannot be loaded or a page throws, the nearest error element
  * shows what happened and a way back, inside whatever frame still works. The browser's router is
  * made from these routes in main.tsx, a test's memory router in src/testing/render-app.tsx.

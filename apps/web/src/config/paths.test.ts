@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { isExemptFromLoginRedirect, pathAfterSignIn, paths, safeReturnPath } from './paths';
 
-describe('the 401 rule of spec §6', () => {
+describe('the 401 rule', () => {
   it.each([
     '/auth/login',
     '/auth/reset',

@@ -1,7 +1,7 @@
 import { env } from './env';
 
 /**
- * Every route of the web app (spec §2), spelled once. `getHref` builds a link, `path` is what the
+ * Every route of the web app, spelled once. `getHref` builds a link, `path` is what the
  * router matches.
  */
 export const paths = {
@@ -10,7 +10,7 @@ export const paths = {
   auth: {
     login: {
       path: '/auth/login',
-      /** `r` carries the path to return to after signing in (spec §2). */
+      /** `r` carries the path to return to after signing in. */
       getHref: (returnTo?: string | null): string =>
         returnTo ? `/auth/login?r=${encodeURIComponent(returnTo)}` : '/auth/login',
     },
@@ -32,7 +32,7 @@ export const paths = {
   },
 } as const;
 
-/** Pages of the marketing site and the app store, linked from the footer and banner (spec §1). */
+/** Pages of the marketing site and the app store, linked from the footer and banner. */
 export const externalLinks = {
   features: `${env.marketingSiteUrl}/features`,
   support: `${env.marketingSiteUrl}/support`,
@@ -43,7 +43,7 @@ export const externalLinks = {
 } as const;
 
 /**
- * Spec §6: a 401 sends the user to login with the current path as `r`, except on these pages,
+ * A 401 sends the person to login with the current path as `r`, except on these pages,
  * where a visitor is expected (the auth pages, checkout and the emailed-link pages).
  */
 const LOGIN_REDIRECT_EXEMPT_PREFIXES = [

@@ -26,7 +26,7 @@ const MENU = [
   },
 ];
 
-/** The member area (spec §2): 'Member Settings' menu; visitors are sent to login with `r`. */
+/** The member area: the 'Member Settings' menu; visitors are sent to login with `r`. */
 export function MemberLayout(): React.JSX.Element | null {
   const hasTokens = useHasTokens();
   const location = useLocation();

@@ -10,7 +10,7 @@ import { DownloadIcon, ProfileIcon } from '../../shared/ui/icons/icon-set';
 
 export const APP_NAME = 'Kegel Coach';
 
-/** Header, page, footer: the frame of every page (spec §1). */
+/** Header, page, footer: the frame of every page. */
 export function SiteLayout(): React.JSX.Element {
   const hasTokens = useHasTokens();
   const profile = useProfile();
@@ -30,7 +30,7 @@ export function SiteLayout(): React.JSX.Element {
 }
 
 /**
- * A header navigation button: lit while the location starts with its target path (spec §2).
+ * A header navigation button: lit while the location starts with its target path.
  * NavLink's own matching is exactly that: the path itself and anything below it.
  */
 function navButtonClass({ isActive }: { isActive: boolean }): string {

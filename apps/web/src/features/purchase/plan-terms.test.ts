@@ -6,7 +6,7 @@ import { billingPeriodLabel, durationName, largestPlan, pricePerWeek } from './p
 
 const plan = (id: string, days: number, price: number) => ({ id, name: id, days, price });
 
-describe('plan terms (spec §9)', () => {
+describe('plan terms', () => {
   it('prices a plan per week: price / days × 7, two decimals', () => {
     expect(pricePerWeek(plan('1-day', 1, 2.99))).toBe(20.93);
     expect(pricePerWeek(plan('1-week', 7, 9.99))).toBe(9.99);

@@ -1,9 +1,6 @@
+// How a plan reads on screen: the price per week, the billing period label, the duration's name,
+// and which plan is preselected.
 import type { Plan } from '@kegel/contract';
-
-/**
- * How a plan reads on screen (spec §9): the price per week, the billing period label, the
- * duration's name, and which plan is preselected.
- */
 
 /** price / days × 7, to the cent (computed in cents, so $9.99 a week stays $9.99). */
 export function pricePerWeek(plan: Pick<Plan, 'price' | 'days'>): number {
@@ -19,7 +16,7 @@ export function billingPeriodLabel(days: number): string {
   return '';
 }
 
-/** The name of a duration (spec §3: 1 Day, 1 Week, 1 Month, 1 Year). */
+/** The name of a duration: 1 Day, 1 Week, 1 Month, 1 Year. */
 export function durationName(days: number): string {
   if (days === 1) return '1 Day';
   if (days === 7) return '1 Week';

@@ -1,9 +1,8 @@
-/**
- * A new tab for a link the server has yet to make (spec §4: the payment link and the customer
- * portal open in a new tab once they return). Browsers let a page open a tab only while it
- * handles the click, not after an awaited request (Safari is the strictest), so the tab is
- * opened during the click, shows a short note, and is sent to the URL when it arrives.
- */
+// A new tab for a link the server has yet to make: the payment link and the customer portal open
+// in a new tab once they return. Browsers let a page open a tab only while it handles the click,
+// not after an awaited request (Safari is the strictest), so the tab is opened during the click,
+// shows a short note, and is sent to the URL when it arrives.
+
 export interface PendingTab {
   /** Sends the tab to `url`; without a tab (popups blocked) this page goes there instead. */
   go(url: string): void;

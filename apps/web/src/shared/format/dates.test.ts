@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { formatLongDate, formatSessionDate, formatShortDate } from './dates';
 
-describe('date formats of spec §9', () => {
+describe('date formats', () => {
   const instant = '2026-12-23T15:05:00.000Z';
 
   it('long, for expiry: weekday, month day, year at time', () => {

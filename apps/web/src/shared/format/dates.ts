@@ -1,9 +1,9 @@
-/**
- * Dates of spec §9, in US English and the person's own time zone (tests pass one explicitly):
- * - long, for expiry: "Wednesday, December 23, 2026 at 10:00 AM"
- * - session date: "December 23, 2026 at 10:00 AM"
- * - short, in tables: "12/23/26"
- */
+// The product's three date formats, in US English and the person's own time zone (tests pass
+// one explicitly):
+// - long, for expiry: "Wednesday, December 23, 2026 at 10:00 AM"
+// - session date: "December 23, 2026 at 10:00 AM"
+// - short, in tables: "12/23/26"
+
 type DateInput = string | Date;
 
 function toDate(value: DateInput): Date {

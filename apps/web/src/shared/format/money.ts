@@ -1,4 +1,4 @@
-/** Spec §1, §9: money is in US dollars, shown with two decimals ("$9.99", "$1,234.00"). */
+/** Money is in US dollars, shown with two decimals ("$9.99", "$1,234.00"). */
 const US_DOLLARS = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
 export function formatUsd(amount: number): string {

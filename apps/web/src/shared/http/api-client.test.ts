@@ -120,7 +120,7 @@ describe('api client', () => {
     expect(calls.map((call) => call.url)).toEqual(['/api/auth/change-password']);
   });
 
-  it('removes both tokens when the renewal fails', async () => {
+  it('removes both tokens when the server refuses the renewal (401)', async () => {
     const { client, tokens } = setup({ access: jwt(-5), refresh: jwt(86400) }, (call) =>
       call.url === '/api/auth/refresh'
         ? json(401, { statusCode: 401, error: 'Unauthorized', message: 'ended' })

@@ -1,6 +1,6 @@
 import type { TokenPair } from '@kegel/contract';
 
-/** The two fixed localStorage keys of spec §3. */
+/** The two fixed localStorage keys; the same names in every version of the app. */
 export const ACCESS_TOKEN_KEY = 'kegel-coach.accessToken';
 export const REFRESH_TOKEN_KEY = 'kegel-coach.refreshToken';
 

@@ -49,8 +49,8 @@ export function useSignOut() {
 }
 
 /**
- * A purchase changes the premium end date and the purchase list, which are cached for an hour
- * (spec §7). The tab that sees the purchase complete refreshes its own cache and tells the other
+ * A purchase changes the premium end date and the purchase list, which are cached for an hour.
+ * The tab that sees the purchase complete refreshes its own cache and tells the other
  * tabs of this site (the checkout opens in a new one), so the tab that started the purchase does
  * not go on showing the old status.
  */

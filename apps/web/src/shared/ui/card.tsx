@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 
 import styles from './card.module.css';
 
-/** A card with a header line (title, and on the right e.g. the member's email: spec §2). */
+/** A card with a header line: the title, and on the right e.g. the member's email. */
 export function Card({
   title,
   aside,
@@ -28,7 +28,7 @@ export function Card({
   );
 }
 
-/** The 602px card of the auth pages and the emailed-link pages (spec §9). */
+/** The 602px card of the auth pages and the emailed-link pages. */
 export function AuthCard({
   title,
   subtitle,

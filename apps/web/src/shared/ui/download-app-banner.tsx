@@ -2,7 +2,7 @@ import { externalLinks } from '../../config/paths';
 import styles from './download-app-banner.module.css';
 import { DownloadIcon } from './icons/icon-set';
 
-/** 'Download our App' (spec §1): the exercises themselves live in the mobile app. */
+/** 'Download our App': the exercises themselves live in the mobile app. */
 export function DownloadAppBanner(): React.JSX.Element {
   return (
     <aside className={styles.banner} aria-labelledby="download-app-title">

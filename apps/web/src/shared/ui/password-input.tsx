@@ -9,7 +9,7 @@ export interface PasswordInputProps extends Omit<InputHTMLAttributes<HTMLInputEl
   error?: string;
 }
 
-/** A password field with a show/hide toggle (spec §2). */
+/** A password field with a show/hide toggle. */
 export const PasswordInput = forwardRef<HTMLInputElement, PasswordInputProps>(
   function PasswordInput({ label, error, id, ...inputProps }, ref) {
     const generatedId = useId();

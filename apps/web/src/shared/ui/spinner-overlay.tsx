@@ -1,6 +1,6 @@
 import styles from './spinner-overlay.module.css';
 
-/** Covers the page while the profile loads (spec §1). */
+/** Covers the page while the profile loads. */
 export function SpinnerOverlay({ label = 'Loading' }: { label?: string }): React.JSX.Element {
   return (
     <div className={styles.overlay} role="status" aria-live="polite">

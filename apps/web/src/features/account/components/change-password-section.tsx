@@ -8,7 +8,7 @@ import { useChangePassword } from '../api';
 import { EditableSection, FormActions, type SectionControls } from './editable-section';
 import styles from './settings.module.css';
 
-/** The Change Password section of Account Settings (spec §2). */
+/** The Change Password section of Account Settings. */
 export function ChangePasswordSection(): React.JSX.Element {
   return (
     <EditableSection

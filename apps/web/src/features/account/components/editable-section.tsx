@@ -12,7 +12,7 @@ export interface SectionControls {
 
 /**
  * A section of Account Settings whose form opens and closes by button and closes after a
- * successful submit, leaving a note (spec §2).
+ * successful submit, leaving a note.
  */
 export function EditableSection({
   id,

@@ -5,7 +5,7 @@ import { ChangePasswordSection } from '../components/change-password-section';
 import { SetPasswordSection } from '../components/set-password-section';
 import styles from '../components/settings.module.css';
 
-/** `/dashboard/settings`: 'Account Settings' (spec §2). */
+/** `/dashboard/settings`: 'Account Settings'. */
 export function SettingsPage(): React.JSX.Element | null {
   const { data: profile } = useProfile();
   if (!profile) return null;

@@ -10,7 +10,7 @@ type GoogleSettings = NonNullable<SocialProvidersResponse['google']>;
 type AppleSettings = NonNullable<SocialProvidersResponse['apple']>;
 
 /**
- * Google's authorization-code flow in a popup (spec §7: openid, profile and email), with a fresh
+ * Google's authorization-code flow in a popup (scopes openid, profile and email), with a fresh
  * `state` that the answer must carry back. Resolves with the code for our API to exchange.
  */
 export async function requestGoogleCode(settings: GoogleSettings): Promise<string> {
@@ -54,7 +54,7 @@ export async function requestGoogleCode(settings: GoogleSettings): Promise<strin
 }
 
 /**
- * Sign in with Apple JS in a popup (spec §7: the email scope, the login route as redirect), with
+ * Sign in with Apple JS in a popup (the email scope, the login route as redirect), with
  * a fresh `state` checked here and the server's single-use `nonce`, which Apple signs into the
  * identity token and our API checks there.
  */

@@ -12,8 +12,8 @@ import { requestAppleIdentityToken, requestGoogleCode, SignInCancelled } from '.
 
 /**
  * The 'or' divider and 'Continue with Google' / 'Continue with Apple', on the login and register
- * pages. Each runs its provider's own popup (or the local identity sandbox's
- * stand-in, whichever script the server names), then hands the result to our API.
+ * pages. Each runs its provider's own popup (or the local identity sandbox's stand-in, whichever
+ * script the server names), then hands the result to our API.
  */
 export function SocialSignIn(): React.JSX.Element | null {
   const providers = useQuery(socialQueries.providers());

@@ -30,7 +30,7 @@ const BENEFITS: Benefit[] = [
   },
 ];
 
-/** `/home`: the marketing page (spec §2). Three cards of one design, each leading to the account. */
+/** `/home`: the marketing page. Three cards of one design, each leading to the account. */
 export function HomePage(): React.JSX.Element {
   return (
     <>

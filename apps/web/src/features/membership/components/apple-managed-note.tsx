@@ -6,7 +6,7 @@ const APPLE_NOTE =
   'You have an Apple subscription activated and you can manage it in your personal AppStore account';
 
 /**
- * Spec §2's tooltip beside an Apple row: Apple subscriptions are managed in the App Store, not in
+ * The tooltip beside an Apple row: Apple subscriptions are managed in the App Store, not in
  * Stripe's portal. Shown on hover and on keyboard focus; screen readers get it as a description.
  */
 export function AppleManagedNote(): React.JSX.Element {

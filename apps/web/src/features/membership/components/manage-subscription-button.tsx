@@ -7,7 +7,7 @@ import { Button } from '../../../shared/ui/button';
 import { membershipQueries } from '../api';
 
 /**
- * 'Manage Subscription' (spec §4): the first click asks for the Stripe customer portal link and
+ * 'Manage Subscription': the first click asks for the Stripe customer portal link and
  * opens it in a new tab when it returns; later clicks reuse it while it is fresh.
  */
 export function ManageSubscriptionButton(): React.JSX.Element {

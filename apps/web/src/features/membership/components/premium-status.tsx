@@ -7,7 +7,7 @@ import { ButtonLink } from '../../../shared/ui/button';
 import styles from './premium-status.module.css';
 import { CrownIcon } from '../../../shared/ui/icons/icon-set';
 
-/** Whether premium is active and until when (spec §2, §4); Extend goes to /purchase (Decision 3). */
+/** Whether premium is active and until when; Extend goes to /purchase, adding to the end date. */
 export function PremiumStatus({ profile }: { profile: Profile }): React.JSX.Element {
   // Read once per mount: the page does not flip while someone is looking at it.
   const [now] = useState(() => Date.now());

@@ -3,7 +3,7 @@ import { Card } from '../../../shared/ui/card';
 import { DownloadAppBanner } from '../../../shared/ui/download-app-banner';
 import { PremiumStatus } from '../components/premium-status';
 
-/** `/dashboard`: membership status and the app banner (spec §2). */
+/** `/dashboard`: membership status and the app banner. */
 export function DashboardPage(): React.JSX.Element | null {
   const { data: profile } = useProfile();
   if (!profile) return null;

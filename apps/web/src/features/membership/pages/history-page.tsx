@@ -13,7 +13,7 @@ import { PremiumStatus } from '../components/premium-status';
 import styles from '../components/purchase-history.module.css';
 
 /**
- * `/dashboard/history` (spec §2): premium status, the subscriptions still running, and every
+ * `/dashboard/history`: premium status, the subscriptions still running, and every
  * purchase, newest first.
  */
 export function HistoryPage(): React.JSX.Element | null {
@@ -24,7 +24,7 @@ export function HistoryPage(): React.JSX.Element | null {
   if (!profile) return null;
 
   const purchases = subscriptions.data?.data ?? [];
-  // Spec §4: only the ones whose expiresAt is still ahead.
+  // Active: only the ones whose expiresAt is still ahead.
   const active = purchases.filter((item) => new Date(item.expiresAt).getTime() > now);
   const hasStripe = active.some((item) => item.provider === 'Stripe');
 
@@ -134,7 +134,7 @@ function HistoryTable({
   );
 }
 
-/** The list carries no id (spec §3); provider, times and name together tell purchases apart. */
+/** The list carries no id; provider, times and name together tell purchases apart. */
 function rowKey(item: SubscriptionItem): string {
   return `${item.provider}|${item.createdAt}|${item.expiresAt}|${item.name}`;
 }

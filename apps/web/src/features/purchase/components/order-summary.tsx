@@ -6,7 +6,7 @@ import { Skeleton } from '../../../shared/ui/skeleton';
 import { billingPeriodLabel } from '../plan-terms';
 import styles from './purchase.module.css';
 
-/** Spec §2: plan name, price, order total, billing period, and the 30-day money-back promise. */
+/** Plan name, price, order total, billing period, and the 30-day money-back promise. */
 export function OrderSummary({ plan }: { plan: Plan | undefined }): React.JSX.Element {
   const period = plan ? billingPeriodLabel(plan.days) : '';
   return (

@@ -8,7 +8,7 @@ import { billingPeriodLabel, pricePerWeek } from '../plan-terms';
 import styles from './purchase.module.css';
 
 /**
- * One plan as a radio card (step 1 of spec §2's checkout): name, days, price per week, total and
+ * One plan as a radio card (step 1 of the checkout): name, days, price per week, total and
  * billing period. A radio group keeps arrow keys and screen readers working as they expect.
  */
 export function PlanCard({

@@ -13,22 +13,22 @@ import { durationName } from '../plan-terms';
 import { usePremiumRefreshAfterPurchase } from '../use-premium-refresh-after-purchase';
 
 /**
- * Spec §2's fixed provider text. The original names a reseller; here Stripe processes the
+ * The fixed provider text of the details. The original product named a reseller; here Stripe processes the
  * payment for us, and the text says so rather than call it a reseller.
  */
 const PROVIDER_TEXT = 'Stripe, Inc. (payment processor)';
 
 /**
- * `/purchase/complete?registered=…&email=…&session=…` (spec §2), where Stripe's checkout returns.
- * A known email reads that premium is active; a new one, that its password was emailed
- * (Decision 4).
+ * `/purchase/complete?registered=…&email=…&session=…`, where Stripe's checkout returns. A known
+ * email reads that premium is active; a new one, that an account was made and its password
+ * emailed.
  */
 export function PurchaseCompletePage(): React.JSX.Element {
   const [searchParams] = useSearchParams();
   const isRegistered = searchParams.get('registered') === 'true';
   const email = searchParams.get('email') ?? '';
   const sessionId = searchParams.get('session') ?? '';
-  // Spec §7: the session is fetched only when the parameter is present.
+  // The session is fetched only when the parameter is present.
   const session = useQuery({ ...purchaseQueries.checkoutSession(sessionId), enabled: !!sessionId });
   usePremiumRefreshAfterPurchase(isRegistered);
 

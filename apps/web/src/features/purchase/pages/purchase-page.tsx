@@ -17,8 +17,8 @@ import styles from '../components/purchase.module.css';
 import { largestPlan } from '../plan-terms';
 
 /**
- * `/purchase` (spec §2): choose a plan, give an email, pay on Stripe's hosted checkout in a new
- * tab. Open to visitors: a new email gets its account when the payment completes (Decision 4).
+ * `/purchase`: choose a plan, give an email, pay on Stripe's hosted checkout in a new tab. Open
+ * to visitors: a new email gets its account when the payment completes.
  */
 export function PurchasePage(): React.JSX.Element {
   const plans = useQuery(purchaseQueries.plans());
@@ -31,12 +31,12 @@ export function PurchasePage(): React.JSX.Element {
   const mostPopular = plans.data ? largestPlan(plans.data) : undefined;
   const selectedPlan = plans.data?.find((plan) => plan.id === selectedPlanId);
 
-  // Spec §9: the plan with the most days is preselected.
+  // The plan with the most days is preselected.
   useEffect(() => {
     if (mostPopular && !form.getValues('planId')) form.setValue('planId', mostPopular.id);
   }, [mostPopular, form]);
 
-  // Spec §2: a member's email is filled in, unless they already typed one.
+  // A member's email is filled in, unless they already typed one.
   useEffect(() => {
     if (profile && !form.getFieldState('email').isDirty) form.setValue('email', profile.email);
   }, [profile, form]);

@@ -1,6 +1,6 @@
 import { type IconProps, makeStrokeIcon } from './make-icon';
 
-/** Spec §2's icon set, as inline SVG. */
+/** The product's icon set, as inline SVG. */
 export const CrownIcon = makeStrokeIcon(<path d="m3 8 4.5 4L12 5l4.5 7L21 8l-2 11H5L3 8Z" />);
 export const ProfileIcon = makeStrokeIcon(
   <>

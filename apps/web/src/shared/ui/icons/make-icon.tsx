@@ -2,7 +2,7 @@ import type { ReactNode, SVGProps } from 'react';
 
 export type IconProps = SVGProps<SVGSVGElement>;
 
-/** Stroke icons of spec §2's set: 24×24, currentColor, hidden from screen readers. */
+/** Stroke icons of the set: 24×24, currentColor, hidden from screen readers. */
 export function makeStrokeIcon(paths: ReactNode): (props: IconProps) => React.JSX.Element {
   return function StrokeIcon(props: IconProps): React.JSX.Element {
     return (
