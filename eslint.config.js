@@ -173,6 +173,54 @@ export default tseslint.config(
     },
   },
   {
+    // One way each: cache settings on the query client, forms through useContractForm, progress
+    // toasts from the mutation cache, test helpers only in tests.
+    files: ['apps/web/src/features/**/*.{ts,tsx}', 'apps/web/src/app/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.tsx', '**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Property[key.name=/^(staleTime|gcTime|retry)$/]',
+          message:
+            'Cache time and retries are set once: use a preset of shared/query/query-client.ts.',
+        },
+        {
+          selector: "MemberExpression[object.type='MetaProperty'][property.name='env']",
+          message: 'Read build settings through src/config/env.ts.',
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.tsx', '**/*.test.ts', 'apps/web/src/testing/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'react-hook-form',
+              importNames: ['useForm'],
+              message: 'Bind a contract schema with useContractForm (shared/forms).',
+            },
+          ],
+          patterns: [
+            {
+              group: ['**/testing/*'],
+              message: 'Test helpers are for tests only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/web/src/shared/forms/use-contract-form.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
     files: ['apps/web/src/config/env.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
