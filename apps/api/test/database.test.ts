@@ -26,6 +26,8 @@ describe.each(testDatabaseKinds)('database on $name', (kind) => {
     return handle;
   }
 
+  // PGlite's initdb plus every migration is seconds of CPU: on a busy shared machine, well over
+  // the usual 30 s (app.ts gives PGlite's start 120 s for the same reason).
   it('migrates a new database and seeds the four plans in integer cents', async () => {
     const handle = await open(await freshDatabase({ empty: true }));
     expect(handle.appliedMigrations).toContain('0001-plans.sql');
@@ -40,7 +42,7 @@ describe.each(testDatabaseKinds)('database on $name', (kind) => {
       { id: '1-month', name: '1 Month', days: 30, priceCents: 2999, currency: 'usd' },
       { id: '1-year', name: '1 Year', days: 365, priceCents: 11999, currency: 'usd' },
     ]);
-  });
+  }, 120_000);
 
   it('applies nothing the second time (idempotent)', async () => {
     // The template was migrated once for the whole run: this start is the second, the call below
