@@ -51,7 +51,7 @@ describe.each(testDatabaseKinds)('checkout through the Stripe sandbox on $name',
     return null;
   }
 
-  it('refuses a missing or unknown plan with the spec message', async () => {
+  it("refuses a missing or unknown plan with 'Plan is required'", async () => {
     const missing = await post(server.app, '/payments/stripe/new', { email: uniqueEmail() });
     expect(missing.json()).toEqual({
       statusCode: 400,

@@ -16,7 +16,7 @@ import { createSignInNonces } from '../../src/security/sign-in-nonces';
 import { testDatabaseKinds } from '../support/test-databases';
 
 /**
- * Sign in with Google and Apple (issue #6) through HTTP, against the local identity sandbox: the
+ * Sign in with Google and Apple through HTTP, against the local identity sandbox: the
  * real code exchange (openid-client) and real signature checks with the sandbox's published keys.
  */
 let subjectCounter = 0;
@@ -215,7 +215,7 @@ describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => 
       expect(mobile.statusCode).toBe(400);
     });
 
-    it('answers on the spelling of spec §7 too (/auth/oauth/Google/verify-token)', async () => {
+    it('answers on the capitalised spelling too (/auth/oauth/Google/verify-token)', async () => {
       const code = await googleCode({
         sub: newSubject(),
         email: uniqueEmail(),
