@@ -21,6 +21,10 @@ export default defineConfig({
           // API answers through the HTTP client's fetch (apps/web/src/testing/fake-api.ts).
           environment: 'jsdom',
           setupFiles: ['apps/web/src/testing/setup.ts'],
+          // Each test renders a fresh app with its own query client and router, and setup.ts
+          // resets the DOM, storage and fake API after every test: a worker can keep its jsdom
+          // and loaded modules for the next file.
+          isolate: false,
         },
       },
       {

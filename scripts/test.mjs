@@ -1,5 +1,5 @@
 // `npm test`: every check, in two rounds that each keep both cores busy. Round one: type checks,
-// lint and formatting, and the build the end-to-end tests serve. Round two: the unit and
+// lint, formatting, and the build the end-to-end tests serve. Round two: the unit and
 // integration tests (Vitest) beside the end-to-end journeys (Playwright, one browser), which
 // spend much of their time waiting on the page. Each line is prefixed with its part's name; the
 // run fails if any part fails, and says which.
@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 const rounds = [
   [
     { name: 'typecheck', command: ['npm', 'run', '--silent', 'typecheck'] },
-    { name: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
+    { name: 'lint', command: ['npm', 'run', '--silent', 'lint:code'] },
+    { name: 'format', command: ['npm', 'run', '--silent', 'lint:format'] },
     { name: 'build', command: ['node', 'scripts/start.mjs', '--build-only'] },
   ],
   [

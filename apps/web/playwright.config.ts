@@ -32,7 +32,9 @@ export default defineConfig({
   ],
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // A failed journey keeps its trace (actions, network, DOM snapshots). Without the trace's
+    // screencast: encoding a frame per paint for every journey cost more CPU than any journey.
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     screenshot: 'only-on-failure',
   },
   projects: [
