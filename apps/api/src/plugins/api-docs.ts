@@ -31,7 +31,9 @@ export const apiDocsPlugin = fp<{ publicUrl: string }>(
       routePrefix: API_REFERENCE_PATH,
       // Swagger UI would otherwise send the document to swagger.io's validator.
       validatorUrl: false,
-      uiConfig: { docExpansion: 'list', deepLinking: true },
+      // The plain layout: no Fastify-branded bar offering to explore other documents.
+      uiConfig: { docExpansion: 'list', deepLinking: true, layout: 'BaseLayout' },
+      theme: { title: 'Kegel Coach API' },
     });
     app.get(API_DOCUMENT_PATH, { schema: { hide: true } }, async function serveApiDocument() {
       return app.swagger();
