@@ -75,6 +75,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // Every journey signs in from 127.0.0.1; the per-address limit is tested in the API suite.
       AUTH_REQUESTS_PER_MINUTE: '10000',
+      // Every journey registers from this one address.
+      REGISTRATIONS_PER_ADDRESS_PER_HOUR: '10000',
     },
   },
 });

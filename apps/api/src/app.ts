@@ -22,6 +22,7 @@ import { mailPlugin, type MailPluginOptions } from './plugins/mail';
 import { paymentsPlugin } from './plugins/payments';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { webAppPlugin } from './plugins/web-app';
+import type { PasswordHasher } from './security/password-hasher';
 import type { RateLimitRule } from './security/rate-limiter';
 
 // apps/web/dist, seen from apps/api/src/app.ts and from the bundle apps/api/dist/main.js alike.
@@ -36,6 +37,8 @@ export interface BuildAppOptions {
   mail?: MailPluginOptions['timing'];
   /** Every /auth call from one client address. */
   authRequestsPerAddress?: RateLimitRule;
+  /** Tests count the hashes (the costly work) a call spends. */
+  passwordHasher?: PasswordHasher;
   /** Told of every route as it is registered (the API document's drift test lists them). */
   onRoute?: onRouteHookHandler;
 }
@@ -75,6 +78,7 @@ export async function buildApp(
     prefix: '/api',
     config,
     authRequestsPerAddress: options.authRequestsPerAddress,
+    passwordHasher: options.passwordHasher,
   });
   await app.register(webAppPlugin, { root: options.webRoot ?? BUILT_WEB_APP });
   return app;

@@ -79,6 +79,13 @@ const EnvSchema = z.object({
     .transform(Number)
     .pipe(z.number().int().min(1, 'must be at least 1'))
     .default(30),
+  REGISTRATIONS_PER_ADDRESS_PER_HOUR: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'must be at least 1'))
+    .default(10),
   REDIS_KEY_PREFIX: z.string().trim().min(1).default('kegel'),
   SUPPORT_EMAIL: z
     .email('must be an email address such as support@example.com')
@@ -140,6 +147,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** /auth calls one client address may make per minute. */
   authRequestsPerMinute: number;
+  /** New accounts one client address may create per hour. */
+  registrationsPerAddressPerHour: number;
   /** Namespaces this deployment's keys in a shared Redis. */
   redisKeyPrefix: string;
   /** Named in emails as the address to write to. */
@@ -238,6 +247,7 @@ export function loadConfig(env: Environment = process.env): Config {
     redisUrl: values.REDIS_URL,
     redisKeyPrefix: values.REDIS_KEY_PREFIX,
     authRequestsPerMinute: values.AUTH_REQUESTS_PER_MINUTE,
+    registrationsPerAddressPerHour: values.REGISTRATIONS_PER_ADDRESS_PER_HOUR,
     supportEmail: values.SUPPORT_EMAIL,
     trustProxy: values.TRUST_PROXY,
     google: values.GOOGLE_CLIENT_ID

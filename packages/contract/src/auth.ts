@@ -91,6 +91,10 @@ export const VerifyEmailRequestSchema = z.object({
 });
 export type VerifyEmailRequest = z.infer<typeof VerifyEmailRequestSchema>;
 
+/** The "this wasn't me" link of the notice sent to the old address of an email change. */
+export const CancelEmailChangeRequestSchema = z.object({ code: EmailedCodeSchema });
+export type CancelEmailChangeRequest = z.infer<typeof CancelEmailChangeRequestSchema>;
+
 export const GoogleVerifyTokenRequestSchema = z.object({
   code: z.string().min(1, fieldMessages.required).max(2048),
   clientType: z.literal('WEB'),

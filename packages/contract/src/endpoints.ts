@@ -1,6 +1,7 @@
 // Every call of the API, each one object: route, schemas, and every status it answers with.
 import {
   AppleVerifyTokenRequestSchema,
+  CancelEmailChangeRequestSchema,
   ChangeEmailRequestSchema,
   ChangePasswordRequestSchema,
   GoogleVerifyTokenRequestSchema,
@@ -41,6 +42,7 @@ export const endpoints = {
   register: defineEndpoint(routes.register, {
     tag: 'Account',
     summary: 'Create an account with email and password.',
+    description: 'At most REGISTRATIONS_PER_ADDRESS_PER_HOUR (10) per client address and hour.',
     body: RegisterRequestSchema,
     success: { 201: RegisteredUserSchema },
     errors: [409, 429],
@@ -49,7 +51,10 @@ export const endpoints = {
     tag: 'Account',
     summary: 'Sign in with email and password.',
     description:
-      'Five failed attempts for one account within 15 minutes answer 429 with Retry-After, whatever the password.',
+      'After five failed attempts for one account from one client address, further attempts from ' +
+      'that address wait 30 s, then twice as long after each further failure (up to 15 minutes): ' +
+      'answered 429 with Retry-After, whatever the password. 50 failures for one account within ' +
+      'an hour, from anywhere, also close it to addresses it was never signed in from.',
     body: LoginRequestSchema,
     success: { 200: TokenPairSchema },
     errors: [401, 429],
@@ -102,6 +107,17 @@ export const endpoints = {
     body: VerifyEmailRequestSchema,
     success: { 200: AcknowledgementSchema },
     errors: [409, 429],
+  }),
+  cancelEmailChange: defineEndpoint(routes.cancelEmailChange, {
+    tag: 'Account',
+    summary: '"This wasn\'t me": cancel (or undo) an email change and end every session.',
+    description:
+      'The code comes from the notice mailed to the old address when the change was asked for. ' +
+      'A change not yet confirmed is cancelled; one already confirmed is undone (the account ' +
+      'gets its old address back). Every session of the account ends either way.',
+    body: CancelEmailChangeRequestSchema,
+    success: { 200: AcknowledgementSchema },
+    errors: [429],
   }),
 
   signInWithGoogle: defineEndpoint(routes.signInWithGoogle, {

@@ -27,6 +27,7 @@ export const apiRoutes = {
   changePassword: { method: 'POST', path: '/auth/change-password', auth: true },
   requestEmailChange: { method: 'POST', path: '/auth/change-email', auth: true },
   confirmEmailChange: { method: 'POST', path: '/auth/change-email/verify', auth: false },
+  cancelEmailChange: { method: 'POST', path: '/auth/change-email/cancel', auth: false },
 
   signInWithGoogle: {
     method: 'POST',

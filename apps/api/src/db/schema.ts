@@ -38,6 +38,8 @@ export interface UsersTable {
   subscriptionEndDate: Date | null;
   stripeCustomerId: Generated<string | null>;
   emailVerifiedAt: Generated<Date | null>;
+  /** Raised whenever the password or email changes: codes issued before stop working. */
+  credentialVersion: Generated<number>;
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
 }
@@ -59,7 +61,7 @@ export interface RefreshTokensTable {
   rotatedAt: Date | null;
 }
 
-export type OneTimeCodePurpose = 'password_reset' | 'email_change';
+export type OneTimeCodePurpose = 'password_reset' | 'email_change' | 'email_change_cancel';
 
 export interface OneTimeCodesTable {
   id: Generated<string>;
@@ -67,6 +69,10 @@ export interface OneTimeCodesTable {
   purpose: OneTimeCodePurpose;
   email: string;
   codeHash: string;
+  /** The account's credential version when the code was issued. */
+  credentialVersion: number;
+  /** For a cancel code: the address the account was asked to move to. */
+  requestedEmail: Generated<string | null>;
   createdAt: Generated<Date>;
   expiresAt: Date;
   consumedAt: Date | null;

@@ -86,6 +86,8 @@ export function emailChangeConfirmationEmail(input: {
 
 export function emailChangeNoticeEmail(input: {
   newEmail: string;
+  cancelLink: string;
+  validHours: number;
   supportEmail: string;
 }): RenderedEmail {
   return render('Your Kegel Coach email address is being changed', {
@@ -93,8 +95,10 @@ export function emailChangeNoticeEmail(input: {
     paragraphs: [
       `Someone signed in to your Kegel Coach account asked to change its email address to ${input.newEmail}.`,
       'The change happens only when the new address is confirmed.',
+      `If this was not you, use the button below within ${input.validHours} hours: it cancels the change (or undoes it, if it was already confirmed) and signs out every device. Then choose a new password.`,
     ],
-    footnote: `If this was not you, change your password now and write to ${input.supportEmail}.`,
+    action: { label: 'This was not me', url: input.cancelLink },
+    footnote: `Questions? Write to ${input.supportEmail}.`,
   });
 }
 

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import type { Config } from '../config';
 import { sendRouteNotFound } from '../plugins/error-handler';
-import { createPasswordHasher } from '../security/password-hasher';
+import { createPasswordHasher, type PasswordHasher } from '../security/password-hasher';
 import type { RateLimitRule } from '../security/rate-limiter';
 import { createSignInNonces } from '../security/sign-in-nonces';
 import { authRoutes, limitRequestsPerAddress } from './auth/routes';
@@ -21,15 +21,17 @@ export interface ApiRoutesOptions {
   config: Config;
   /** Every /auth call from one client address; tests move it out of the way. */
   authRequestsPerAddress?: RateLimitRule;
+  /** Tests count the hashes (the costly work) a call spends. */
+  passwordHasher?: PasswordHasher;
 }
 
 export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function apiRoutes(
   api,
-  { config, authRequestsPerAddress },
+  { config, authRequestsPerAddress, passwordHasher },
 ) {
   const { db } = api.database;
   const { publicUrl, supportEmail } = config;
-  const hasher = createPasswordHasher();
+  const hasher = passwordHasher ?? createPasswordHasher();
   const authService = createAuthService({
     db,
     hasher,
@@ -38,6 +40,11 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
     mail: api.mail,
     publicUrl,
     supportEmail,
+    registrationsPerAddress: {
+      name: 'registrations',
+      limit: config.registrationsPerAddressPerHour,
+      windowSeconds: 60 * 60,
+    },
   });
   const socialService = createSocialService({
     db,

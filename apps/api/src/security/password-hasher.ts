@@ -24,9 +24,23 @@ export class HashingBusyError extends AppError {
   }
 }
 
+/**
+ * The form a password is hashed in: NFKC, so the same password typed on a Mac (which sends
+ * decomposed accents, NFD) and elsewhere (composed, NFC) is one password.
+ */
+export function normalizePassword(password: string): string {
+  return password.normalize('NFKC');
+}
+
+export interface PasswordCheck {
+  isValid: boolean;
+  /** Valid, but stored in an older form (not normalised, weaker parameters): hash it anew. */
+  needsRehash: boolean;
+}
+
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
-  verify(hash: string, password: string): Promise<boolean>;
+  verify(hash: string, password: string): Promise<PasswordCheck>;
   /** Spends the same work as a real verify, for accounts that do not exist (no enumeration). */
   verifyAgainstNothing(password: string): Promise<false>;
 }
@@ -59,11 +73,21 @@ export function createPasswordHasher(
   const decoyHash = argon2.hash(crypto.randomUUID(), ARGON2_OPTIONS);
 
   return {
-    hash: (password) => withSlot(() => argon2.hash(password, ARGON2_OPTIONS)),
-    verify: (hash, password) => withSlot(() => argon2.verify(hash, password)),
+    hash: (password) => withSlot(() => argon2.hash(normalizePassword(password), ARGON2_OPTIONS)),
+    async verify(hash, password) {
+      const normalized = normalizePassword(password);
+      if (await withSlot(() => argon2.verify(hash, normalized))) {
+        return { isValid: true, needsRehash: argon2.needsRehash(hash, ARGON2_OPTIONS) };
+      }
+      // Hashes made before passwords were normalised hold the password as it was typed.
+      if (normalized !== password && (await withSlot(() => argon2.verify(hash, password)))) {
+        return { isValid: true, needsRehash: true };
+      }
+      return { isValid: false, needsRehash: false };
+    },
     async verifyAgainstNothing(password) {
       const decoy = await decoyHash;
-      await withSlot(() => argon2.verify(decoy, password));
+      await withSlot(() => argon2.verify(decoy, normalizePassword(password)));
       return false;
     },
   };

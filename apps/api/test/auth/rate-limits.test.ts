@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { post, register } from '../support/accounts';
+import { post, postFrom, register } from '../support/accounts';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
 import { testEnv } from '../support/test-env';
@@ -10,30 +10,41 @@ const pglite = testDatabaseKinds[0]!;
 describe('rate limits', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(pglite, {
-      authRequestsPerAddress: { name: 'auth-requests', limit: 40, windowSeconds: 60 },
-    });
+    server = await startTestServer(pglite);
   });
   afterAll(() => server.close());
 
-  const attempt = (email: string, password: string) =>
-    post(server.app, '/auth/local/login/email', { email, password });
+  const attempt = (email: string, password: string, from = '127.0.0.1') =>
+    postFrom(server.app, from, '/auth/local/login/email', { email, password });
 
-  it('answers 429 with Retry-After after five failed sign-ins for one account, even with the right password', async () => {
+  it('answers 429 with Retry-After after five failures from one address, even with the right password', async () => {
     const email = uniqueEmail('limited');
     await register(server.app, email, 'correct horse');
     for (let failure = 0; failure < 5; failure += 1) {
-      expect((await attempt(email, 'wrong horse')).statusCode).toBe(401);
+      expect((await attempt(email, 'wrong horse', '203.0.113.5')).statusCode).toBe(401);
     }
-    const blocked = await attempt(email, 'correct horse');
+    const blocked = await attempt(email, 'correct horse', '203.0.113.5');
     expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toMatchObject({
+      message: 'Too many failed sign-in attempts. Please try again later.',
+    });
     const retryAfter = Number(blocked.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(60);
     // Another account is not affected.
     const other = uniqueEmail('unaffected');
     await register(server.app, other, 'correct horse');
-    expect((await attempt(other, 'correct horse')).statusCode).toBe(200);
+    expect((await attempt(other, 'correct horse', '203.0.113.5')).statusCode).toBe(200);
+  });
+
+  it("locks an account out of the addresses that failed, not out of the owner's", async () => {
+    const email = uniqueEmail('not-locked-out');
+    await register(server.app, email, 'correct horse');
+    for (let failure = 0; failure < 6; failure += 1) {
+      await attempt(email, 'wrong horse', '198.51.100.7');
+    }
+    expect((await attempt(email, 'correct horse', '198.51.100.7')).statusCode).toBe(429);
+    expect((await attempt(email, 'correct horse', '192.0.2.1')).statusCode).toBe(200);
   });
 
   it('counts failures for unknown addresses too, so a limit reveals nothing', async () => {
@@ -51,6 +62,111 @@ describe('rate limits', () => {
     const statuses = responses.map((response) => response.statusCode);
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(7);
+  });
+
+  it('lets many correct sign-ins to one account through at once (a family, a script)', async () => {
+    const email = uniqueEmail('family');
+    await register(server.app, email, 'correct horse');
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => attempt(email, 'correct horse')),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(10).fill(200));
+  });
+
+  it('stops guessing spread over many addresses, except from where the owner signed in before', async () => {
+    const email = uniqueEmail('distributed');
+    await register(server.app, email, 'correct horse');
+    expect((await attempt(email, 'correct horse', '192.0.2.50')).statusCode).toBe(200);
+    for (let address = 0; address < 10; address += 1) {
+      for (let failure = 0; failure < 5; failure += 1) {
+        expect((await attempt(email, 'wrong horse', `10.9.0.${address}`)).statusCode).toBe(401);
+      }
+    }
+    const stranger = await attempt(email, 'correct horse', '10.9.1.1');
+    expect(stranger.statusCode).toBe(429);
+    expect(Number(stranger.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await attempt(email, 'correct horse', '192.0.2.50')).statusCode).toBe(200);
+  });
+
+  describe('reset mails', () => {
+    const requestReset = (email: string, from: string) =>
+      postFrom(server.app, from, '/auth/reset-password', { email });
+    const resetMailsTo = (email: string) =>
+      server.inbox
+        .messages()
+        .filter((message) => message.to.includes(email) && message.subject.includes('Reset'));
+    // Mail leaves through the outbox: wait until the last one asked for has arrived.
+    const settle = (email: string, count: number) =>
+      expect.poll(() => resetMailsTo(email).length, { timeout: 5000 }).toBe(count);
+
+    it("are capped per requesting address, and a stranger cannot use up the owner's", async () => {
+      const email = uniqueEmail('reset-cap');
+      await register(server.app, email, 'correct horse');
+      for (let request = 0; request < 4; request += 1) await requestReset(email, '198.51.100.20');
+      await settle(email, 3);
+      await requestReset(email, '192.0.2.20');
+      await settle(email, 4);
+    });
+
+    it("are capped per account beyond the owner's own network", async () => {
+      const email = uniqueEmail('reset-account-cap');
+      await register(server.app, email, 'correct horse');
+      expect((await attempt(email, 'correct horse', '192.0.2.30')).statusCode).toBe(200);
+      for (let address = 0; address < 4; address += 1) {
+        for (let request = 0; request < 3; request += 1) {
+          await requestReset(email, `10.8.0.${address}`);
+        }
+      }
+      await settle(email, 10);
+      await requestReset(email, '10.8.1.1');
+      await requestReset(email, '192.0.2.30');
+      await settle(email, 11);
+      expect(resetMailsTo(email)).toHaveLength(11);
+    });
+
+    it('are capped per requesting address across accounts', async () => {
+      const emails = Array.from({ length: 31 }, () => uniqueEmail('reset-spray'));
+      for (const email of emails) await register(server.app, email, 'correct horse');
+      for (const email of emails) await requestReset(email, '198.51.100.40');
+      await settle(emails[29]!, 1);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(resetMailsTo(emails[30]!)).toHaveLength(0);
+    });
+  });
+});
+
+describe('limits per client address', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(pglite, {
+      authRequestsPerAddress: { name: 'auth-requests', limit: 40, windowSeconds: 60 },
+      env: { REGISTRATIONS_PER_ADDRESS_PER_HOUR: '10' },
+    });
+  });
+  afterAll(() => server.close());
+
+  it('allows ten new accounts per address and hour', async () => {
+    for (let account = 0; account < 10; account += 1) {
+      const created = await postFrom(server.app, '198.51.100.60', '/auth/local/register/email', {
+        email: uniqueEmail('farm'),
+        password: 'correct horse',
+      });
+      expect(created.statusCode).toBe(201);
+    }
+    const refused = await postFrom(server.app, '198.51.100.60', '/auth/local/register/email', {
+      email: uniqueEmail('farm'),
+      password: 'correct horse',
+    });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({
+      message: 'Too many new accounts from your network. Please try again later.',
+    });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    const elsewhere = await postFrom(server.app, '192.0.2.60', '/auth/local/register/email', {
+      email: uniqueEmail('farm'),
+      password: 'correct horse',
+    });
+    expect(elsewhere.statusCode).toBe(201);
   });
 
   it('answers a flood from one address with 429 and Retry-After', async () => {

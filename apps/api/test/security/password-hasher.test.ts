@@ -6,8 +6,11 @@ describe('password hasher', () => {
   it('verifies what it hashed and refuses anything else', async () => {
     const hasher = createPasswordHasher();
     const hash = await hasher.hash('correct horse');
-    expect(await hasher.verify(hash, 'correct horse')).toBe(true);
-    expect(await hasher.verify(hash, 'correct horse ')).toBe(false);
+    expect(await hasher.verify(hash, 'correct horse')).toEqual({
+      isValid: true,
+      needsRehash: false,
+    });
+    expect((await hasher.verify(hash, 'correct horse ')).isValid).toBe(false);
     expect(await hasher.verifyAgainstNothing('correct horse')).toBe(false);
   });
 

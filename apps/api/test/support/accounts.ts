@@ -17,6 +17,21 @@ export function post(
   });
 }
 
+/** As `post`, from a client at `remoteAddress` (the limits count per client address). */
+export function postFrom(
+  app: FastifyInstance,
+  remoteAddress: string,
+  url: string,
+  payload: unknown,
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url: `/api${url}`,
+    payload: payload as Record<string, unknown>,
+    remoteAddress,
+  });
+}
+
 export function getProfile(
   app: FastifyInstance,
   accessToken: string,

@@ -88,6 +88,16 @@ export async function markRefreshTokenRotated(db: Executor, tokenId: string): Pr
     .execute();
 }
 
+/** Whether the token with this hash has been exchanged for its own successor already. */
+export async function isRefreshTokenRotated(db: Executor, tokenHash: string): Promise<boolean> {
+  const token = await db
+    .selectFrom('refreshTokens')
+    .select('rotatedAt')
+    .where('tokenHash', '=', tokenHash)
+    .executeTakeFirst();
+  return token?.rotatedAt !== null && token?.rotatedAt !== undefined;
+}
+
 export function findSessionIdByRefreshTokenHash(db: Executor, tokenHash: string) {
   return db
     .selectFrom('refreshTokens')
@@ -96,21 +106,22 @@ export function findSessionIdByRefreshTokenHash(db: Executor, tokenHash: string)
     .executeTakeFirst();
 }
 
-/** A newer code kills the older ones of the same purpose. */
-export async function consumeOpenCodes(
+/** Voids the account's open codes of these purposes (a newer code, or a change of credentials). */
+export async function voidOpenCodes(
   db: Executor,
   userId: string,
-  purpose: OneTimeCodePurpose,
+  purposes: readonly OneTimeCodePurpose[],
 ): Promise<void> {
   await db
     .updateTable('oneTimeCodes')
     .set({ consumedAt: sql<Date>`now()` })
     .where('userId', '=', userId)
-    .where('purpose', '=', purpose)
+    .where('purpose', 'in', purposes)
     .where('consumedAt', 'is', null)
     .execute();
 }
 
+/** Issued at the account's current credential version (see migrations/0007). */
 export async function insertCode(
   db: Executor,
   code: {
@@ -119,6 +130,7 @@ export async function insertCode(
     email: string;
     codeHash: string;
     validSeconds: number;
+    requestedEmail?: string;
   },
 ): Promise<void> {
   await db
@@ -128,9 +140,45 @@ export async function insertCode(
       purpose: code.purpose,
       email: code.email,
       codeHash: code.codeHash,
+      requestedEmail: code.requestedEmail ?? null,
+      credentialVersion: sql<number>`(select credential_version from users where id = ${code.userId})`,
       expiresAt: sql<Date>`now() + make_interval(secs => ${code.validSeconds})`,
     })
     .execute();
+}
+
+interface CodeToUse {
+  purpose: OneTimeCodePurpose;
+  codeHash: string;
+  /** The address the code was issued for; cancel codes are used by their code alone. */
+  email?: string;
+  /** Reset and email-change codes die with any change of the account's credentials. */
+  requireCurrentCredentials: boolean;
+}
+
+function openCodes(db: Executor, code: CodeToUse) {
+  let query = db
+    .selectFrom('oneTimeCodes')
+    .where('codeHash', '=', code.codeHash)
+    .where('purpose', '=', code.purpose)
+    .where('consumedAt', 'is', null)
+    .where('expiresAt', '>', sql<Date>`now()`);
+  if (code.email !== undefined) {
+    query = query.where(sql<string>`lower(email)`, '=', sql<string>`lower(${code.email})`);
+  }
+  if (code.requireCurrentCredentials) {
+    query = query.where(
+      'credentialVersion',
+      '=',
+      sql<number>`(select credential_version from users where users.id = one_time_codes.user_id)`,
+    );
+  }
+  return query.select('id');
+}
+
+/** Whether a code would be accepted now, without using it: checked before costly work. */
+export async function isCodeOpen(db: Executor, code: CodeToUse): Promise<boolean> {
+  return (await openCodes(db, code).executeTakeFirst()) !== undefined;
 }
 
 /**
@@ -138,18 +186,12 @@ export async function insertCode(
  * requests with the same code at once cannot both match: the second waits for the first's row
  * lock and then finds it consumed.
  */
-export function consumeCode(
-  db: Executor,
-  code: { purpose: OneTimeCodePurpose; codeHash: string; email: string },
-) {
+export function consumeCode(db: Executor, code: CodeToUse) {
   return db
     .updateTable('oneTimeCodes')
     .set({ consumedAt: sql<Date>`now()` })
-    .where('codeHash', '=', code.codeHash)
-    .where('purpose', '=', code.purpose)
+    .where('id', 'in', openCodes(db, code))
     .where('consumedAt', 'is', null)
-    .where('expiresAt', '>', sql<Date>`now()`)
-    .where(sql<string>`lower(email)`, '=', sql<string>`lower(${code.email})`)
-    .returning(['userId', 'email'])
+    .returning(['userId', 'email', 'requestedEmail'])
     .executeTakeFirst();
 }

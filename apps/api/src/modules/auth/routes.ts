@@ -6,7 +6,7 @@ import { AppError } from '../../errors';
 import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
 import type { RateLimiter, RateLimitRule } from '../../security/rate-limiter';
-import type { AuthService } from './service';
+import type { AuthService, Caller } from './service';
 
 export interface AuthRoutesOptions {
   authService: AuthService;
@@ -29,17 +29,22 @@ export function limitRequestsPerAddress(rateLimiter: RateLimiter, rule: RateLimi
   };
 }
 
+/** The client address the limits count against (TRUST_PROXY decides how it is read). */
+function callerAt(request: FastifyRequest): Caller {
+  return { clientAddress: request.ip };
+}
+
 /** The account calls. HTTP only: parse, call the service, reply. */
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async function authRoutes(
   app,
   { authService },
 ) {
   serveEndpoint(app, endpoints.register, async function register(request) {
-    return authService.register(request.body);
+    return authService.register(request.body, callerAt(request));
   });
 
   serveEndpoint(app, endpoints.login, async function login(request) {
-    return authService.login(request.body);
+    return authService.login(request.body, callerAt(request));
   });
 
   serveEndpoint(app, endpoints.refresh, async function refresh(request) {
@@ -52,26 +57,35 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async functi
   });
 
   serveEndpoint(app, endpoints.requestPasswordReset, async function requestPasswordReset(request) {
-    return { message: await authService.requestPasswordReset(request.body.email) };
+    return {
+      message: await authService.requestPasswordReset(request.body.email, callerAt(request)),
+    };
   });
 
   serveEndpoint(app, endpoints.confirmPasswordReset, async function confirmPasswordReset(request) {
-    await authService.confirmPasswordReset(request.body);
+    await authService.confirmPasswordReset(request.body, callerAt(request));
     return { message: 'Password changed' };
   });
 
   serveEndpoint(app, endpoints.changePassword, async function changePassword(request) {
-    await authService.changePassword({ ...callerOf(request), ...request.body });
+    await authService.changePassword({ ...callerOf(request), ...request.body }, callerAt(request));
     return { message: 'Password changed successfully' };
   });
 
   serveEndpoint(app, endpoints.requestEmailChange, async function requestEmailChange(request) {
-    await authService.requestEmailChange({ userId: callerOf(request).userId, ...request.body });
+    await authService.requestEmailChange(
+      { userId: callerOf(request).userId, ...request.body },
+      callerAt(request),
+    );
     return { message: 'Confirmation email sent successfully' };
   });
 
   serveEndpoint(app, endpoints.confirmEmailChange, async function confirmEmailChange(request) {
     await authService.confirmEmailChange(request.body);
     return { message: 'Email successfully changed' };
+  });
+
+  serveEndpoint(app, endpoints.cancelEmailChange, async function cancelEmailChange(request) {
+    return { message: await authService.cancelEmailChange(request.body) };
   });
 };

@@ -16,7 +16,12 @@ import {
 } from '../../mail/templates';
 import { hashSecret, randomSecret } from '../../security/keys';
 import type { PasswordHasher } from '../../security/password-hasher';
-import type { RateLimiter, RateLimitRule } from '../../security/rate-limiter';
+import type {
+  FailureGateRule,
+  GateOutcome,
+  RateLimiter,
+  RateLimitRule,
+} from '../../security/rate-limiter';
 import { InvalidTokenError, type SessionTokens } from '../../security/session-tokens';
 import * as usersRepo from '../users/repo';
 import * as repo from './repo';
@@ -26,17 +31,54 @@ export const SESSION_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 export const REFRESH_GRACE_SECONDS = 10;
 export const PASSWORD_RESET_VALID_SECONDS = 60 * 60;
 export const EMAIL_CHANGE_VALID_SECONDS = 24 * 60 * 60;
+/** The "this wasn't me" link outlives the change it is about, so a quick attacker can be undone. */
+export const EMAIL_CHANGE_CANCEL_VALID_SECONDS = 7 * 24 * 60 * 60;
+
+/**
+ * Wrong passwords (sign-in, change password, change email) for one account from one client
+ * address: five free, then a wait that doubles after each further failure. Keyed by account and
+ * address, so a stranger who knows the email locks out only himself, not the owner.
+ */
+export const passwordFailureGate: FailureGateRule = {
+  name: 'password-failures',
+  freeFailures: 5,
+  firstDelaySeconds: 30,
+  maxDelaySeconds: 15 * 60,
+  forgetAfterSeconds: 24 * 60 * 60,
+};
 
 export const rateLimitRules = {
-  /** Sign-in attempts for one account since its last success (whatever the client address). */
-  loginFailures: { name: 'login-failures', limit: 5, windowSeconds: 15 * 60 },
-  /** Reset emails sent to one address. Beyond the cap the answer is the same; no mail goes. */
-  resetMails: { name: 'reset-mails', limit: 3, windowSeconds: 60 * 60 },
+  /**
+   * Wrong passwords for one account from every address together: against guessing spread over
+   * many addresses. Once reached, only addresses the account signed in from before get in.
+   */
+  accountFailures: { name: 'account-failures', limit: 50, windowSeconds: 60 * 60 },
+  /** Where an account signed in with its password lately: its owner's own networks. */
+  knownAddresses: {
+    name: 'known-address',
+    limit: Number.MAX_SAFE_INTEGER,
+    windowSeconds: 30 * 24 * 60 * 60,
+  },
+  /** Reset mails for one account asked for from one address. */
+  resetMailsPerAccountAndAddress: {
+    name: 'reset-mails-account-address',
+    limit: 3,
+    windowSeconds: 60 * 60,
+  },
+  /** Reset mails for one account from addresses it never signed in from. */
+  resetMailsPerAccount: { name: 'reset-mails-account', limit: 10, windowSeconds: 60 * 60 },
+  /** Reset mails (to any accounts) asked for from one address. */
+  resetMailsPerAddress: { name: 'reset-mails-address', limit: 30, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateLimitRule>;
+
+/** How long a password check waits for its turn while others for the same account run. */
+const GATE_QUEUE_MS = 5_000;
 
 const messages = {
   invalidCredentials: 'Invalid email or password',
   tooManyAttempts: 'Too many failed sign-in attempts. Please try again later.',
+  tooManyWrongPasswords: 'Too many wrong passwords. Please try again later.',
+  tooManyRegistrations: 'Too many new accounts from your network. Please try again later.',
   emailTaken: 'An account with this email already exists',
   resetRequested:
     'If an account exists for this email, we have sent it a link to choose a new password.',
@@ -48,7 +90,14 @@ const messages = {
   sameEmail: 'This is already the email of your account',
   emailInUse: 'This email is already in use by another account',
   emailLinkInvalid: 'This link is invalid or has expired. Please, try again.',
+  emailChangeCancelled: 'The email change was cancelled and every device was signed out.',
+  cancelLinkInvalid: 'This link is invalid, was used already or has expired.',
 } as const;
+
+/** Where a request comes from: the limits count per client address. */
+export interface Caller {
+  clientAddress: string;
+}
 
 export interface AuthServiceDependencies {
   db: Kysely<Database>;
@@ -58,6 +107,8 @@ export interface AuthServiceDependencies {
   mail: Mailer;
   publicUrl: string;
   supportEmail: string;
+  /** New accounts one client address may create per hour. */
+  registrationsPerAddress: RateLimitRule;
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
@@ -105,27 +156,128 @@ export function createAuthService(deps: AuthServiceDependencies) {
     return `${deps.publicUrl}/account/verify-email?${query.toString()}`;
   }
 
+  function emailChangeCancelLink(code: string): string {
+    return `${deps.publicUrl}/account/cancel-email-change?${new URLSearchParams({ code }).toString()}`;
+  }
+
   /**
-   * Ends every session of an account and voids its pending email change, inside the caller's
-   * transaction: for when someone else has just proven they own the address.
+   * The account's credentials just changed hands or form (new password, new email, the owner
+   * taking it back, a provider proving the address): every reset and email-change code issued
+   * before dies, and every session but `exceptSessionId` ends. Inside the caller's transaction.
+   * Answers the account's current address, where any notice about it goes.
    */
-  async function endSessionsAndEmailChange(
+  async function secureAccount(
     transaction: Transaction<Database>,
     userId: string,
-    reason: string,
-  ): Promise<void> {
-    await repo.revokeSessionsOfUser(transaction, userId, { reason });
-    await repo.consumeOpenCodes(transaction, userId, 'email_change');
+    options: { reason: string; exceptSessionId?: string },
+  ): Promise<{ email: string }> {
+    const account = await usersRepo.raiseCredentialVersion(transaction, userId);
+    await repo.voidOpenCodes(transaction, userId, ['password_reset', 'email_change']);
+    await repo.revokeSessionsOfUser(transaction, userId, options);
+    return account;
+  }
+
+  const attemptKey = (accountKey: string, caller: Caller) =>
+    `${accountKey}|${caller.clientAddress}`;
+
+  async function isKnownAddress(accountKey: string, caller: Caller): Promise<boolean> {
+    const seen = await rateLimiter.peek(
+      rateLimitRules.knownAddresses,
+      attemptKey(accountKey, caller),
+    );
+    return seen.count > 0;
+  }
+
+  /** Waits its turn in the account's failure gate for this address, or refuses with 429. */
+  async function enterPasswordGate(key: string, tooMany: string): Promise<string> {
+    const giveUpAt = Date.now() + GATE_QUEUE_MS;
+    for (;;) {
+      const answer = await rateLimiter.enterGate(passwordFailureGate, key);
+      if (answer.kind === 'allowed') return answer.ticket;
+      if (answer.kind === 'wait') throw new AppError(429, tooMany, answer.retryAfterSeconds);
+      if (Date.now() >= giveUpAt) throw new AppError(429, tooMany, 1);
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 30));
+    }
+  }
+
+  /**
+   * Every password check of the product goes through here: sign-in, change password, change
+   * email. Only failures count, per account and client address (see passwordFailureGate), and
+   * against the account's ceiling; a success marks the address as the owner's. An unknown
+   * account is checked against a decoy hash, so it costs and counts like a real one.
+   */
+  async function checkPassword(
+    account: { key: string; user: { id: string; passwordHash: string | null } | undefined },
+    password: string,
+    caller: Caller,
+    tooMany: string,
+  ): Promise<boolean> {
+    if (!(await isKnownAddress(account.key, caller))) {
+      const failures = await rateLimiter.peek(rateLimitRules.accountFailures, account.key);
+      if (failures.count >= rateLimitRules.accountFailures.limit) {
+        throw new AppError(429, tooMany, failures.retryAfterSeconds);
+      }
+    }
+    const key = attemptKey(account.key, caller);
+    const ticket = await enterPasswordGate(key, tooMany);
+    let outcome: GateOutcome = 'abandoned';
+    try {
+      const { user } = account;
+      const check = user?.passwordHash
+        ? await hasher.verify(user.passwordHash, password)
+        : { isValid: await hasher.verifyAgainstNothing(password), needsRehash: false };
+      outcome = check.isValid ? 'success' : 'failure';
+      if (user && check.needsRehash) {
+        await usersRepo.updatePasswordHash(db, user.id, await hasher.hash(password));
+      }
+      return check.isValid;
+    } finally {
+      await rateLimiter.leaveGate(passwordFailureGate, key, ticket, outcome);
+      if (outcome === 'failure') await rateLimiter.hit(rateLimitRules.accountFailures, account.key);
+      if (outcome === 'success') await rememberAddress(account.key, caller);
+    }
+  }
+
+  async function rememberAddress(accountKey: string, caller: Caller): Promise<void> {
+    const key = attemptKey(accountKey, caller);
+    // Restarts the window: an address stays known for 30 days after its latest success.
+    await rateLimiter.reset(rateLimitRules.knownAddresses, key);
+    await rateLimiter.hit(rateLimitRules.knownAddresses, key);
+  }
+
+  /** Whether one more reset mail for this account may go, asked for from this address. */
+  async function mayMailReset(accountKey: string, caller: Caller): Promise<boolean> {
+    const fromHere = await rateLimiter.hit(
+      rateLimitRules.resetMailsPerAccountAndAddress,
+      attemptKey(accountKey, caller),
+    );
+    if (!fromHere.isAllowed) return false;
+    const fromAddress = await rateLimiter.hit(
+      rateLimitRules.resetMailsPerAddress,
+      caller.clientAddress,
+    );
+    if (!fromAddress.isAllowed) return false;
+    // Strangers together cannot use up the mails the owner asks for from his own network.
+    if (await isKnownAddress(accountKey, caller)) return true;
+    return (await rateLimiter.hit(rateLimitRules.resetMailsPerAccount, accountKey)).isAllowed;
   }
 
   return {
     startSession,
-    endSessionsAndEmailChange,
+    secureAccount,
 
-    async register(input: {
-      email: string;
-      password: string;
-    }): Promise<{ id: string; email: string }> {
+    async register(
+      input: { email: string; password: string },
+      caller: Caller,
+    ): Promise<{ id: string; email: string }> {
+      const created = await rateLimiter.hit(deps.registrationsPerAddress, caller.clientAddress);
+      if (!created.isAllowed) {
+        throw new AppError(429, messages.tooManyRegistrations, created.retryAfterSeconds);
+      }
+      // Cheap checks before the costly hash.
+      if (await usersRepo.findUserByEmail(db, input.email)) {
+        throw new AppError(409, messages.emailTaken);
+      }
       const passwordHash = await hasher.hash(input.password);
       try {
         return await usersRepo.insertUser(db, { email: input.email, passwordHash });
@@ -139,20 +291,16 @@ export function createAuthService(deps: AuthServiceDependencies) {
      * Same status, body and work for a wrong password and an unknown email: an unknown email is
      * verified against a decoy hash and counts as a failure like any other.
      */
-    async login(input: { email: string; password: string }): Promise<TokenPair> {
-      const accountKey = input.email.toLowerCase();
-      // Counted before checking (atomically, also in Redis), so a burst of parallel guesses
-      // cannot slip past the limit; a success clears the count.
-      const attempts = await rateLimiter.hit(rateLimitRules.loginFailures, accountKey);
-      if (!attempts.isAllowed) {
-        throw new AppError(429, messages.tooManyAttempts, attempts.retryAfterSeconds);
-      }
+    async login(input: { email: string; password: string }, caller: Caller): Promise<TokenPair> {
       const user = await usersRepo.findUserByEmail(db, input.email);
-      const isValid = user?.passwordHash
-        ? await hasher.verify(user.passwordHash, input.password)
-        : await hasher.verifyAgainstNothing(input.password);
+      const account = { key: input.email.toLowerCase(), user };
+      const isValid = await checkPassword(
+        account,
+        input.password,
+        caller,
+        messages.tooManyAttempts,
+      );
       if (!user || !isValid) throw new AppError(401, messages.invalidCredentials);
-      await rateLimiter.reset(rateLimitRules.loginFailures, accountKey);
       return startSession(user.id);
     },
 
@@ -178,7 +326,13 @@ export function createAuthService(deps: AuthServiceDependencies) {
           });
           return { kind: 'rotated' as const, userId: row.userId, expiresAt: row.expiresAt };
         }
-        if (row.secondsSinceRotation <= REFRESH_GRACE_SECONDS) {
+        // Only the direct predecessor of the current token gets the grace: a token two or more
+        // rotations old is a copy, whoever shows it.
+        const isPredecessor = !(await repo.isRefreshTokenRotated(
+          transaction,
+          hashSecret(successorSecret),
+        ));
+        if (isPredecessor && row.secondsSinceRotation <= REFRESH_GRACE_SECONDS) {
           return { kind: 'rotated' as const, userId: row.userId, expiresAt: row.expiresAt };
         }
         await repo.revokeSession(transaction, row.sessionId, 'refresh token reused');
@@ -201,16 +355,15 @@ export function createAuthService(deps: AuthServiceDependencies) {
       if (token) await repo.revokeSession(db, token.sessionId, 'logout');
     },
 
-    /** Answers the same whether or not the address has an account. */
-    async requestPasswordReset(email: string): Promise<string> {
+    /** Answers the same whether or not the address has an account, and when a cap holds mail. */
+    async requestPasswordReset(email: string, caller: Caller): Promise<string> {
       const user = await usersRepo.findUserByEmail(db, email);
       if (!user) return messages.resetRequested;
-      const sent = await rateLimiter.hit(rateLimitRules.resetMails, user.email.toLowerCase());
-      if (!sent.isAllowed) return messages.resetRequested;
+      if (!(await mayMailReset(user.email.toLowerCase(), caller))) return messages.resetRequested;
 
       const code = randomSecret();
       await db.transaction().execute(async (transaction) => {
-        await repo.consumeOpenCodes(transaction, user.id, 'password_reset');
+        await repo.voidOpenCodes(transaction, user.id, ['password_reset']);
         await repo.insertCode(transaction, {
           userId: user.id,
           purpose: 'password_reset',
@@ -230,70 +383,79 @@ export function createAuthService(deps: AuthServiceDependencies) {
       return messages.resetRequested;
     },
 
-    async confirmPasswordReset(input: {
-      email: string;
-      code: string;
-      newPassword: string;
-    }): Promise<void> {
+    async confirmPasswordReset(
+      input: { email: string; code: string; newPassword: string },
+      caller: Caller,
+    ): Promise<void> {
+      const code = {
+        purpose: 'password_reset',
+        codeHash: hashSecret(input.code),
+        email: input.email,
+        requireCurrentCredentials: true,
+      } as const;
+      // A bogus code is refused before the costly hash; the code is used (atomically) below.
+      if (!(await repo.isCodeOpen(db, code))) throw new AppError(400, messages.resetLinkInvalid);
       const passwordHash = await hasher.hash(input.newPassword);
-      const user = await db.transaction().execute(async (transaction) => {
-        const used = await repo.consumeCode(transaction, {
-          purpose: 'password_reset',
-          codeHash: hashSecret(input.code),
-          email: input.email,
-        });
+      const account = await db.transaction().execute(async (transaction) => {
+        const used = await repo.consumeCode(transaction, code);
         if (!used) return undefined;
         await usersRepo.updatePasswordHash(transaction, used.userId, passwordHash);
         // The link reached the owner's inbox: the address is proven.
         await usersRepo.markEmailVerified(transaction, used.userId);
-        await repo.revokeSessionsOfUser(transaction, used.userId, { reason: 'password reset' });
+        const { email } = await secureAccount(transaction, used.userId, {
+          reason: 'password reset',
+        });
         await deps.mail.enqueue(transaction, {
-          to: used.email,
+          to: email,
           template: 'password-changed',
           content: passwordChangedEmail({ supportEmail: deps.supportEmail }),
         });
-        return used;
+        return { email };
       });
-      if (!user) throw new AppError(400, messages.resetLinkInvalid);
-      await rateLimiter.reset(rateLimitRules.loginFailures, user.email.toLowerCase());
+      if (!account) throw new AppError(400, messages.resetLinkInvalid);
+      // The owner is back in from here: this address's failures are forgotten.
+      const accountKey = account.email.toLowerCase();
+      await rateLimiter.reset(passwordFailureGate, attemptKey(accountKey, caller));
+      await rememberAddress(accountKey, caller);
     },
 
-    async changePassword(input: {
-      userId: string;
-      sessionId: string;
-      oldPassword: string;
-      newPassword: string;
-    }): Promise<void> {
+    async changePassword(
+      input: { userId: string; sessionId: string; oldPassword: string; newPassword: string },
+      caller: Caller,
+    ): Promise<void> {
       const user = await usersRepo.findUserById(db, input.userId);
       if (!user) throw new AppError(401, messages.sessionEnded);
       if (!user.passwordHash) throw new AppError(400, messages.noPasswordYet);
-      if (!(await hasher.verify(user.passwordHash, input.oldPassword))) {
+      const account = { key: user.email.toLowerCase(), user };
+      if (
+        !(await checkPassword(account, input.oldPassword, caller, messages.tooManyWrongPasswords))
+      ) {
         throw new AppError(400, messages.wrongCurrentPassword);
       }
       const passwordHash = await hasher.hash(input.newPassword);
       await db.transaction().execute(async (transaction) => {
         await usersRepo.updatePasswordHash(transaction, user.id, passwordHash);
-        await repo.revokeSessionsOfUser(transaction, user.id, {
+        const { email } = await secureAccount(transaction, user.id, {
           reason: 'password changed',
           exceptSessionId: input.sessionId,
         });
         await deps.mail.enqueue(transaction, {
-          to: user.email,
+          to: email,
           template: 'password-changed',
           content: passwordChangedEmail({ supportEmail: deps.supportEmail }),
         });
       });
     },
 
-    async requestEmailChange(input: {
-      userId: string;
-      newEmail: string;
-      password: string;
-    }): Promise<void> {
+    async requestEmailChange(
+      input: { userId: string; newEmail: string; password: string },
+      caller: Caller,
+    ): Promise<void> {
       const user = await usersRepo.findUserById(db, input.userId);
       if (!user) throw new AppError(401, messages.sessionEnded);
       if (!user.passwordHash) throw new AppError(400, messages.noPasswordYet);
-      if (!(await hasher.verify(user.passwordHash, input.password))) {
+      const account = { key: user.email.toLowerCase(), user };
+      if (!(await checkPassword(account, input.password, caller, messages.tooManyWrongPasswords))) {
         throw new AppError(400, messages.wrongCurrentPassword);
       }
       if (user.email.toLowerCase() === input.newEmail.toLowerCase()) {
@@ -303,14 +465,23 @@ export function createAuthService(deps: AuthServiceDependencies) {
       if (owner) throw new AppError(409, messages.emailInUse);
 
       const code = randomSecret();
+      const cancelCode = randomSecret();
       await db.transaction().execute(async (transaction) => {
-        await repo.consumeOpenCodes(transaction, user.id, 'email_change');
+        await repo.voidOpenCodes(transaction, user.id, ['email_change']);
         await repo.insertCode(transaction, {
           userId: user.id,
           purpose: 'email_change',
           email: input.newEmail,
           codeHash: hashSecret(code),
           validSeconds: EMAIL_CHANGE_VALID_SECONDS,
+        });
+        await repo.insertCode(transaction, {
+          userId: user.id,
+          purpose: 'email_change_cancel',
+          email: user.email,
+          requestedEmail: input.newEmail,
+          codeHash: hashSecret(cancelCode),
+          validSeconds: EMAIL_CHANGE_CANCEL_VALID_SECONDS,
         });
         await deps.mail.enqueue(transaction, {
           to: input.newEmail,
@@ -325,6 +496,8 @@ export function createAuthService(deps: AuthServiceDependencies) {
           template: 'email-change-notice',
           content: emailChangeNoticeEmail({
             newEmail: input.newEmail,
+            cancelLink: emailChangeCancelLink(cancelCode),
+            validHours: EMAIL_CHANGE_CANCEL_VALID_SECONDS / 3600,
             supportEmail: deps.supportEmail,
           }),
         });
@@ -338,16 +511,44 @@ export function createAuthService(deps: AuthServiceDependencies) {
             purpose: 'email_change',
             codeHash: hashSecret(input.code),
             email: input.newEmail,
+            requireCurrentCredentials: true,
           });
           if (!used) throw new AppError(400, messages.emailLinkInvalid);
           await usersRepo.updateEmail(transaction, used.userId, used.email);
           await usersRepo.markEmailVerified(transaction, used.userId);
+          // Links mailed to the old address (a reset) must not work on the account any more.
+          const account = await usersRepo.raiseCredentialVersion(transaction, used.userId);
+          await repo.voidOpenCodes(transaction, used.userId, ['password_reset', 'email_change']);
+          return account;
         });
       } catch (error) {
         // Taken by someone else since the request: nothing changed, the code stays usable.
         if (isUniqueViolation(error)) throw new AppError(409, messages.emailInUse);
         throw error;
       }
+    },
+
+    /**
+     * "This wasn't me", from the notice mailed to the old address: cancels the change, or undoes
+     * it if it was confirmed already (unless the old address has been taken since), and ends
+     * every session of the account.
+     */
+    async cancelEmailChange(input: { code: string }): Promise<string> {
+      await db.transaction().execute(async (transaction) => {
+        const used = await repo.consumeCode(transaction, {
+          purpose: 'email_change_cancel',
+          codeHash: hashSecret(input.code),
+          requireCurrentCredentials: false,
+        });
+        if (!used) throw new AppError(400, messages.cancelLinkInvalid);
+        const user = await usersRepo.findUserById(transaction, used.userId);
+        const wasConfirmed = user?.email.toLowerCase() === used.requestedEmail?.toLowerCase();
+        if (wasConfirmed && !(await usersRepo.findUserByEmail(transaction, used.email))) {
+          await usersRepo.updateEmail(transaction, used.userId, used.email);
+        }
+        await secureAccount(transaction, used.userId, { reason: 'email change cancelled' });
+      });
+      return messages.emailChangeCancelled;
     },
   };
 }

@@ -38,7 +38,7 @@ import type { IdentityProviderName } from './repo';
 
 export interface SocialServiceDependencies {
   db: Kysely<Database>;
-  auth: Pick<AuthService, 'startSession' | 'endSessionsAndEmailChange'>;
+  auth: Pick<AuthService, 'startSession' | 'secureAccount'>;
   mail: Mailer;
   nonces: SignInNonces;
   publicUrl: string;
@@ -98,12 +98,10 @@ export function createSocialService(deps: SocialServiceDependencies) {
       const removePassword = existing.emailVerifiedAt === null && existing.passwordHash !== null;
       if (removePassword) {
         await usersRepo.removePassword(transaction, existing.id);
-        // An email change asked for from one of those sessions must not land later either.
-        await deps.auth.endSessionsAndEmailChange(
-          transaction,
-          existing.id,
-          `${provider} proved the email; unproven password removed`,
-        );
+        // An email change or reset asked for from one of those sessions must not land later.
+        await deps.auth.secureAccount(transaction, existing.id, {
+          reason: `${provider} proved the email; unproven password removed`,
+        });
       }
       await usersRepo.markEmailVerified(transaction, existing.id);
       await repo.insertIdentity(transaction, {

@@ -50,6 +50,19 @@ export async function markEmailVerified(db: Executor, userId: string): Promise<v
     .execute();
 }
 
+/**
+ * The account's password or email changed, or its owner took it back: codes issued before no
+ * longer work (see migrations/0007). Answers the account's address as it is now.
+ */
+export function raiseCredentialVersion(db: Executor, userId: string) {
+  return db
+    .updateTable('users')
+    .set({ credentialVersion: sql<number>`credential_version + 1`, updatedAt: sql<Date>`now()` })
+    .where('id', '=', userId)
+    .returning(['email'])
+    .executeTakeFirstOrThrow();
+}
+
 export async function removePassword(db: Executor, userId: string): Promise<void> {
   await db
     .updateTable('users')

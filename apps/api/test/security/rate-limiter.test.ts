@@ -1,0 +1,111 @@
+import { afterAll, describe, expect, it } from 'vitest';
+
+import {
+  createMemoryRateLimiter,
+  createRedisRateLimiter,
+  type FailureGateRule,
+  type RateLimiter,
+} from '../../src/security/rate-limiter';
+import { testEnv } from '../support/test-env';
+
+const gate: FailureGateRule = {
+  name: 'test-gate',
+  freeFailures: 3,
+  firstDelaySeconds: 30,
+  maxDelaySeconds: 120,
+  forgetAfterSeconds: 3600,
+};
+
+/** A clock the test moves by hand. */
+function manualClock() {
+  let time = Date.UTC(2026, 10, 23, 12);
+  return {
+    now: () => time,
+    advance(seconds: number) {
+      time += seconds * 1000;
+    },
+  };
+}
+
+const implementations: Array<{
+  name: string;
+  create(clock: ReturnType<typeof manualClock>): RateLimiter;
+}> = [{ name: 'memory', create: (clock) => createMemoryRateLimiter(() => clock.now()) }];
+if (testEnv.redisUrl) {
+  const prefix = `test-gate-${Date.now()}:`;
+  implementations.push({
+    name: 'Redis',
+    create: (clock) => createRedisRateLimiter(testEnv.redisUrl!, prefix, () => clock.now()),
+  });
+}
+
+describe.each(implementations)('failure gate in $name', (implementation) => {
+  const limiters: RateLimiter[] = [];
+  afterAll(async () => {
+    await Promise.all(limiters.map((limiter) => limiter.close()));
+  });
+  function setUp() {
+    const clock = manualClock();
+    const limiter = implementation.create(clock);
+    limiters.push(limiter);
+    return { clock, limiter, key: `account-${Math.random()}|203.0.113.1` };
+  }
+
+  async function fail(limiter: RateLimiter, key: string): Promise<void> {
+    const answer = await limiter.enterGate(gate, key);
+    if (answer.kind !== 'allowed') throw new Error(`expected to be let in, got ${answer.kind}`);
+    await limiter.leaveGate(gate, key, answer.ticket, 'failure');
+  }
+
+  it('lets the free failures through, then waits twice as long after each further one', async () => {
+    const { clock, limiter, key } = setUp();
+    for (let failure = 0; failure < 3; failure += 1) await fail(limiter, key);
+    expect(await limiter.enterGate(gate, key)).toEqual({ kind: 'wait', retryAfterSeconds: 30 });
+
+    clock.advance(30);
+    await fail(limiter, key);
+    expect(await limiter.enterGate(gate, key)).toEqual({ kind: 'wait', retryAfterSeconds: 60 });
+
+    clock.advance(60);
+    await fail(limiter, key);
+    clock.advance(100);
+    // 120 s is the cap: it does not grow past it.
+    expect(await limiter.enterGate(gate, key)).toEqual({ kind: 'wait', retryAfterSeconds: 20 });
+    clock.advance(20);
+    await fail(limiter, key);
+    expect(await limiter.enterGate(gate, key)).toEqual({ kind: 'wait', retryAfterSeconds: 120 });
+  });
+
+  it('forgets every failure on a success, and on its own after a quiet while', async () => {
+    const { clock, limiter, key } = setUp();
+    for (let failure = 0; failure < 3; failure += 1) await fail(limiter, key);
+    clock.advance(3600);
+    const afterQuiet = await limiter.enterGate(gate, key);
+    expect(afterQuiet.kind).toBe('allowed');
+    if (afterQuiet.kind !== 'allowed') return;
+    await limiter.leaveGate(gate, key, afterQuiet.ticket, 'success');
+    for (let failure = 0; failure < 3; failure += 1) await fail(limiter, key);
+  });
+
+  it('lets in at once only as many attempts as failures are left, then one at a time', async () => {
+    const { clock, limiter, key } = setUp();
+    const first = await Promise.all([1, 2, 3, 4].map(() => limiter.enterGate(gate, key)));
+    expect(first.map((answer) => answer.kind)).toEqual(['allowed', 'allowed', 'allowed', 'busy']);
+    for (const answer of first) {
+      if (answer.kind === 'allowed') await limiter.leaveGate(gate, key, answer.ticket, 'failure');
+    }
+    clock.advance(30);
+    const next = await Promise.all([1, 2].map(() => limiter.enterGate(gate, key)));
+    expect(next.map((answer) => answer.kind)).toEqual(['allowed', 'busy']);
+  });
+
+  it('gives back the place of an abandoned attempt without counting it', async () => {
+    const { limiter, key } = setUp();
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const answer = await limiter.enterGate(gate, key);
+      if (answer.kind !== 'allowed') throw new Error('expected to be let in');
+      await limiter.leaveGate(gate, key, answer.ticket, 'abandoned');
+    }
+    expect((await limiter.enterGate(gate, key)).kind).toBe('allowed');
+  });
+});
