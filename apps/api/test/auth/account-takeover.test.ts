@@ -107,7 +107,8 @@ describe.each(testDatabaseKinds)('account takeover paths on $name', (kind) => {
       });
       expect(cancelled.statusCode, cancelled.body).toBe(200);
       expect(cancelled.json()).toEqual({
-        message: 'The email change was cancelled and every device was signed out.',
+        message:
+          'The email change was cancelled and every device was signed out. Choose a new password to sign in again.',
       });
 
       expect((await confirmEmailChange(change)).statusCode).toBe(400);
@@ -136,7 +137,15 @@ describe.each(testDatabaseKinds)('account takeover paths on $name', (kind) => {
       expect(cancelled.statusCode, cancelled.body).toBe(200);
 
       expect((await getProfile(server.app, stolen.accessToken)).statusCode).toBe(401);
-      const mine = await login(server.app, owner, 'correct horse');
+      // The attacker knows the password: it no longer opens the account...
+      const withOldPassword = await post(server.app, '/auth/local/login/email', {
+        email: owner,
+        password: 'correct horse',
+      });
+      expect(withOldPassword.statusCode).toBe(401);
+      // ...and the owner sets a new one through his own, restored, address.
+      await resetPassword(owner, 'owner took it back');
+      const mine = await login(server.app, owner, 'owner took it back');
       expect((await getProfile(server.app, mine.accessToken)).json()).toMatchObject({
         email: owner,
       });

@@ -90,7 +90,8 @@ const messages = {
   sameEmail: 'This is already the email of your account',
   emailInUse: 'This email is already in use by another account',
   emailLinkInvalid: 'This link is invalid or has expired. Please, try again.',
-  emailChangeCancelled: 'The email change was cancelled and every device was signed out.',
+  emailChangeCancelled:
+    'The email change was cancelled and every device was signed out. Choose a new password to sign in again.',
   cancelLinkInvalid: 'This link is invalid, was used already or has expired.',
 } as const;
 
@@ -517,9 +518,8 @@ export function createAuthService(deps: AuthServiceDependencies) {
           await usersRepo.updateEmail(transaction, used.userId, used.email);
           await usersRepo.markEmailVerified(transaction, used.userId);
           // Links mailed to the old address (a reset) must not work on the account any more.
-          const account = await usersRepo.raiseCredentialVersion(transaction, used.userId);
+          await usersRepo.raiseCredentialVersion(transaction, used.userId);
           await repo.voidOpenCodes(transaction, used.userId, ['password_reset', 'email_change']);
-          return account;
         });
       } catch (error) {
         // Taken by someone else since the request: nothing changed, the code stays usable.
@@ -531,7 +531,9 @@ export function createAuthService(deps: AuthServiceDependencies) {
     /**
      * "This wasn't me", from the notice mailed to the old address: cancels the change, or undoes
      * it if it was confirmed already (unless the old address has been taken since), and ends
-     * every session of the account.
+     * every session of the account. Whoever asked for the change knew the password (or has set
+     * one since through the new address), so the password is cleared too: the owner chooses a
+     * new one through a reset link, which now goes to his own address.
      */
     async cancelEmailChange(input: { code: string }): Promise<string> {
       await db.transaction().execute(async (transaction) => {
@@ -546,6 +548,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
         if (wasConfirmed && !(await usersRepo.findUserByEmail(transaction, used.email))) {
           await usersRepo.updateEmail(transaction, used.userId, used.email);
         }
+        await usersRepo.removePassword(transaction, used.userId);
         await secureAccount(transaction, used.userId, { reason: 'email change cancelled' });
       });
       return messages.emailChangeCancelled;
