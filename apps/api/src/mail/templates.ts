@@ -87,7 +87,7 @@ export function emailChangeConfirmationEmail(input: {
 export function emailChangeNoticeEmail(input: {
   newEmail: string;
   cancelLink: string;
-  validHours: number;
+  validDays: number;
   supportEmail: string;
 }): RenderedEmail {
   return render('Your Kegel Coach email address is being changed', {
@@ -95,7 +95,7 @@ export function emailChangeNoticeEmail(input: {
     paragraphs: [
       `Someone signed in to your Kegel Coach account asked to change its email address to ${input.newEmail}.`,
       'The change happens only when the new address is confirmed.',
-      `If this was not you, use the button below within ${input.validHours} hours: it cancels the change (or undoes it, if it was already confirmed), signs out every device and clears the password, since whoever asked knows it. Then choose a new password with “Forgot your password?”.`,
+      `If this was not you, use the button below within ${input.validDays} days: it cancels the change (or undoes it, if it was already confirmed), signs out every device and clears the password, since whoever asked knows it. Then choose a new password with “Forgot your password?”.`,
     ],
     action: { label: 'This was not me', url: input.cancelLink },
     footnote: `Questions? Write to ${input.supportEmail}.`,

@@ -498,7 +498,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
           content: emailChangeNoticeEmail({
             newEmail: input.newEmail,
             cancelLink: emailChangeCancelLink(cancelCode),
-            validHours: EMAIL_CHANGE_CANCEL_VALID_SECONDS / 3600,
+            validDays: EMAIL_CHANGE_CANCEL_VALID_SECONDS / (24 * 60 * 60),
             supportEmail: deps.supportEmail,
           }),
         });
