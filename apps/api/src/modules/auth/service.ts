@@ -15,7 +15,7 @@ import {
   passwordResetEmail,
 } from '../../mail/templates';
 import { hashSecret, randomSecret } from '../../security/keys';
-import type { PasswordHasher } from '../../security/password-hasher';
+import type { PasswordCheck, PasswordHasher } from '../../security/password-hasher';
 import type {
   FailureGateRule,
   GateOutcome,
@@ -221,22 +221,28 @@ export function createAuthService(deps: AuthServiceDependencies) {
     }
     const key = attemptKey(account.key, caller);
     const ticket = await enterPasswordGate(key, tooMany);
+    const { user } = account;
     let outcome: GateOutcome = 'abandoned';
+    let check: PasswordCheck;
     try {
-      const { user } = account;
-      const check = user?.passwordHash
+      check = user?.passwordHash
         ? await hasher.verify(user.passwordHash, password)
         : { isValid: await hasher.verifyAgainstNothing(password), needsRehash: false };
       outcome = check.isValid ? 'success' : 'failure';
-      if (user && check.needsRehash) {
-        await usersRepo.updatePasswordHash(db, user.id, await hasher.hash(password));
-      }
-      return check.isValid;
     } finally {
       await rateLimiter.leaveGate(passwordFailureGate, key, ticket, outcome);
-      if (outcome === 'failure') await rateLimiter.hit(rateLimitRules.accountFailures, account.key);
-      if (outcome === 'success') await rememberAddress(account.key, caller);
     }
+    if (outcome === 'failure') await rateLimiter.hit(rateLimitRules.accountFailures, account.key);
+    if (outcome === 'success') await rememberAddress(account.key, caller);
+    if (user && check.needsRehash) {
+      // Best effort: a busy hasher must not turn a right password into an error; the next
+      // sign-in tries again.
+      await hasher
+        .hash(password)
+        .then((passwordHash) => usersRepo.updatePasswordHash(db, user.id, passwordHash))
+        .catch(() => {});
+    }
+    return check.isValid;
   }
 
   async function rememberAddress(accountKey: string, caller: Caller): Promise<void> {
