@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,12 @@ const baseURL = `http://localhost:${port}`;
 
 // Workers re-read this file; the first read picks the data directory and they inherit it.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'kegel-e2e-'));
+
+// The server's standard output (its JSON log lines) goes to a file, which scripts/run-e2e.mjs
+// searches after the run for codes and addresses that must never reach a log.
+const serverLog =
+  process.env.E2E_SERVER_LOG ?? path.join(repositoryRoot, 'test-results/e2e-server.log');
+mkdirSync(path.dirname(serverLog), { recursive: true });
 
 export default defineConfig({
   testDir: './e2e',
@@ -60,7 +66,8 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'node scripts/start.mjs',
+    // Playwright runs the command in a shell, so the redirection is the shell's.
+    command: `node scripts/start.mjs > ${JSON.stringify(serverLog)}`,
     cwd: repositoryRoot,
     url: `${baseURL}/api/health`,
     timeout: 180_000,
@@ -72,7 +79,8 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: process.env.E2E_DATA_DIR,
       PUBLIC_URL: baseURL,
-      LOG_LEVEL: 'warn',
+      // Every request is logged (at info), as in production, so the log check sees them all.
+      LOG_LEVEL: 'info',
       // Every journey signs in from 127.0.0.1; the per-address limit is tested in the API suite.
       AUTH_REQUESTS_PER_MINUTE: '10000',
       // Every journey registers from this one address.

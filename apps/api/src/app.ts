@@ -3,7 +3,11 @@
 import { fileURLToPath } from 'node:url';
 
 import fastifyCompress from '@fastify/compress';
-import Fastify, { type FastifyInstance, type onRouteHookHandler } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyLoggerOptions,
+  type onRouteHookHandler,
+} from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -11,6 +15,7 @@ import {
 } from 'fastify-type-provider-zod';
 
 import type { Config } from './config';
+import { serializeRequestForLog } from './http/request-log';
 import { apiRoutes } from './modules/api-routes';
 import { isSessionLive } from './modules/auth/service';
 import { apiDocsPlugin } from './plugins/api-docs';
@@ -31,8 +36,11 @@ const BUILT_WEB_APP = fileURLToPath(new URL('../../web/dist/', import.meta.url))
 export interface BuildAppOptions {
   /** Directory of the built web app; tests point it at a fixture. */
   webRoot?: string;
-  /** Fastify's logger: false in tests, a pino configuration in the server. */
-  logger?: boolean | { level: string };
+  /**
+   * Fastify's logger: false in tests, else a level (the server's is LOG_LEVEL) and where the lines
+   * go (standard output unless a test captures them).
+   */
+  logger?: false | { level: string; stream?: FastifyLoggerOptions['stream'] };
   /** Outbox timing; tests shorten it. */
   mail?: MailPluginOptions['timing'];
   /** Every /auth call from one client address. */
@@ -47,8 +55,10 @@ export async function buildApp(
   config: Config,
   options: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
+  const logger = options.logger ?? { level: config.logLevel };
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    // Requests are logged by their path: emailed links carry codes in their query (request-log.ts).
+    logger: logger && { ...logger, serializers: { req: serializeRequestForLog } },
     requestTimeout: 30_000,
     // Opening PGlite and running migrations can take well over Fastify's default 10 s on a busy
     // 2-core machine; a start that is slow is better than one that fails.

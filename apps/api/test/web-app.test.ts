@@ -53,6 +53,27 @@ describe('serving the web app', () => {
     expect(response.body).toBe(INDEX_HTML);
   });
 
+  it.each([
+    '/account/recover/new?email=a%40x.io&code=1',
+    '/account/verify-email?newEmail=a%40x.io&code=1',
+    '/account/cancel-email-change?code=1',
+    '/purchase/complete?email=a%40x.io&session=cs_1',
+    // React Router matches paths whatever their case and with a trailing slash.
+    '/Account/Recover/New/?email=a%40x.io&code=1',
+  ])('sends no referrer from %s, whose address carries a code or an email', async (url) => {
+    const response = await app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe(INDEX_HTML);
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('keeps the default referrer policy on the other pages', async () => {
+    for (const url of ['/', '/home', '/auth/login', '/purchase']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.headers['referrer-policy'], url).toBeUndefined();
+    }
+  });
+
   it('serves hashed assets cached for a year, brotli-compressed when accepted', async () => {
     const response = await app.inject({
       method: 'GET',

@@ -125,7 +125,8 @@ export const endpoints = {
     summary: 'Sign in with a Google Identity Services code (the server exchanges it).',
     body: GoogleVerifyTokenRequestSchema,
     success: { 200: TokenPairSchema },
-    errors: [401, 403, 404, 429, 503],
+    // 409: a new Google identity whose address an account has, where Google does not answer for it.
+    errors: [401, 403, 404, 409, 429, 503],
   }),
   signInWithApple: defineEndpoint(routes.signInWithApple, {
     tag: 'Sign in with Google and Apple',

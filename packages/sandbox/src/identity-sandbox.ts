@@ -32,6 +32,8 @@ export interface TestIdentity {
   sub: string;
   email?: string;
   emailVerified?: boolean;
+  /** Google's `hd`: the Workspace domain of a company account (absent for Gmail). */
+  hostedDomain?: string;
   nonce?: string;
 }
 
@@ -286,6 +288,7 @@ export async function startIdentitySandbox(
     }
     if (identity.nonce) claims.nonce = identity.nonce;
     if (provider === 'google') claims.azp = clientIdOf(provider);
+    if (provider === 'google' && identity.hostedDomain) claims.hd = identity.hostedDomain;
     return claims;
   }
 

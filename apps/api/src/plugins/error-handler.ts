@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 import { AppError } from '../errors';
+import { pathOf } from '../http/request-log';
 
 /**
  * One error shape for the whole API, the contract's ErrorBody: `{ statusCode, error, message }`.
@@ -47,5 +48,5 @@ export function sendError(
 
 /** The 404 of a path nobody serves, in the error shape (API routes and the web app alike). */
 export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return sendError(reply, 404, `Route ${request.method} ${request.url.split('?')[0]} not found`);
+  return sendError(reply, 404, `Route ${request.method} ${pathOf(request.url)} not found`);
 }

@@ -4,9 +4,28 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 
+import { pathOf } from '../http/request-log';
 import { sendRouteNotFound } from './error-handler';
 
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+/**
+ * The pages whose address carries a live code or an email: the emailed links (README, Product
+ * rules) and Stripe's return to /purchase/complete. They are sent with `Referrer-Policy:
+ * no-referrer`, so the browser never repeats that address in a `Referer` header: not to our own
+ * API (whose requests a proxy may log), nor to any other site. The policy holds for the whole
+ * life of the page, including the app's in-page navigations after it.
+ *
+ * Only these pages, not every one: the sign-in pages load Google's and Apple's scripts, whose
+ * frames and popups may rely on the Referer to recognise the site, and no other page has a secret
+ * in its address. Lower case and without a trailing slash, as React Router matches them.
+ */
+const PAGES_WITH_SECRETS_IN_THE_ADDRESS = new Set([
+  '/account/recover/new',
+  '/account/verify-email',
+  '/account/cancel-email-change',
+  '/purchase/complete',
+]);
 
 /**
  * Serves the built web app (apps/web/dist). Vite puts content-hashed files under /assets, so they
@@ -38,13 +57,16 @@ export const webAppPlugin = fp<{ root: string }>(
 
     app.setNotFoundHandler(function serveIndexOrNotFound(request, reply) {
       const isPageRequest = request.method === 'GET' || request.method === 'HEAD';
-      const pathname = request.url.split('?')[0] ?? '';
+      const pathname = pathOf(request.url);
       // The static route matches every GET path, /api ones included, so they land here too.
       // A missing hashed asset is a real 404: answering HTML there breaks the page in a stranger way.
       const isApiCall = pathname === '/api' || pathname.startsWith('/api/');
       if (!isPageRequest || isApiCall || pathname.startsWith('/assets/')) {
         return sendRouteNotFound(request, reply);
       }
+      const page = pathname.toLowerCase().replace(/(?<=.)\/+$/, '');
+      if (PAGES_WITH_SECRETS_IN_THE_ADDRESS.has(page))
+        void reply.header('referrer-policy', 'no-referrer');
       return reply.sendFile('index.html');
     });
   },

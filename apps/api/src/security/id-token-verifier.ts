@@ -1,6 +1,7 @@
 // Verifies OpenID Connect ID tokens of one provider (Google, Apple): signature with the
-// provider's published keys (chosen by `kid`), `iss`, `aud` and `exp` with no leeway; the nonce
-// is handed back for the caller to judge. Only RS256, the algorithm both providers sign with:
+// provider's published keys (chosen by `kid`), `iss`, `aud` and `exp` with no leeway, and, for a
+// token with several audiences, an authorized party (`azp`) that is us; the nonce is handed back
+// for the caller to judge. Only RS256, the algorithm both providers sign with:
 // `alg: none` and an HMAC "signed" with the public key are refused before any key is looked at.
 //
 // Keys are fetched once and cached; a token with an unknown `kid` (a key rotation) refetches the
@@ -11,6 +12,8 @@ export interface VerifiedIdentity {
   subject: string;
   email: string | null;
   emailVerified: boolean;
+  /** Google's `hd`: the Workspace domain of a company account, whose addresses Google runs. */
+  hostedDomain: string | null;
   nonce: string | null;
 }
 
@@ -65,12 +68,23 @@ export function createIdTokenVerifier(options: {
       if (typeof payload.sub !== 'string' || payload.sub.length === 0) {
         throw new InvalidIdTokenError('no subject');
       }
+      // A token for several clients at once was issued to whichever of them `azp` names (OpenID
+      // Connect Core, 3.1.3.7): without it, another client's token that merely lists us would
+      // sign its holder in here.
+      if (
+        Array.isArray(payload.aud) &&
+        payload.aud.length > 1 &&
+        payload.azp !== options.audience
+      ) {
+        throw new InvalidIdTokenError('several audiences, and the authorized party is not us');
+      }
       const email = typeof payload.email === 'string' ? payload.email.trim() : '';
       return {
         subject: payload.sub,
         email: email || null,
         // Apple sends "true" as a string, Google a boolean.
         emailVerified: payload.email_verified === true || payload.email_verified === 'true',
+        hostedDomain: typeof payload.hd === 'string' && payload.hd !== '' ? payload.hd : null,
         nonce: typeof payload.nonce === 'string' ? payload.nonce : null,
       };
     },

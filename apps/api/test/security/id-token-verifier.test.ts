@@ -54,8 +54,23 @@ describe('the ID token verifier (Google settings)', () => {
       subject: '1234567890',
       email: 'someone@example.com',
       emailVerified: true,
+      hostedDomain: null,
       nonce: null,
     });
+  });
+
+  it("reads a Google Workspace account's hosted domain (hd)", async () => {
+    const identity = await verifier().verify(
+      await sandbox.signIdToken('google', claims({ hd: 'example.com' })),
+    );
+    expect(identity.hostedDomain).toBe('example.com');
+  });
+
+  it('accepts several audiences when the authorized party (azp) is our client', async () => {
+    const identity = await verifier().verify(
+      await sandbox.signIdToken('google', claims({ aud: [clientId, 'another'], azp: clientId })),
+    );
+    expect(identity.subject).toBe('1234567890');
   });
 
   const bad: Array<[string, () => Promise<string>]> = [
@@ -84,6 +99,15 @@ describe('the ID token verifier (Google settings)', () => {
     ],
     ['an unknown kid', () => sandbox.signIdToken('google', claims(), { kid: 'unknown' })],
     ['no sub', () => sandbox.signIdToken('google', claims({ sub: undefined }))],
+    // Issued to another client as well: only an `azp` naming us says it was issued for us.
+    [
+      'several audiences without azp',
+      () => sandbox.signIdToken('google', claims({ aud: [clientId, 'another'], azp: undefined })),
+    ],
+    [
+      'several audiences with the azp of another client',
+      () => sandbox.signIdToken('google', claims({ aud: [clientId, 'another'], azp: 'another' })),
+    ],
   ];
   for (const [name, makeToken] of bad) {
     it(`refuses ${name} as an invalid token`, async () => {

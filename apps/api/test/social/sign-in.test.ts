@@ -25,6 +25,14 @@ function newSubject(): string {
   return `sub-${Date.now().toString(36)}-${subjectCounter}`;
 }
 
+/** A unique Gmail address: Google is the authority for it. */
+function gmailAddress(label: string): string {
+  return uniqueEmail(label).replace(/@example\.com$/, '@gmail.com');
+}
+
+const GOOGLE_EMAIL_TAKEN =
+  'An account with this email already exists. Sign in with your email and password instead (use "Forgot your password?" if you have none).';
+
 function base64url(value: object): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
@@ -100,8 +108,8 @@ describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => 
       expect(await identityRows(sub)).toHaveLength(1);
     });
 
-    it('links a new sub with a verified email to a password account whose address was never proven, removing that password', async () => {
-      const email = uniqueEmail('unproven');
+    it('links a new sub with a verified Gmail address to a password account whose address was never proven, removing that password', async () => {
+      const email = gmailAddress('unproven');
       const before = await registerAndLogin(server.app, email, 'correct horse');
       // Whoever registered also asked to move the account to an address of theirs.
       const elsewhere = uniqueEmail('elsewhere');
@@ -142,7 +150,7 @@ describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => 
       expect(notice.text).toContain('the password set when the account was created was removed');
     });
 
-    it('links to an account whose address was proven, keeping its password', async () => {
+    it('links a Google Workspace account (hd) to an account whose address was proven, keeping its password', async () => {
       const email = uniqueEmail('proven');
       await register(server.app, email, 'correct horse');
       // Following the emailed reset link proves the address.
@@ -160,7 +168,9 @@ describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => 
 
       const sub = newSubject();
       const profile = await profileOf(
-        await signInWithGoogle(await googleCode({ sub, email, emailVerified: true })),
+        await signInWithGoogle(
+          await googleCode({ sub, email, emailVerified: true, hostedDomain: 'example.com' }),
+        ),
       );
       expect(profile.hasPassword).toBe(true);
       await login(server.app, email, 'a proven password');
@@ -168,6 +178,46 @@ describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => 
         (message) => message.to.includes(email) && message.subject.includes('Google sign-in'),
       );
       expect(notice.text).not.toContain('removed');
+    });
+
+    it('links a googlemail.com address, which Gmail also answers for', async () => {
+      const email = uniqueEmail('googlemail').replace(/@example\.com$/, '@googlemail.com');
+      await register(server.app, email, 'correct horse');
+      const sub = newSubject();
+      const profile = await profileOf(
+        await signInWithGoogle(await googleCode({ sub, email, emailVerified: true })),
+      );
+      expect(profile.email).toBe(email);
+      expect((await identityRows(sub))[0]?.userId).toBe(profile.id);
+    });
+
+    it('refuses to link an address of another domain, which Google does not answer for, and writes nothing', async () => {
+      // Google verified this address when its Google account was made; the address may have
+      // passed to someone else since (a former employee's, a domain that lapsed and was bought).
+      const email = uniqueEmail('other-domain');
+      const before = await registerAndLogin(server.app, email, 'correct horse');
+      const sub = newSubject();
+      const refused = await signInWithGoogle(
+        await googleCode({ sub, email: email.toUpperCase(), emailVerified: true }),
+      );
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toEqual({
+        statusCode: 409,
+        error: 'Conflict',
+        message: GOOGLE_EMAIL_TAKEN,
+      });
+      expect(await identityRows(sub)).toHaveLength(0);
+      // The account is as it was: its password and its sessions still work.
+      expect((await getProfile(server.app, before.accessToken)).statusCode).toBe(200);
+      await login(server.app, email, 'correct horse');
+    });
+
+    it('still makes a new account for a verified address of any domain that has none', async () => {
+      const email = uniqueEmail('new-other-domain');
+      const profile = await profileOf(
+        await signInWithGoogle(await googleCode({ sub: newSubject(), email, emailVerified: true })),
+      );
+      expect(profile.email).toBe(email);
     });
 
     it('never links or makes an account from an unverified email', async () => {
@@ -263,6 +313,24 @@ describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => 
         },
       ],
       ['an unknown kid', (claims) => sandbox.signIdToken('google', claims, { kid: 'unknown' })],
+      [
+        'several audiences and no azp',
+        (claims) =>
+          sandbox.signIdToken('google', {
+            ...claims,
+            aud: [String(claims.aud), 'another-client'],
+            azp: undefined,
+          }),
+      ],
+      [
+        'several audiences and the azp of another client',
+        (claims) =>
+          sandbox.signIdToken('google', {
+            ...claims,
+            aud: [String(claims.aud), 'another-client'],
+            azp: 'another-client',
+          }),
+      ],
     ];
     for (const [name, makeToken] of badGoogleTokens) {
       it(`refuses an ID token with ${name}, and writes nothing`, async () => {
@@ -292,6 +360,17 @@ describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => 
       expect(first.email).toBe(email);
       const again = await profileOf(await signInWithApple(await appleToken({ sub })));
       expect(again.id).toBe(first.id);
+    });
+
+    it('links a verified email of any domain to its account: Apple answers for the addresses it shares', async () => {
+      const email = uniqueEmail('apple-links');
+      await register(server.app, email, 'correct horse');
+      const sub = newSubject();
+      const profile = await profileOf(
+        await signInWithApple(await appleToken({ sub, email, email_verified: 'true' })),
+      );
+      expect(profile.email).toBe(email);
+      expect((await identityRows(sub))[0]?.userId).toBe(profile.id);
     });
 
     it('keeps a private-relay address as given', async () => {
@@ -328,7 +407,7 @@ describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => 
       expect((await signInWithApple(token)).statusCode).toBe(401);
     });
 
-    it('refuses wrong aud, wrong iss, expired by a second, alg none and a forged HS256', async () => {
+    it('refuses wrong aud, several aud without azp, wrong iss, expired by a second, alg none and a forged HS256', async () => {
       const sub = newSubject();
       const email = uniqueEmail('bad-apple');
       // A good nonce each time: only the one thing tampered with may be what is refused.
@@ -344,6 +423,11 @@ describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => 
         .toString();
       const tokens = [
         await sandbox.signIdToken('apple', await withNonce({ aud: 'com.someone.else' })),
+        // Ours among others, with no authorized party (azp) naming us.
+        await sandbox.signIdToken(
+          'apple',
+          await withNonce({ aud: [String(claims.aud), 'com.someone.else'] }),
+        ),
         await sandbox.signIdToken('apple', await withNonce({ iss: 'https://appleid.apple.com' })),
         await sandbox.signIdToken('apple', await withNonce({ iss: `${claims.iss}/` })),
         await sandbox.signIdToken(

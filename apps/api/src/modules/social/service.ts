@@ -4,9 +4,14 @@
 // - a known `sub` always reaches its account, whatever email comes with it (Apple sends the email
 //   only on the first sign-in; a changed Google address changes nothing);
 // - a new `sub` with a verified email that an account has links to that account, and the owner
-//   is told by email. If that account's address had never been proven (registered with a
-//   password and nothing since), its password is removed and its sessions end: whoever
-//   registered the address first may not have been its owner ("pre-hijacking");
+//   is told by email, but only where the provider answers for the address today: Apple for the
+//   addresses it shares; Google for Gmail and for Workspace accounts (`hd`). Google verified any
+//   other address once, when its Google account was made, and the address may have passed to
+//   someone else since (a former employee's, a domain that lapsed and was bought): such a sign-in
+//   is refused (409) and the person signs in to the account as before. If the linked account's
+//   address had never been proven (registered with a password and nothing since), its password is
+//   removed and its sessions end: whoever registered the address first may not have been its
+//   owner ("pre-hijacking");
 // - a new `sub` with a verified email and no account makes one;
 // - an unverified email never links and never makes an account: an account under an address
 //   nobody proved would let anyone squat someone else's address;
@@ -57,6 +62,8 @@ export const socialMessages = {
     'Your provider has not verified this email address, so it cannot be used to sign in here. Verify it with your provider, or sign in with email and password.',
   noEmail:
     'Your provider did not share an email address, so no account could be made. Allow sharing the email and try again.',
+  emailTakenForGoogle:
+    'An account with this email already exists. Sign in with your email and password instead (use "Forgot your password?" if you have none).',
 } as const;
 
 export type SocialService = ReturnType<typeof createSocialService>;
@@ -93,6 +100,9 @@ export function createSocialService(deps: SocialServiceDependencies) {
           email,
         });
         return created.id;
+      }
+      if (provider === 'google' && !isGoogleAuthoritativeFor(email, identity)) {
+        throw new AppError(409, socialMessages.emailTakenForGoogle);
       }
 
       const removePassword = existing.emailVerifiedAt === null && existing.passwordHash !== null;
@@ -194,6 +204,19 @@ export function createSocialService(deps: SocialServiceDependencies) {
       return signIn('apple', identity);
     },
   };
+}
+
+/** The domains of Gmail, whose addresses Google runs (googlemail.com is Gmail's older name). */
+const GMAIL_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
+
+/**
+ * Whether Google answers for this address today, so that its `email_verified` proves the person
+ * signing in owns it: a Gmail address, or any address of a Google Workspace account (`hd`), as
+ * Google's own guidance on ID tokens has it.
+ */
+function isGoogleAuthoritativeFor(email: string, identity: VerifiedIdentity): boolean {
+  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+  return GMAIL_DOMAINS.has(domain) || identity.hostedDomain !== null;
 }
 
 /** A provider's email, if it is one we can store (trimmed, valid, not too long). */
