@@ -7,10 +7,10 @@ import { testEnv } from '../support/test-env';
 
 const pglite = testDatabaseKinds[0]!;
 
-describe('rate limits', () => {
+describe.each(testDatabaseKinds)('rate limits on $name', (kind) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(pglite);
+    server = await startTestServer(kind);
   });
   afterAll(() => server.close());
 
@@ -135,10 +135,10 @@ describe('rate limits', () => {
   });
 });
 
-describe('limits per client address', () => {
+describe.each(testDatabaseKinds)('limits per client address on $name', (kind) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(pglite, {
+    server = await startTestServer(kind, {
       authRequestsPerAddress: { name: 'auth-requests', limit: 40, windowSeconds: 60 },
       env: { REGISTRATIONS_PER_ADDRESS_PER_HOUR: '10' },
     });
