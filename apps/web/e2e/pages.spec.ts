@@ -27,6 +27,11 @@ test.describe('every page, checked and scanned', () => {
       path: '/account/recover/new?email=someone%40example.com&code=abc',
       heading: 'Choose a New Password',
     },
+    {
+      name: 'cancel-email-change-without-code',
+      path: '/account/cancel-email-change',
+      heading: 'This link does not work',
+    },
     { name: 'not-found', path: '/no/such/page', heading: 'Page not found' },
   ];
   for (const { name, path, heading } of visitorPages) {

@@ -81,6 +81,14 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            // Outside the auth layout: the owner may open it while signed in, and must reach it.
+            path: paths.account.cancelEmailChange.path,
+            lazy: async () => ({
+              Component: (await import('../features/account/pages/cancel-email-change-page'))
+                .CancelEmailChangePage,
+            }),
+          },
+          {
             path: paths.purchase.root.path,
             lazy: async () => ({
               Component: (await import('../features/purchase/pages/purchase-page')).PurchasePage,

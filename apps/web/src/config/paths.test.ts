@@ -12,6 +12,7 @@ describe('the 401 rule', () => {
     '/purchase/complete',
     '/account/recover/new',
     '/account/verify-email',
+    '/account/cancel-email-change',
   ])('does not send %s to login', (pathname) =>
     expect(isExemptFromLoginRedirect(pathname)).toBe(true),
   );

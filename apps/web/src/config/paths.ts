@@ -20,6 +20,11 @@ export const paths = {
   account: {
     recover: { path: '/account/recover/new', getHref: (): string => '/account/recover/new' },
     verifyEmail: { path: '/account/verify-email', getHref: (): string => '/account/verify-email' },
+    /** "This was not me", from the notice mailed to the old address when its change is asked. */
+    cancelEmailChange: {
+      path: '/account/cancel-email-change',
+      getHref: (): string => '/account/cancel-email-change',
+    },
   },
   dashboard: {
     root: { path: '/dashboard', getHref: (): string => '/dashboard' },
@@ -51,6 +56,7 @@ const LOGIN_REDIRECT_EXEMPT_PREFIXES = [
   '/purchase',
   '/account/recover',
   '/account/verify-email',
+  '/account/cancel-email-change',
 ];
 
 export function isExemptFromLoginRedirect(pathname: string): boolean {

@@ -6,7 +6,7 @@ import {
 } from '@kegel/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '../../shared/http/api';
+import { api, tokenStore } from '../../shared/http/api';
 import { sessionQueries } from '../../shared/session/session';
 
 export function changeEmail(request: ChangeEmailRequest): Promise<Acknowledgement> {
@@ -19,6 +19,11 @@ export function changePassword(request: ChangePasswordRequest): Promise<Acknowle
 
 export function verifyEmail(request: VerifyEmailRequest): Promise<Acknowledgement> {
   return api.call('confirmEmailChange', { body: request });
+}
+
+/** "This was not me", the link in the notice mailed to the old address. */
+export function cancelEmailChange(code: string): Promise<Acknowledgement> {
+  return api.call('cancelEmailChange', { body: { code } });
 }
 
 /** The password-reset link, which also sets a first password on a Google or Apple account. */
@@ -50,6 +55,24 @@ export function useVerifyEmail() {
     meta: { toasts: { pending: 'Verifying email', success: 'Email successfully changed' } },
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: sessionQueries.all() });
+    },
+  });
+}
+
+/**
+ * Cancels (or undoes) an email change from the notice's link. The server ends every session of
+ * the account, so the tokens this browser holds are dead too: they and every cached answer (the
+ * header's profile among them) are forgotten here, as on sign-out, rather than left to pretend
+ * someone is still signed in until the next call fails.
+ */
+export function useCancelEmailChange() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: cancelEmailChange,
+    meta: { toasts: { pending: 'Cancelling email change', success: 'Email change cancelled' } },
+    onSuccess: () => {
+      tokenStore.clear();
+      queryClient.removeQueries();
     },
   });
 }

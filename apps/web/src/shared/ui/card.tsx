@@ -28,22 +28,35 @@ export function Card({
   );
 }
 
-/** The 602px card of the auth pages and the emailed-link pages. */
+/**
+ * The 602px card of the auth pages and the emailed-link pages. `tone="danger"` colours the icon
+ * red, for a card that says something failed (a dead link), so its icon does not read as success.
+ */
 export function AuthCard({
   title,
   subtitle,
   icon,
+  tone = 'accent',
   children,
 }: {
   title: string;
   subtitle?: ReactNode;
   icon?: ReactNode;
+  tone?: 'accent' | 'danger';
   children?: ReactNode;
 }): React.JSX.Element {
   return (
     <div className={styles.authPage}>
       <section className={`${styles.card} ${styles.authCard}`} aria-labelledby="auth-card-title">
-        {icon ? <span className={styles.authIcon}>{icon}</span> : null}
+        {icon ? (
+          <span
+            className={
+              tone === 'danger' ? `${styles.authIcon} ${styles.authIconDanger}` : styles.authIcon
+            }
+          >
+            {icon}
+          </span>
+        ) : null}
         <h1 className={styles.authTitle} id="auth-card-title">
           {title}
         </h1>

@@ -35,6 +35,12 @@ export const ViewOffIcon = makeStrokeIcon(
   </>,
 );
 export const CheckIcon = makeStrokeIcon(<path d="m5 12 5 5 9-10" />);
+export const AlertIcon = makeStrokeIcon(
+  <>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 7.5v5M12 16.5h.01" />
+  </>,
+);
 export const KeyIcon = makeStrokeIcon(
   <>
     <circle cx="8" cy="15" r="4" />

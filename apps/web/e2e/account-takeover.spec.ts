@@ -1,0 +1,155 @@
+import type { Page } from '@playwright/test';
+
+import {
+  createUser,
+  expect,
+  expectNoSeriousA11yViolations,
+  linkIn,
+  readEmail,
+  signIn,
+  test,
+  toast,
+  uniqueEmail,
+} from './support/fixtures';
+
+const PASSWORD = 'correct horse battery';
+
+/** Submits the sign-in form and waits for the server's answer to it. */
+async function submitSignIn(page: Page): Promise<number> {
+  const answered = page.waitForResponse((response) =>
+    response.url().endsWith('/api/auth/local/login/email'),
+  );
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  return (await answered).status();
+}
+
+/**
+ * What the owner of an account sees when someone who knows the password tries to take it, and
+ * what that someone is left with. The rules themselves are tested in the API suite
+ * (apps/api/test/auth/account-takeover.test.ts, rate-limits.test.ts).
+ */
+test.describe('account takeover', () => {
+  test('"This was not me" in the notice cancels the change and signs everyone out', async ({
+    page,
+    browser,
+    request,
+  }) => {
+    const owner = uniqueEmail('owner');
+    const thief = uniqueEmail('thief');
+    await createUser(request, owner, PASSWORD);
+    // The owner is signed in on his own computer.
+    await signIn(page, owner, PASSWORD);
+
+    // Someone with the password asks, from another browser, to move the account to his address.
+    const attackerContext = await browser.newContext();
+    const attacker = await attackerContext.newPage();
+    await signIn(attacker, owner, PASSWORD);
+    await attacker.goto('/dashboard/settings');
+    await attacker.getByRole('button', { name: 'Change Email' }).click();
+    const form = attacker.getByRole('form', { name: 'Change email' });
+    await form.getByLabel('New email').fill(thief);
+    await form.getByLabel('Current password').fill(PASSWORD);
+    await form.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(toast(attacker, 'Confirmation email sent successfully')).toBeVisible();
+    const attackerRefreshToken = await attacker.evaluate(() =>
+      localStorage.getItem('kegel-coach.refreshToken'),
+    );
+
+    // The owner opens the notice that went to his address and presses its button.
+    const notice = await readEmail(
+      request,
+      owner,
+      'Your Kegel Coach email address is being changed',
+    );
+    await page.goto(`/dev/inbox/${notice.id}`);
+    await page.getByRole('link', { name: 'This was not me' }).click();
+
+    await expect(page).toHaveURL(/\/account\/cancel-email-change\?code=/);
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Email change cancelled' }),
+    ).toBeVisible();
+    await expect(toast(page, 'Email change cancelled')).toBeVisible();
+    await expect(page.getByText(/Whoever asked for the change knows your password/)).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Choose a new password' })).toHaveAttribute(
+      'href',
+      '/auth/reset',
+    );
+    // His own session ended with the others: the header no longer shows him signed in.
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Sign In' })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('kegel-coach.accessToken'))).toBeNull();
+    await expectNoSeriousA11yViolations(page);
+
+    // The confirmation link mailed to the new address is dead, and so is the attacker's session.
+    const confirmation = await readEmail(request, thief, 'Confirm your new email address');
+    await attacker.goto(linkIn(confirmation));
+    await expect(
+      toast(attacker, 'This link is invalid or has expired. Please, try again.'),
+    ).toBeVisible();
+    await expect(attacker).toHaveURL(/\/auth\/login\?r=%2Fdashboard%2Fsettings$/);
+    expect(
+      (
+        await request.post('/api/auth/refresh', { data: { refreshToken: attackerRefreshToken } })
+      ).status(),
+    ).toBe(401);
+    await attackerContext.close();
+  });
+
+  test('after an email change, a reset link mailed to the old address no longer works', async ({
+    page,
+    request,
+  }) => {
+    const oldEmail = uniqueEmail('moved-old');
+    const newEmail = uniqueEmail('moved-new');
+    await createUser(request, oldEmail, PASSWORD);
+    // A reset link sits in the old mailbox (which someone else may read by now).
+    await request.post('/api/auth/reset-password', { data: { email: oldEmail } });
+    const oldReset = linkIn(await readEmail(request, oldEmail, 'Reset your Kegel Coach password'));
+
+    // The member moves the account to his new address and confirms it from that mailbox.
+    const login = await request.post('/api/auth/local/login/email', {
+      data: { email: oldEmail, password: PASSWORD },
+    });
+    const { accessToken } = (await login.json()) as { accessToken: string };
+    const asked = await request.post('/api/auth/change-email', {
+      headers: { authorization: `Bearer ${accessToken}` },
+      data: { newEmail, password: PASSWORD },
+    });
+    expect(asked.status(), await asked.text()).toBe(200);
+    await page.goto(linkIn(await readEmail(request, newEmail, 'Confirm your new email address')));
+    await expect(page.getByRole('heading', { name: 'Email changed successfully' })).toBeVisible();
+
+    await page.goto(oldReset);
+    await page.getByLabel('New password', { exact: true }).fill('a password of my choosing');
+    await page.getByLabel('Repeat new password').fill('a password of my choosing');
+    await page.getByRole('button', { name: 'Change Password' }).click();
+
+    await expect(
+      toast(page, 'Failed to change password. Link is invalid or has expired.'),
+    ).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Password Changed!' })).toBeHidden();
+  });
+
+  test('five wrong passwords, then even the right one is refused for a while', async ({
+    page,
+    request,
+  }) => {
+    const email = uniqueEmail('locked');
+    await createUser(request, email, PASSWORD);
+    await page.goto('/auth/login');
+    await page.getByLabel('Email').fill(email);
+
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      await page.getByLabel('Password', { exact: true }).fill(`wrong guess ${attempt}`);
+      expect(await submitSignIn(page)).toBe(401);
+      await expect(toast(page, 'Invalid email or password').first()).toBeVisible();
+    }
+
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    expect(await submitSignIn(page)).toBe(429);
+    await expect(
+      toast(page, 'Too many failed sign-in attempts. Please try again later.'),
+    ).toBeVisible();
+    await expect(page).toHaveURL(/\/auth\/login$/);
+    expect(await page.evaluate(() => localStorage.getItem('kegel-coach.accessToken'))).toBeNull();
+  });
+});
