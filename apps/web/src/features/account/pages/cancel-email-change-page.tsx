@@ -76,8 +76,8 @@ function CancelledCard(): React.JSX.Element {
       <p className={styles.warning}>
         <LockIcon width={20} height={20} className={styles.warningIcon} />
         <span>
-          Whoever asked for the change knows your password. Choose a new password now, before you
-          sign in again.
+          Whoever asked for the change knows your password, so it was cleared. Choose a new one to
+          sign in again with your email.
         </span>
       </p>
       <ButtonLink to={paths.auth.reset.getHref()} fullWidth>
