@@ -102,6 +102,20 @@ export function emailChangeNoticeEmail(input: {
   });
 }
 
+export function emailChangeUndoneEmail(input: {
+  previousEmail: string;
+  supportEmail: string;
+}): RenderedEmail {
+  return render('The email change of your Kegel Coach account was undone', {
+    heading: 'The email change was undone',
+    paragraphs: [
+      `The Kegel Coach account that used this address went back to its previous address, ${input.previousEmail}: its holder said they had not asked for the change.`,
+      'Every device was signed out and the password was cleared.',
+    ],
+    footnote: `If you did change the address yourself, write to ${input.supportEmail} and we will sort it out.`,
+  });
+}
+
 export function passwordChangedEmail(input: { supportEmail: string }): RenderedEmail {
   return render('Your Kegel Coach password was changed', {
     heading: 'Your password was changed',

@@ -197,6 +197,10 @@ local staleMs = tonumber(ARGV[6])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - staleMs)
 local failures = tonumber(redis.call('HGET', KEYS[1], 'failures') or '0')
 local last = tonumber(redis.call('HGET', KEYS[1], 'last') or '0')
+if failures > 0 and last + forgetMs <= now then
+  failures = 0
+  redis.call('DEL', KEYS[1])
+end
 local delay = 0
 if failures >= free then
   delay = math.min(maxMs, firstMs * math.pow(2, math.min(30, failures - free)))
@@ -215,6 +219,8 @@ redis.call('ZREM', KEYS[2], ARGV[1])
 if ARGV[2] == 'success' then
   redis.call('DEL', KEYS[1])
 elseif ARGV[2] == 'failure' then
+  local last = tonumber(redis.call('HGET', KEYS[1], 'last') or '0')
+  if last + tonumber(ARGV[4]) <= tonumber(ARGV[3]) then redis.call('DEL', KEYS[1]) end
   redis.call('HINCRBY', KEYS[1], 'failures', 1)
   redis.call('HSET', KEYS[1], 'last', ARGV[3])
   redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]))

@@ -5,12 +5,30 @@ import type { Database, OneTimeCodePurpose } from '../../db/schema';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
-export function insertSession(db: Executor, session: { userId: string; expiresAt: Date }) {
+/**
+ * Opens a session. With `credentialVersion`, only while the account's credentials are still
+ * those the caller checked: a sign-in whose password check overlapped a reset gets nothing.
+ */
+export function insertSession(
+  db: Executor,
+  session: { userId: string; expiresAt: Date; credentialVersion?: number },
+) {
+  let account = db
+    .selectFrom('users')
+    .select((eb) => [
+      eb.ref('id').as('userId'),
+      sql<Date>`${session.expiresAt.toISOString()}::timestamptz`.as('expiresAt'),
+    ])
+    .where('id', '=', session.userId);
+  if (session.credentialVersion !== undefined) {
+    account = account.where('credentialVersion', '=', session.credentialVersion);
+  }
   return db
     .insertInto('authSessions')
-    .values(session)
+    .columns(['userId', 'expiresAt'])
+    .expression(account)
     .returning(['id', 'expiresAt'])
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
 }
 
 /** A session that can still be used: not revoked, not expired. */
@@ -106,6 +124,25 @@ export function findSessionIdByRefreshTokenHash(db: Executor, tokenHash: string)
     .executeTakeFirst();
 }
 
+/**
+ * Whether an address is held for its former owner: an account moved away from it, and the
+ * "this wasn't me" link mailed to it is still open. Nobody else may take the address meanwhile,
+ * or the owner could not get it back.
+ */
+export async function isAddressHeldForUndo(db: Executor, email: string): Promise<boolean> {
+  const held = await db
+    .selectFrom('oneTimeCodes')
+    .innerJoin('users', 'users.id', 'oneTimeCodes.userId')
+    .select('oneTimeCodes.id')
+    .where('oneTimeCodes.purpose', '=', 'email_change_cancel')
+    .where('oneTimeCodes.consumedAt', 'is', null)
+    .where('oneTimeCodes.expiresAt', '>', sql<Date>`now()`)
+    .where(sql<string>`lower(one_time_codes.email)`, '=', sql<string>`lower(${email})`)
+    .where(sql<string>`lower(users.email)`, '!=', sql<string>`lower(${email})`)
+    .executeTakeFirst();
+  return held !== undefined;
+}
+
 /** Voids the account's open codes of these purposes (a newer code, or a change of credentials). */
 export async function voidOpenCodes(
   db: Executor,
@@ -121,7 +158,10 @@ export async function voidOpenCodes(
     .execute();
 }
 
-/** Issued at the account's current credential version (see migrations/0007). */
+/**
+ * Issued at the credential version the caller read with the account (see migrations/0007): if
+ * the credentials changed since, the code is born dead.
+ */
 export async function insertCode(
   db: Executor,
   code: {
@@ -130,6 +170,7 @@ export async function insertCode(
     email: string;
     codeHash: string;
     validSeconds: number;
+    credentialVersion: number;
     requestedEmail?: string;
   },
 ): Promise<void> {
@@ -141,7 +182,7 @@ export async function insertCode(
       email: code.email,
       codeHash: code.codeHash,
       requestedEmail: code.requestedEmail ?? null,
-      credentialVersion: sql<number>`(select credential_version from users where id = ${code.userId})`,
+      credentialVersion: code.credentialVersion,
       expiresAt: sql<Date>`now() + make_interval(secs => ${code.validSeconds})`,
     })
     .execute();
@@ -173,12 +214,12 @@ function openCodes(db: Executor, code: CodeToUse) {
       sql<number>`(select credential_version from users where users.id = one_time_codes.user_id)`,
     );
   }
-  return query.select('id');
+  return query;
 }
 
-/** Whether a code would be accepted now, without using it: checked before costly work. */
-export async function isCodeOpen(db: Executor, code: CodeToUse): Promise<boolean> {
-  return (await openCodes(db, code).executeTakeFirst()) !== undefined;
+/** The account of a code that would be accepted now, without using it. */
+export function findOpenCode(db: Executor, code: CodeToUse) {
+  return openCodes(db, code).select('userId').executeTakeFirst();
 }
 
 /**
@@ -190,8 +231,8 @@ export function consumeCode(db: Executor, code: CodeToUse) {
   return db
     .updateTable('oneTimeCodes')
     .set({ consumedAt: sql<Date>`now()` })
-    .where('id', 'in', openCodes(db, code))
+    .where('id', 'in', openCodes(db, code).select('id'))
     .where('consumedAt', 'is', null)
-    .returning(['userId', 'email', 'requestedEmail'])
+    .returning(['userId', 'email', 'requestedEmail', 'createdAt'])
     .executeTakeFirst();
 }

@@ -5,8 +5,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../errors';
 import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
+import { type Caller, callerFrom } from '../../security/client-address';
 import type { RateLimiter, RateLimitRule } from '../../security/rate-limiter';
-import type { AuthService, Caller } from './service';
+import type { AuthService } from './service';
 
 export interface AuthRoutesOptions {
   authService: AuthService;
@@ -29,9 +30,9 @@ export function limitRequestsPerAddress(rateLimiter: RateLimiter, rule: RateLimi
   };
 }
 
-/** The client address the limits count against (TRUST_PROXY decides how it is read). */
+/** The client network the limits count against (TRUST_PROXY decides how its address is read). */
 function callerAt(request: FastifyRequest): Caller {
-  return { clientAddress: request.ip };
+  return callerFrom(request.ip);
 }
 
 /** The account calls. HTTP only: parse, call the service, reply. */

@@ -11,9 +11,11 @@ import type { Mailer } from '../../mail/outbox';
 import {
   emailChangeConfirmationEmail,
   emailChangeNoticeEmail,
+  emailChangeUndoneEmail,
   passwordChangedEmail,
   passwordResetEmail,
 } from '../../mail/templates';
+import type { Caller } from '../../security/client-address';
 import { hashSecret, randomSecret } from '../../security/keys';
 import type { PasswordCheck, PasswordHasher } from '../../security/password-hasher';
 import type {
@@ -23,6 +25,7 @@ import type {
   RateLimitRule,
 } from '../../security/rate-limiter';
 import { InvalidTokenError, type SessionTokens } from '../../security/session-tokens';
+import * as socialRepo from '../social/repo';
 import * as usersRepo from '../users/repo';
 import * as repo from './repo';
 
@@ -47,13 +50,22 @@ export const passwordFailureGate: FailureGateRule = {
   forgetAfterSeconds: 24 * 60 * 60,
 };
 
+/**
+ * Wrong passwords for one account from every address together, against guessing spread over
+ * many addresses: 50 free within an hour, then the same doubling waits. Addresses the account
+ * signed in from lately (its owner's networks) do not pass through it, so the owner is never
+ * kept out by it.
+ */
+export const accountFailureGate: FailureGateRule = {
+  name: 'account-failures',
+  freeFailures: 50,
+  firstDelaySeconds: 60,
+  maxDelaySeconds: 15 * 60,
+  forgetAfterSeconds: 60 * 60,
+};
+
 export const rateLimitRules = {
-  /**
-   * Wrong passwords for one account from every address together: against guessing spread over
-   * many addresses. Once reached, only addresses the account signed in from before get in.
-   */
-  accountFailures: { name: 'account-failures', limit: 50, windowSeconds: 60 * 60 },
-  /** Where an account signed in with its password lately: its owner's own networks. */
+  /** Where an account signed in lately (password, Google or Apple): its owner's own networks. */
   knownAddresses: {
     name: 'known-address',
     limit: Number.MAX_SAFE_INTEGER,
@@ -74,6 +86,8 @@ export const rateLimitRules = {
 /** How long a password check waits for its turn while others for the same account run. */
 const GATE_QUEUE_MS = 5_000;
 
+type SignInCheck = 'valid' | 'invalid';
+
 const messages = {
   invalidCredentials: 'Invalid email or password',
   tooManyAttempts: 'Too many failed sign-in attempts. Please try again later.',
@@ -93,12 +107,10 @@ const messages = {
   emailChangeCancelled:
     'The email change was cancelled and every device was signed out. Choose a new password to sign in again.',
   cancelLinkInvalid: 'This link is invalid, was used already or has expired.',
+  busy: 'The server is busy. Please try again in a moment.',
+  cancelAddressTaken: (supportEmail: string) =>
+    `Every device was signed out, but your previous address is now used by another account, so we could not give it back. Write to ${supportEmail} and we will sort it out.`,
 } as const;
-
-/** Where a request comes from: the limits count per client address. */
-export interface Caller {
-  clientAddress: string;
-}
 
 export interface AuthServiceDependencies {
   db: Kysely<Database>;
@@ -130,20 +142,27 @@ export function createAuthService(deps: AuthServiceDependencies) {
     return { accessToken, refreshToken: refresh.token };
   }
 
-  /** Opens a sign-in session for a user: password, Google and Apple sign-ins all end here. */
-  async function startSession(userId: string): Promise<TokenPair> {
+  /**
+   * Opens a sign-in session for a user: password, Google and Apple sign-ins all end here. A
+   * password sign-in passes the credential version it checked the password at: if a reset or
+   * change landed meanwhile, no session opens and the answer is the wrong-password one.
+   */
+  async function startSession(userId: string, credentialVersion?: number): Promise<TokenPair> {
     const secret = randomSecret();
     const session = await db.transaction().execute(async (transaction) => {
       const created = await repo.insertSession(transaction, {
         userId,
         expiresAt: new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000),
+        credentialVersion,
       });
+      if (!created) return undefined;
       await repo.insertRefreshToken(transaction, {
         sessionId: created.id,
         tokenHash: hashSecret(secret),
       });
       return created;
     });
+    if (!session) throw new AppError(401, messages.invalidCredentials);
     return issueTokenPair(userId, session.id, secret, session.expiresAt);
   }
 
@@ -181,82 +200,93 @@ export function createAuthService(deps: AuthServiceDependencies) {
   const attemptKey = (accountKey: string, caller: Caller) =>
     `${accountKey}|${caller.clientAddress}`;
 
-  async function isKnownAddress(accountKey: string, caller: Caller): Promise<boolean> {
-    const seen = await rateLimiter.peek(
-      rateLimitRules.knownAddresses,
-      attemptKey(accountKey, caller),
-    );
+  /** Whether the account signed in from the caller's network lately. */
+  async function isKnownAddress(userId: string | undefined, caller: Caller): Promise<boolean> {
+    if (!userId) return false;
+    const seen = await rateLimiter.peek(rateLimitRules.knownAddresses, attemptKey(userId, caller));
     return seen.count > 0;
   }
 
-  /** Waits its turn in the account's failure gate for this address, or refuses with 429. */
-  async function enterPasswordGate(key: string, tooMany: string): Promise<string> {
+  /** Remembers the caller's network as one the account signs in from (for 30 days). */
+  async function rememberSignInAddress(userId: string, caller: Caller): Promise<void> {
+    const key = attemptKey(userId, caller);
+    // Restarts the window: an address stays known for 30 days after its latest sign-in.
+    await rateLimiter.reset(rateLimitRules.knownAddresses, key);
+    await rateLimiter.hit(rateLimitRules.knownAddresses, key);
+  }
+
+  /** Waits its turn in a failure gate, or refuses: 429 while failures hold it shut. */
+  async function enterGate(gate: FailureGateRule, key: string, tooMany: string): Promise<string> {
     const giveUpAt = Date.now() + GATE_QUEUE_MS;
     for (;;) {
-      const answer = await rateLimiter.enterGate(passwordFailureGate, key);
+      const answer = await rateLimiter.enterGate(gate, key);
       if (answer.kind === 'allowed') return answer.ticket;
       if (answer.kind === 'wait') throw new AppError(429, tooMany, answer.retryAfterSeconds);
-      if (Date.now() >= giveUpAt) throw new AppError(429, tooMany, 1);
+      // Still busy after seconds: congestion, not guessing (the wait was for other checks).
+      if (Date.now() >= giveUpAt) throw new AppError(503, messages.busy, 1);
       await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 30));
     }
   }
 
   /**
    * Every password check of the product goes through here: sign-in, change password, change
-   * email. Only failures count, per account and client address (see passwordFailureGate), and
-   * against the account's ceiling; a success marks the address as the owner's. An unknown
-   * account is checked against a decoy hash, so it costs and counts like a real one.
+   * email. Only failures count: per account and client address (passwordFailureGate), and per
+   * account from addresses it never signed in from (accountFailureGate). A success marks the
+   * address as the owner's. An unknown account is checked against a decoy hash, so it costs and
+   * counts like a real one.
    */
   async function checkPassword(
-    account: { key: string; user: { id: string; passwordHash: string | null } | undefined },
+    account: {
+      key: string;
+      user: { id: string; passwordHash: string | null } | undefined;
+    },
     password: string,
     caller: Caller,
     tooMany: string,
-  ): Promise<boolean> {
-    if (!(await isKnownAddress(account.key, caller))) {
-      const failures = await rateLimiter.peek(rateLimitRules.accountFailures, account.key);
-      if (failures.count >= rateLimitRules.accountFailures.limit) {
-        throw new AppError(429, tooMany, failures.retryAfterSeconds);
-      }
-    }
-    const key = attemptKey(account.key, caller);
-    const ticket = await enterPasswordGate(key, tooMany);
+  ): Promise<SignInCheck> {
     const { user } = account;
+    const isKnown = await isKnownAddress(user?.id, caller);
+    const addressKey = attemptKey(account.key, caller);
+    const addressTicket = await enterGate(passwordFailureGate, addressKey, tooMany);
+    let accountTicket: string | undefined;
     let outcome: GateOutcome = 'abandoned';
-    let check: PasswordCheck;
+    let check: PasswordCheck = { isValid: false, needsRehash: false };
     try {
+      if (!isKnown) accountTicket = await enterGate(accountFailureGate, account.key, tooMany);
       check = user?.passwordHash
         ? await hasher.verify(user.passwordHash, password)
         : { isValid: await hasher.verifyAgainstNothing(password), needsRehash: false };
       outcome = check.isValid ? 'success' : 'failure';
     } finally {
-      await rateLimiter.leaveGate(passwordFailureGate, key, ticket, outcome);
+      await rateLimiter.leaveGate(passwordFailureGate, addressKey, addressTicket, outcome);
+      if (accountTicket) {
+        // The account's count is of failures only; the owner's success does not reset what
+        // strangers have spent.
+        const accountOutcome = outcome === 'failure' ? 'failure' : 'abandoned';
+        await rateLimiter.leaveGate(accountFailureGate, account.key, accountTicket, accountOutcome);
+      }
     }
-    if (outcome === 'failure') await rateLimiter.hit(rateLimitRules.accountFailures, account.key);
-    if (outcome === 'success') await rememberAddress(account.key, caller);
-    if (user && check.needsRehash) {
-      // Best effort: a busy hasher must not turn a right password into an error; the next
-      // sign-in tries again.
+    if (!user || !check.isValid) return 'invalid';
+    await rememberSignInAddress(user.id, caller);
+    if (check.needsRehash && user.passwordHash) {
+      const oldHash = user.passwordHash;
+      // Best effort, and only over the very hash checked: never over a password set meanwhile.
+      // A busy hasher must not turn a right password into an error; the next sign-in retries.
       await hasher
         .hash(password)
-        .then((passwordHash) => usersRepo.updatePasswordHash(db, user.id, passwordHash))
+        .then((newHash) =>
+          usersRepo.updatePasswordHash(db, user.id, newHash, { replacing: oldHash }),
+        )
         .catch(() => {});
     }
-    return check.isValid;
-  }
-
-  async function rememberAddress(accountKey: string, caller: Caller): Promise<void> {
-    const key = attemptKey(accountKey, caller);
-    // Restarts the window: an address stays known for 30 days after its latest success.
-    await rateLimiter.reset(rateLimitRules.knownAddresses, key);
-    await rateLimiter.hit(rateLimitRules.knownAddresses, key);
+    return 'valid';
   }
 
   /** Whether one more reset mail for this account may go, asked for from this address. */
-  async function mayMailReset(accountKey: string, caller: Caller): Promise<boolean> {
+  async function mayMailReset(userId: string, caller: Caller): Promise<boolean> {
     const fromHere = await rateLimiter.hit(
       rateLimitRules.resetMailsPerAccountAndAddress,
-      attemptKey(accountKey, caller),
+      attemptKey(userId, caller),
     );
     if (!fromHere.isAllowed) return false;
     const fromAddress = await rateLimiter.hit(
@@ -265,29 +295,39 @@ export function createAuthService(deps: AuthServiceDependencies) {
     );
     if (!fromAddress.isAllowed) return false;
     // Strangers together cannot use up the mails the owner asks for from his own network.
-    if (await isKnownAddress(accountKey, caller)) return true;
-    return (await rateLimiter.hit(rateLimitRules.resetMailsPerAccount, accountKey)).isAllowed;
+    if (await isKnownAddress(userId, caller)) return true;
+    return (await rateLimiter.hit(rateLimitRules.resetMailsPerAccount, userId)).isAllowed;
+  }
+
+  /** An address nobody else may take: in use, or held for an account's undo of a change. */
+  async function isAddressTaken(email: string): Promise<boolean> {
+    return (
+      (await usersRepo.findUserByEmail(db, email)) !== undefined ||
+      (await repo.isAddressHeldForUndo(db, email))
+    );
   }
 
   return {
     startSession,
     secureAccount,
+    rememberSignInAddress,
 
     async register(
       input: { email: string; password: string },
       caller: Caller,
     ): Promise<{ id: string; email: string }> {
-      const created = await rateLimiter.hit(deps.registrationsPerAddress, caller.clientAddress);
-      if (!created.isAllowed) {
+      const created = await rateLimiter.peek(deps.registrationsPerAddress, caller.clientAddress);
+      if (created.count >= deps.registrationsPerAddress.limit) {
         throw new AppError(429, messages.tooManyRegistrations, created.retryAfterSeconds);
       }
       // Cheap checks before the costly hash.
-      if (await usersRepo.findUserByEmail(db, input.email)) {
-        throw new AppError(409, messages.emailTaken);
-      }
+      if (await isAddressTaken(input.email)) throw new AppError(409, messages.emailTaken);
       const passwordHash = await hasher.hash(input.password);
       try {
-        return await usersRepo.insertUser(db, { email: input.email, passwordHash });
+        const user = await usersRepo.insertUser(db, { email: input.email, passwordHash });
+        // Accounts made are counted, not attempts.
+        await rateLimiter.hit(deps.registrationsPerAddress, caller.clientAddress);
+        return user;
       } catch (error) {
         if (isUniqueViolation(error)) throw new AppError(409, messages.emailTaken);
         throw error;
@@ -301,14 +341,9 @@ export function createAuthService(deps: AuthServiceDependencies) {
     async login(input: { email: string; password: string }, caller: Caller): Promise<TokenPair> {
       const user = await usersRepo.findUserByEmail(db, input.email);
       const account = { key: input.email.toLowerCase(), user };
-      const isValid = await checkPassword(
-        account,
-        input.password,
-        caller,
-        messages.tooManyAttempts,
-      );
-      if (!user || !isValid) throw new AppError(401, messages.invalidCredentials);
-      return startSession(user.id);
+      const check = await checkPassword(account, input.password, caller, messages.tooManyAttempts);
+      if (!user || check !== 'valid') throw new AppError(401, messages.invalidCredentials);
+      return startSession(user.id, user.credentialVersion);
     },
 
     /**
@@ -366,7 +401,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
     async requestPasswordReset(email: string, caller: Caller): Promise<string> {
       const user = await usersRepo.findUserByEmail(db, email);
       if (!user) return messages.resetRequested;
-      if (!(await mayMailReset(user.email.toLowerCase(), caller))) return messages.resetRequested;
+      if (!(await mayMailReset(user.id, caller))) return messages.resetRequested;
 
       const code = randomSecret();
       await db.transaction().execute(async (transaction) => {
@@ -377,6 +412,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
           email: user.email,
           codeHash: hashSecret(code),
           validSeconds: PASSWORD_RESET_VALID_SECONDS,
+          credentialVersion: user.credentialVersion,
         });
         await deps.mail.enqueue(transaction, {
           to: user.email,
@@ -401,11 +437,13 @@ export function createAuthService(deps: AuthServiceDependencies) {
         requireCurrentCredentials: true,
       } as const;
       // A bogus code is refused before the costly hash; the code is used (atomically) below.
-      if (!(await repo.isCodeOpen(db, code))) throw new AppError(400, messages.resetLinkInvalid);
+      const open = await repo.findOpenCode(db, code);
+      if (!open) throw new AppError(400, messages.resetLinkInvalid);
       const passwordHash = await hasher.hash(input.newPassword);
       const account = await db.transaction().execute(async (transaction) => {
+        await usersRepo.lockUser(transaction, open.userId);
         const used = await repo.consumeCode(transaction, code);
-        if (!used) return undefined;
+        if (used?.userId !== open.userId) return undefined;
         await usersRepo.updatePasswordHash(transaction, used.userId, passwordHash);
         // The link reached the owner's inbox: the address is proven.
         await usersRepo.markEmailVerified(transaction, used.userId);
@@ -417,13 +455,12 @@ export function createAuthService(deps: AuthServiceDependencies) {
           template: 'password-changed',
           content: passwordChangedEmail({ supportEmail: deps.supportEmail }),
         });
-        return { email };
+        return { userId: used.userId, email };
       });
       if (!account) throw new AppError(400, messages.resetLinkInvalid);
       // The owner is back in from here: this address's failures are forgotten.
-      const accountKey = account.email.toLowerCase();
-      await rateLimiter.reset(passwordFailureGate, attemptKey(accountKey, caller));
-      await rememberAddress(accountKey, caller);
+      await rateLimiter.reset(passwordFailureGate, attemptKey(account.email.toLowerCase(), caller));
+      await rememberSignInAddress(account.userId, caller);
     },
 
     async changePassword(
@@ -434,14 +471,20 @@ export function createAuthService(deps: AuthServiceDependencies) {
       if (!user) throw new AppError(401, messages.sessionEnded);
       if (!user.passwordHash) throw new AppError(400, messages.noPasswordYet);
       const account = { key: user.email.toLowerCase(), user };
-      if (
-        !(await checkPassword(account, input.oldPassword, caller, messages.tooManyWrongPasswords))
-      ) {
-        throw new AppError(400, messages.wrongCurrentPassword);
-      }
+      const check = await checkPassword(
+        account,
+        input.oldPassword,
+        caller,
+        messages.tooManyWrongPasswords,
+      );
+      if (check !== 'valid') throw new AppError(400, messages.wrongCurrentPassword);
       const passwordHash = await hasher.hash(input.newPassword);
       await db.transaction().execute(async (transaction) => {
-        await usersRepo.updatePasswordHash(transaction, user.id, passwordHash);
+        // Only over the credentials just checked: a reset that landed meanwhile wins.
+        const isSet = await usersRepo.updatePasswordHash(transaction, user.id, passwordHash, {
+          credentialVersion: user.credentialVersion,
+        });
+        if (!isSet) throw new AppError(401, messages.sessionEnded);
         const { email } = await secureAccount(transaction, user.id, {
           reason: 'password changed',
           exceptSessionId: input.sessionId,
@@ -462,14 +505,17 @@ export function createAuthService(deps: AuthServiceDependencies) {
       if (!user) throw new AppError(401, messages.sessionEnded);
       if (!user.passwordHash) throw new AppError(400, messages.noPasswordYet);
       const account = { key: user.email.toLowerCase(), user };
-      if (!(await checkPassword(account, input.password, caller, messages.tooManyWrongPasswords))) {
-        throw new AppError(400, messages.wrongCurrentPassword);
-      }
+      const check = await checkPassword(
+        account,
+        input.password,
+        caller,
+        messages.tooManyWrongPasswords,
+      );
+      if (check !== 'valid') throw new AppError(400, messages.wrongCurrentPassword);
       if (user.email.toLowerCase() === input.newEmail.toLowerCase()) {
         throw new AppError(400, messages.sameEmail);
       }
-      const owner = await usersRepo.findUserByEmail(db, input.newEmail);
-      if (owner) throw new AppError(409, messages.emailInUse);
+      if (await isAddressTaken(input.newEmail)) throw new AppError(409, messages.emailInUse);
 
       const code = randomSecret();
       const cancelCode = randomSecret();
@@ -481,6 +527,8 @@ export function createAuthService(deps: AuthServiceDependencies) {
           email: input.newEmail,
           codeHash: hashSecret(code),
           validSeconds: EMAIL_CHANGE_VALID_SECONDS,
+          // As read with the password just checked: a reset since then kills the code at birth.
+          credentialVersion: user.credentialVersion,
         });
         await repo.insertCode(transaction, {
           userId: user.id,
@@ -489,6 +537,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
           requestedEmail: input.newEmail,
           codeHash: hashSecret(cancelCode),
           validSeconds: EMAIL_CHANGE_CANCEL_VALID_SECONDS,
+          credentialVersion: user.credentialVersion,
         });
         await deps.mail.enqueue(transaction, {
           to: input.newEmail,
@@ -512,15 +561,22 @@ export function createAuthService(deps: AuthServiceDependencies) {
     },
 
     async confirmEmailChange(input: { code: string; newEmail: string }): Promise<void> {
+      const code = {
+        purpose: 'email_change',
+        codeHash: hashSecret(input.code),
+        email: input.newEmail,
+        requireCurrentCredentials: true,
+      } as const;
+      const open = await repo.findOpenCode(db, code);
+      if (!open) throw new AppError(400, messages.emailLinkInvalid);
+      if (await repo.isAddressHeldForUndo(db, input.newEmail)) {
+        throw new AppError(409, messages.emailInUse);
+      }
       try {
         await db.transaction().execute(async (transaction) => {
-          const used = await repo.consumeCode(transaction, {
-            purpose: 'email_change',
-            codeHash: hashSecret(input.code),
-            email: input.newEmail,
-            requireCurrentCredentials: true,
-          });
-          if (!used) throw new AppError(400, messages.emailLinkInvalid);
+          await usersRepo.lockUser(transaction, open.userId);
+          const used = await repo.consumeCode(transaction, code);
+          if (used?.userId !== open.userId) throw new AppError(400, messages.emailLinkInvalid);
           await usersRepo.updateEmail(transaction, used.userId, used.email);
           await usersRepo.markEmailVerified(transaction, used.userId);
           // Links mailed to the old address (a reset) must not work on the account any more.
@@ -535,28 +591,56 @@ export function createAuthService(deps: AuthServiceDependencies) {
     },
 
     /**
-     * "This wasn't me", from the notice mailed to the old address: cancels the change, or undoes
-     * it if it was confirmed already (unless the old address has been taken since), and ends
-     * every session of the account. Whoever asked for the change knew the password (or has set
-     * one since through the new address), so the password is cleared too: the owner chooses a
-     * new one through a reset link, which now goes to his own address.
+     * "This wasn't me", from the notice mailed to the old address: the account gets that address
+     * back (a pending change dies with it; a confirmed one, or several, are undone), every
+     * session ends, every other "this wasn't me" link of the account dies (an attacker's own,
+     * from a change he asked for later, must not take the account back again), and the Google
+     * or Apple identities linked since the change was asked for are unlinked. Whoever asked knew
+     * the password, so it is cleared: the owner sets a new one through a reset link, which now
+     * goes to his own address.
      */
     async cancelEmailChange(input: { code: string }): Promise<string> {
-      await db.transaction().execute(async (transaction) => {
-        const used = await repo.consumeCode(transaction, {
-          purpose: 'email_change_cancel',
-          codeHash: hashSecret(input.code),
-          requireCurrentCredentials: false,
-        });
-        if (!used) throw new AppError(400, messages.cancelLinkInvalid);
-        const user = await usersRepo.findUserById(transaction, used.userId);
-        const wasConfirmed = user?.email.toLowerCase() === used.requestedEmail?.toLowerCase();
-        if (wasConfirmed && !(await usersRepo.findUserByEmail(transaction, used.email))) {
+      const code = {
+        purpose: 'email_change_cancel',
+        codeHash: hashSecret(input.code),
+        requireCurrentCredentials: false,
+      } as const;
+      const open = await repo.findOpenCode(db, code);
+      if (!open) throw new AppError(400, messages.cancelLinkInvalid);
+      const outcome = await db.transaction().execute(async (transaction) => {
+        await usersRepo.lockUser(transaction, open.userId);
+        const used = await repo.consumeCode(transaction, code);
+        if (used?.userId !== open.userId) throw new AppError(400, messages.cancelLinkInvalid);
+        await repo.voidOpenCodes(transaction, used.userId, ['email_change_cancel']);
+        const current = await usersRepo.findUserById(transaction, used.userId);
+        const movedTo =
+          current && current.email.toLowerCase() !== used.email.toLowerCase()
+            ? current.email
+            : undefined;
+        // The address is held for this account (isAddressHeldForUndo): only an account that
+        // had it before the hold began can have it now.
+        const isTaken =
+          movedTo !== undefined &&
+          (await usersRepo.findUserByEmail(transaction, used.email)) !== undefined;
+        if (movedTo && !isTaken) {
           await usersRepo.updateEmail(transaction, used.userId, used.email);
+          await deps.mail.enqueue(transaction, {
+            to: movedTo,
+            template: 'email-change-undone',
+            content: emailChangeUndoneEmail({
+              previousEmail: used.email,
+              supportEmail: deps.supportEmail,
+            }),
+          });
         }
         await usersRepo.removePassword(transaction, used.userId);
+        await socialRepo.deleteIdentitiesLinkedSince(transaction, used.userId, used.createdAt);
         await secureAccount(transaction, used.userId, { reason: 'email change cancelled' });
+        return isTaken ? 'address-taken' : 'secured';
       });
+      if (outcome === 'address-taken') {
+        throw new AppError(409, messages.cancelAddressTaken(deps.supportEmail));
+      }
       return messages.emailChangeCancelled;
     },
   };

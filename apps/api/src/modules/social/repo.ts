@@ -29,6 +29,19 @@ export async function insertIdentity(
 }
 
 /** A sign-in with a known identity: when, and the email it came with (if any). */
+/** Unlinks the Google and Apple identities linked to an account since `since`. */
+export async function deleteIdentitiesLinkedSince(
+  db: Executor,
+  userId: string,
+  since: Date,
+): Promise<void> {
+  await db
+    .deleteFrom('userIdentities')
+    .where('userId', '=', userId)
+    .where('createdAt', '>=', since)
+    .execute();
+}
+
 export async function recordIdentitySignIn(
   db: Executor,
   provider: IdentityProviderName,

@@ -2,6 +2,7 @@ import { endpoints, type SocialProvidersResponse } from '@kegel/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { serveEndpoint } from '../../http/serve-endpoint';
+import { callerFrom } from '../../security/client-address';
 import type { SocialService } from './service';
 
 export interface SocialRoutesOptions {
@@ -16,11 +17,11 @@ export const socialRoutes: FastifyPluginAsyncZod<SocialRoutesOptions> = async fu
   { socialService, providers },
 ) {
   serveEndpoint(app, endpoints.signInWithGoogle, async function verifyGoogleCode(request) {
-    return socialService.signInWithGoogle(request.body.code);
+    return socialService.signInWithGoogle(request.body.code, callerFrom(request.ip));
   });
 
   serveEndpoint(app, endpoints.signInWithApple, async function verifyAppleToken(request) {
-    return socialService.signInWithApple(request.body.token);
+    return socialService.signInWithApple(request.body.token, callerFrom(request.ip));
   });
 
   serveEndpoint(app, endpoints.issueAppleNonce, async function issueAppleNonce(_request, reply) {

@@ -29,6 +29,7 @@ import {
   isKeySetUnreachable,
   type VerifiedIdentity,
 } from '../../security/id-token-verifier';
+import type { Caller } from '../../security/client-address';
 import { hashSecret } from '../../security/keys';
 import type { SignInNonces } from '../../security/sign-in-nonces';
 import {
@@ -43,7 +44,7 @@ import type { IdentityProviderName } from './repo';
 
 export interface SocialServiceDependencies {
   db: Kysely<Database>;
-  auth: Pick<AuthService, 'startSession' | 'secureAccount'>;
+  auth: Pick<AuthService, 'startSession' | 'secureAccount' | 'rememberSignInAddress'>;
   mail: Mailer;
   nonces: SignInNonces;
   publicUrl: string;
@@ -137,13 +138,17 @@ export function createSocialService(deps: SocialServiceDependencies) {
   async function signIn(
     provider: IdentityProviderName,
     identity: VerifiedIdentity,
+    caller: Caller,
   ): Promise<TokenPair> {
     // Two first sign-ins at once (a double click, the same email in two tabs) collide on the
     // unique identity or email; the one that lost runs again and finds what the other made.
     for (let attempt = 0; ; attempt += 1) {
       try {
         const userId = await accountFor(provider, identity);
-        return await deps.auth.startSession(userId);
+        const tokens = await deps.auth.startSession(userId);
+        // The owner's network: the limits that keep strangers out never keep him out from here.
+        await deps.auth.rememberSignInAddress(userId, caller);
+        return tokens;
       } catch (error) {
         if (!isUniqueViolation(error) || attempt >= 2) throw error;
       }
@@ -165,7 +170,7 @@ export function createSocialService(deps: SocialServiceDependencies) {
     isGoogleOn: deps.google !== undefined,
     isAppleOn: deps.apple !== undefined,
 
-    async signInWithGoogle(code: string): Promise<TokenPair> {
+    async signInWithGoogle(code: string, caller: Caller): Promise<TokenPair> {
       const google = deps.google;
       if (!google) throw new AppError(404, socialMessages.googleOff);
       let identity: VerifiedIdentity;
@@ -175,7 +180,7 @@ export function createSocialService(deps: SocialServiceDependencies) {
       } catch (error) {
         throw refusal(error, socialMessages.googleRefused);
       }
-      return signIn('google', identity);
+      return signIn('google', identity, caller);
     },
 
     /** A nonce for the next Apple sign-in; its token must carry it (single use). */
@@ -183,7 +188,7 @@ export function createSocialService(deps: SocialServiceDependencies) {
       return deps.nonces.issue();
     },
 
-    async signInWithApple(token: string): Promise<TokenPair> {
+    async signInWithApple(token: string, caller: Caller): Promise<TokenPair> {
       const apple = deps.apple;
       if (!apple) throw new AppError(404, socialMessages.appleOff);
       let identity: VerifiedIdentity;
@@ -201,7 +206,7 @@ export function createSocialService(deps: SocialServiceDependencies) {
       ) {
         throw new AppError(401, socialMessages.appleRefused);
       }
-      return signIn('apple', identity);
+      return signIn('apple', identity, caller);
     },
   };
 }

@@ -9,7 +9,14 @@ type Executor = Kysely<Database> | Transaction<Database>;
 export function findUserByEmail(db: Executor, email: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'email', 'passwordHash', 'subscriptionEndDate', 'emailVerifiedAt'])
+    .select([
+      'id',
+      'email',
+      'passwordHash',
+      'subscriptionEndDate',
+      'emailVerifiedAt',
+      'credentialVersion',
+    ])
     .where(sql<string>`lower(email)`, '=', sql<string>`lower(${email})`)
     .executeTakeFirst();
 }
@@ -17,7 +24,14 @@ export function findUserByEmail(db: Executor, email: string) {
 export function findUserById(db: Executor, id: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'email', 'passwordHash', 'subscriptionEndDate', 'emailVerifiedAt'])
+    .select([
+      'id',
+      'email',
+      'passwordHash',
+      'subscriptionEndDate',
+      'emailVerifiedAt',
+      'credentialVersion',
+    ])
     .where('id', '=', id)
     .executeTakeFirst();
 }
@@ -26,19 +40,44 @@ export function insertUser(
   db: Executor,
   user: { email: string; passwordHash: string | null; emailVerifiedAt?: Date },
 ) {
-  return db.insertInto('users').values(user).returning(['id', 'email']).executeTakeFirstOrThrow();
+  return db
+    .insertInto('users')
+    .values(user)
+    .returning(['id', 'email', 'credentialVersion'])
+    .executeTakeFirstOrThrow();
 }
 
+/**
+ * Sets the password hash; with a condition, only while the row is as the caller last read it
+ * (the credential version, or the very hash being replaced). Answers whether it was set.
+ */
 export async function updatePasswordHash(
   db: Executor,
   userId: string,
   passwordHash: string,
-): Promise<void> {
-  await db
+  condition: { credentialVersion?: number; replacing?: string } = {},
+): Promise<boolean> {
+  let query = db
     .updateTable('users')
     .set({ passwordHash, updatedAt: sql<Date>`now()` })
-    .where('id', '=', userId)
-    .execute();
+    .where('id', '=', userId);
+  if (condition.credentialVersion !== undefined) {
+    query = query.where('credentialVersion', '=', condition.credentialVersion);
+  }
+  if (condition.replacing !== undefined) {
+    query = query.where('passwordHash', '=', condition.replacing);
+  }
+  const result = await query.executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Locks the account's row until the transaction ends. Every transaction that changes an
+ * account's credentials takes this lock first, so they queue in one order instead of
+ * deadlocking over the row and its codes.
+ */
+export async function lockUser(db: Transaction<Database>, userId: string): Promise<void> {
+  await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
 }
 
 /** The owner of the address has just shown they read mail sent to it. */
