@@ -3,7 +3,8 @@
 import type { CapturedEmail } from '@kegel/sandbox/smtp-inbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { getProfile, login, post, registerAndLogin } from '../support/accounts';
+import { createPasswordHasher, type PasswordHasher } from '../../src/security/password-hasher';
+import { getProfile, login, post, register, registerAndLogin } from '../support/accounts';
 import {
   linkIn,
   startTestServer,
@@ -53,6 +54,18 @@ describe.each(testDatabaseKinds)('account takeover paths on $name', (kind) => {
 
   const confirmEmailChange = (change: { code: string; newEmail: string }) =>
     post(server.app, '/auth/change-email/verify', change);
+
+  /** The "This was not me" code of the latest notice mailed to `email` about a change. */
+  async function cancelCodeMailedTo(email: string, newEmail: string): Promise<string> {
+    const notice = await server.inbox.waitFor(
+      (message) =>
+        message.to.includes(email) &&
+        message.subject.includes('email address is being changed') &&
+        message.text.includes(newEmail),
+    );
+    return linkIn(notice).searchParams.get('code') ?? '';
+  }
+  const cancelWith = (code: string) => post(server.app, '/auth/change-email/cancel', { code });
 
   describe('a pending email change', () => {
     it('dies when the owner resets the password', async () => {
@@ -149,6 +162,111 @@ describe.each(testDatabaseKinds)('account takeover paths on $name', (kind) => {
       expect((await getProfile(server.app, mine.accessToken)).json()).toMatchObject({
         email: owner,
       });
+    });
+  });
+
+  describe('"this wasn\'t me" against an attacker who keeps going', () => {
+    it("is the last word: an attacker's own later cancel link dies with the owner's", async () => {
+      const owner = uniqueEmail('owner-last');
+      const attacker = uniqueEmail('attacker-last');
+      const stolen = await registerAndLogin(server.app, owner, 'correct horse');
+      expect(
+        (
+          await confirmEmailChange(
+            await askForEmailChange(stolen.accessToken, attacker, 'correct horse'),
+          )
+        ).statusCode,
+      ).toBe(200);
+      // The attacker asks for another move and keeps the notice mailed to his own address:
+      // a link that would "give back" the account to his address.
+      const elsewhere = uniqueEmail('attacker-elsewhere');
+      await askForEmailChange(stolen.accessToken, elsewhere, 'correct horse');
+      const attackersCancel = await cancelCodeMailedTo(attacker, elsewhere);
+
+      expect((await cancelWith(await cancelCodeMailedTo(owner, attacker))).statusCode).toBe(200);
+      await resetPassword(owner, 'owner took it back');
+
+      expect((await cancelWith(attackersCancel)).statusCode).toBe(400);
+      const mine = await login(server.app, owner, 'owner took it back');
+      expect((await getProfile(server.app, mine.accessToken)).json()).toMatchObject({
+        email: owner,
+      });
+    });
+
+    it('undoes two changes in a row, and tells the address it took the account from', async () => {
+      const owner = uniqueEmail('owner-twice');
+      const first = uniqueEmail('attacker-first');
+      const second = uniqueEmail('attacker-second');
+      const stolen = await registerAndLogin(server.app, owner, 'correct horse');
+      await confirmEmailChange(await askForEmailChange(stolen.accessToken, first, 'correct horse'));
+      await confirmEmailChange(
+        await askForEmailChange(stolen.accessToken, second, 'correct horse'),
+      );
+
+      expect((await cancelWith(await cancelCodeMailedTo(owner, first))).statusCode).toBe(200);
+      await mailTo(second, 'email change of your Kegel Coach account was undone');
+      await resetPassword(owner, 'owner took it back');
+      const mine = await login(server.app, owner, 'owner took it back');
+      expect((await getProfile(server.app, mine.accessToken)).json()).toMatchObject({
+        email: owner,
+      });
+    });
+
+    it('holds the old address: nobody can register it or move to it meanwhile', async () => {
+      const owner = uniqueEmail('owner-held');
+      const attacker = uniqueEmail('attacker-held');
+      const stolen = await registerAndLogin(server.app, owner, 'correct horse');
+      await confirmEmailChange(
+        await askForEmailChange(stolen.accessToken, attacker, 'correct horse'),
+      );
+
+      const squat = await post(server.app, '/auth/local/register/email', {
+        email: owner,
+        password: 'squatter password',
+      });
+      expect(squat.statusCode).toBe(409);
+      const other = await registerAndLogin(server.app, uniqueEmail('other-held'), 'correct horse');
+      const move = await post(
+        server.app,
+        '/auth/change-email',
+        { newEmail: owner, password: 'correct horse' },
+        other.accessToken,
+      );
+      expect(move.statusCode).toBe(409);
+
+      expect((await cancelWith(await cancelCodeMailedTo(owner, attacker))).statusCode).toBe(200);
+      await resetPassword(owner, 'owner took it back');
+    });
+
+    it('unlinks a Google identity the attacker linked after asking for the change', async () => {
+      const owner = uniqueEmail('owner-google');
+      const attacker = uniqueEmail('attacker-google').replace(/@example\.com$/, '@gmail.com');
+      const stolen = await registerAndLogin(server.app, owner, 'correct horse');
+      await confirmEmailChange(
+        await askForEmailChange(stolen.accessToken, attacker, 'correct horse'),
+      );
+      const sandbox = server.app.identitySandbox!;
+      const googleIdentity = {
+        sub: `attacker-${Date.now()}`,
+        email: attacker,
+        emailVerified: true,
+      };
+      const signInWithGoogle = async () =>
+        post(server.app, '/auth/oauth/google/verify-token', {
+          code: await sandbox.issueGoogleCode(googleIdentity, {}),
+          clientType: 'WEB',
+        });
+      const linked = await signInWithGoogle();
+      expect(linked.statusCode, linked.body).toBe(200);
+
+      expect((await cancelWith(await cancelCodeMailedTo(owner, attacker))).statusCode).toBe(200);
+
+      const again = await signInWithGoogle();
+      const profile = await getProfile(
+        server.app,
+        again.json<{ accessToken: string }>().accessToken,
+      );
+      expect(profile.json()).not.toMatchObject({ email: owner });
     });
   });
 

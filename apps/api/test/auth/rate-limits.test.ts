@@ -88,6 +88,19 @@ describe.each(testDatabaseKinds)('rate limits on $name', (kind) => {
     expect((await attempt(email, 'correct horse', '192.0.2.50')).statusCode).toBe(200);
   });
 
+  it('holds the per-account ceiling under parallel guesses from many addresses', async () => {
+    const email = uniqueEmail('distributed-burst');
+    await register(server.app, email, 'correct horse');
+    const responses = await Promise.all(
+      Array.from({ length: 60 }, (_, guess) =>
+        attempt(email, 'wrong horse', `10.7.${Math.floor(guess / 5)}.1`),
+      ),
+    );
+    const statuses = responses.map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(50);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+  });
+
   describe('reset mails', () => {
     const requestReset = (email: string, from: string) =>
       postFrom(server.app, from, '/auth/reset-password', { email });
