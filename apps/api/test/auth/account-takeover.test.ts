@@ -3,8 +3,7 @@
 import type { CapturedEmail } from '@kegel/sandbox/smtp-inbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createPasswordHasher, type PasswordHasher } from '../../src/security/password-hasher';
-import { getProfile, login, post, register, registerAndLogin } from '../support/accounts';
+import { getProfile, login, post, registerAndLogin } from '../support/accounts';
 import {
   linkIn,
   startTestServer,
