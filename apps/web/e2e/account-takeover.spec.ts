@@ -65,11 +65,25 @@ test.describe('account takeover', () => {
     await page.getByRole('link', { name: 'This was not me' }).click();
 
     await expect(page).toHaveURL(/\/account\/cancel-email-change\?code=/);
+    // Opening the link changes nothing (mail scanners open links): the owner confirms.
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Was this change not yours?' }),
+    ).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await page.getByRole('button', { name: 'Cancel the change' }).click();
     await expect(
       page.getByRole('heading', { level: 1, name: 'Email change cancelled' }),
     ).toBeVisible();
     await expect(toast(page, 'Email change cancelled')).toBeVisible();
     await expect(page.getByText(/Whoever asked for the change knows your password/)).toBeVisible();
+    // The password it had no longer opens the account.
+    expect(
+      (
+        await request.post('/api/auth/local/login/email', {
+          data: { email: owner, password: PASSWORD },
+        })
+      ).status(),
+    ).toBe(401);
     await expect(page.getByRole('link', { name: 'Choose a new password' })).toHaveAttribute(
       'href',
       '/auth/reset',

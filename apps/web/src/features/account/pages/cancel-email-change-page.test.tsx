@@ -5,14 +5,27 @@ import { tokenStore } from '../../../shared/http/api';
 import { errorReply, fakeApi } from '../../../testing/fake-api';
 import { findToast, renderApp, signInAs } from '../../../testing/render-app';
 
-const CANCELLED = 'The email change was cancelled and every device was signed out.';
+const CANCELLED =
+  'The email change was cancelled and every device was signed out. Choose a new password to sign in again.';
+const CANCEL = { name: 'Cancel the change' } as const;
 const REFUSED = 'This link is invalid, was used already or has expired.';
 
 describe('/account/cancel-email-change', () => {
+  it('asks for a click first: opening the link (a mail scanner does) changes nothing', async () => {
+    renderApp('/account/cancel-email-change?code=from-the-notice');
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Was this change not yours?' }),
+    ).toBeVisible();
+    expect(screen.getByRole('button', CANCEL)).toBeEnabled();
+    expect(fakeApi.requestsTo('cancelEmailChange')).toEqual([]);
+  });
+
   it('cancels the change once, says to choose a new password, and signs this browser out', async () => {
     signInAs({ email: 'owner@example.com' });
     fakeApi.on('cancelEmailChange', { body: { message: CANCELLED } });
-    renderApp('/account/cancel-email-change?code=from-the-notice');
+    const { user } = renderApp('/account/cancel-email-change?code=from-the-notice');
+    await user.click(await screen.findByRole('button', CANCEL));
 
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Email change cancelled' }),
@@ -43,6 +56,7 @@ describe('/account/cancel-email-change', () => {
   it('leads to the reset form with the "Choose a new password" button', async () => {
     fakeApi.on('cancelEmailChange', { body: { message: CANCELLED } });
     const { user, pathname } = renderApp('/account/cancel-email-change?code=from-the-notice');
+    await user.click(await screen.findByRole('button', CANCEL));
 
     await user.click(await screen.findByRole('link', { name: 'Choose a new password' }));
 
@@ -53,7 +67,8 @@ describe('/account/cancel-email-change', () => {
   it("shows the server's refusal, says the link does not work and keeps the session", async () => {
     signInAs({ email: 'owner@example.com' });
     fakeApi.on('cancelEmailChange', errorReply(400, REFUSED));
-    renderApp('/account/cancel-email-change?code=used-already');
+    const { user } = renderApp('/account/cancel-email-change?code=used-already');
+    await user.click(await screen.findByRole('button', CANCEL));
 
     expect(await findToast(REFUSED)).toBeVisible();
     expect(
@@ -84,6 +99,7 @@ describe('/account/cancel-email-change', () => {
   it('lets the owner try again when the server could not answer, as the link still works', async () => {
     fakeApi.on('cancelEmailChange', errorReply(503, 'The server is busy. Please try again.'));
     const { user } = renderApp('/account/cancel-email-change?code=from-the-notice');
+    await user.click(await screen.findByRole('button', CANCEL));
 
     expect(await findToast('The server is busy. Please try again.')).toBeVisible();
     expect(
@@ -97,5 +113,21 @@ describe('/account/cancel-email-change', () => {
       await screen.findByRole('heading', { level: 1, name: 'Email change cancelled' }),
     ).toBeVisible();
     expect(fakeApi.requestsTo('cancelEmailChange')).toHaveLength(2);
+  });
+
+  it('says plainly when the old address could not be given back', async () => {
+    const taken =
+      'Every device was signed out, but your previous address is now used by another account, so we could not give it back. Write to support@kegelcoach.app and we will sort it out.';
+    fakeApi.on('cancelEmailChange', errorReply(409, taken));
+    const { user } = renderApp('/account/cancel-email-change?code=from-the-notice');
+    await user.click(await screen.findByRole('button', CANCEL));
+
+    expect(
+      await screen.findByRole('heading', {
+        level: 1,
+        name: 'Your address could not be given back',
+      }),
+    ).toBeVisible();
+    expect(screen.getAllByText(taken).length).toBeGreaterThan(0);
   });
 });

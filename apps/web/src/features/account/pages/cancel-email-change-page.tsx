@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 
@@ -15,34 +15,28 @@ const INVALID_LINK = 'This link is invalid, was used already or has expired.';
 
 /**
  * `/account/cancel-email-change?code=…`, the "This was not me" button of the notice mailed to
- * the old address when someone asks to change it: cancels the change (or undoes it) at once,
- * then tells the owner that every device was signed out and to choose a new password.
+ * the old address when someone asks to change it. The owner confirms with a click (mail
+ * scanners open links, and must not cancel anything); then the change is cancelled or undone and
+ * the page tells him that every device was signed out and to choose a new password.
  */
 export function CancelEmailChangePage(): React.JSX.Element {
   const [searchParams] = useSearchParams();
   const code = searchParams.get('code');
   const cancel = useCancelEmailChange();
-  const hasStarted = useRef(false);
-  const { mutate } = cancel;
 
   useEffect(() => {
-    if (!code) {
-      toast.error(INVALID_LINK, { toastId: INVALID_LINK });
-      return;
-    }
-    // Once per visit, even when React runs effects twice in development: the code works once.
-    if (hasStarted.current) return;
-    hasStarted.current = true;
-    mutate(code);
-  }, [code, mutate]);
+    if (!code) toast.error(INVALID_LINK, { toastId: INVALID_LINK });
+  }, [code]);
 
   if (!code) return <InvalidLinkCard />;
   if (cancel.isSuccess) return <CancelledCard />;
   if (cancel.isError) {
-    // Only a 400 means the code was refused. A lost connection, a 429 or a server error left the
-    // code unused, so the owner must be able to try again rather than be told it is dead.
-    const isRefused = cancel.error instanceof ApiError && cancel.error.statusCode === 400;
-    if (isRefused) return <InvalidLinkCard />;
+    const status = cancel.error instanceof ApiError ? cancel.error.statusCode : undefined;
+    // A 400 means the code was refused.
+    if (status === 400) return <InvalidLinkCard />;
+    // A 409: everyone was signed out, but the old address belongs to another account now.
+    if (status === 409) return <AddressTakenCard message={cancel.error.message} />;
+    // A lost connection, a 429 or a server error left the code unused: try again.
     return (
       <AuthCard
         title="The change is not cancelled yet"
@@ -50,7 +44,7 @@ export function CancelEmailChangePage(): React.JSX.Element {
         tone="danger"
         subtitle="Nothing has changed yet, and your link still works. Try again in a moment."
       >
-        <Button fullWidth onClick={() => mutate(code)}>
+        <Button fullWidth onClick={() => cancel.mutate(code)}>
           Try Again
         </Button>
       </AuthCard>
@@ -59,10 +53,32 @@ export function CancelEmailChangePage(): React.JSX.Element {
 
   return (
     <AuthCard
-      title="Cancelling the email change"
+      title="Was this change not yours?"
       icon={<LockIcon width={28} height={28} />}
-      subtitle="One moment, please."
-    />
+      subtitle="Someone asked to change the email address of your Kegel Coach account. If it was not you, cancel it: your account keeps its address (or gets it back), every device is signed out and your password is cleared, since whoever asked knows it."
+    >
+      <Button fullWidth disabled={cancel.isPending} onClick={() => cancel.mutate(code)}>
+        Cancel the change
+      </Button>
+      <p className={styles.footer}>
+        It was you? Then there is nothing to do: <Link to={paths.home.getHref()}>go home</Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+function AddressTakenCard({ message }: { message: string }): React.JSX.Element {
+  return (
+    <AuthCard
+      title="Your address could not be given back"
+      icon={<AlertIcon width={28} height={28} />}
+      tone="danger"
+      subtitle={message}
+    >
+      <ButtonLink to={paths.auth.login.getHref()} fullWidth>
+        Go to Sign In
+      </ButtonLink>
+    </AuthCard>
   );
 }
 
