@@ -238,6 +238,10 @@ export function createRedisRateLimiter(
     enableOfflineQueue: true,
     lazyConnect: false,
   });
+  // A gate's two keys share a hash tag ({…}), so a Redis Cluster keeps them in one slot, as a
+  // script touching both requires.
+  const gateKeys = (rule: { name: string }, key: string) =>
+    [`${prefix}${rule.name}:{${key}}`, `${prefix}${rule.name}:{${key}}:inside`] as const;
   redis.on('error', () => {
     // ioredis reconnects by itself; a failing call rejects and is answered as a server error.
   });
@@ -261,14 +265,14 @@ export function createRedisRateLimiter(
     },
     async reset(rule, key) {
       await redis.del(`${prefix}${rule.name}:${key}`);
+      await redis.del(gateKeys(rule, key)[0]);
     },
     async enterGate(rule, key) {
       const ticket = randomUUID();
       const [kind, waitMs] = (await redis.eval(
         ENTER_GATE_SCRIPT,
         2,
-        `${prefix}${rule.name}:${key}`,
-        `${prefix}${rule.name}:${key}:inside`,
+        ...gateKeys(rule, key),
         now(),
         rule.freeFailures,
         rule.firstDelaySeconds * 1000,
@@ -284,8 +288,7 @@ export function createRedisRateLimiter(
       await redis.eval(
         LEAVE_GATE_SCRIPT,
         2,
-        `${prefix}${rule.name}:${key}`,
-        `${prefix}${rule.name}:${key}:inside`,
+        ...gateKeys(rule, key),
         ticket,
         outcome,
         now(),
