@@ -11,6 +11,8 @@ export const fieldMessages = {
   passwordRequired: 'Password is required',
   passwordTooShort: 'Password is too short',
   passwordTooLong: 'Password is too long',
+  /** Answered by the API alone (400): the list of common passwords never ships to the browser. */
+  passwordTooCommon: 'This password is too common. Please choose a less guessable one.',
   passwordsDoNotMatch: 'Passwords do not match',
   planRequired: 'Plan is required',
   required: 'Required',
