@@ -1,8 +1,10 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
-import { fakeApi } from '../../../testing/fake-api';
-import { findToast, renderApp } from '../../../testing/render-app';
+import { errorReply, fakeApi } from '../../../testing/fake-api';
+import { findToast, queryToast, renderApp } from '../../../testing/render-app';
+
+const TOO_COMMON = 'This password is too common. Please choose a less guessable one.';
 
 async function openRegister() {
   const view = renderApp('/auth/register');
@@ -61,5 +63,23 @@ describe('/auth/register', () => {
     expect(fakeApi.requestsTo('register').map((request) => request.body)).toEqual([
       { email: 'new@example.com', password: 'correct horse battery' },
     ]);
+  });
+
+  it('shows a password the server finds too common under the password field, not in a toast', async () => {
+    fakeApi.on('register', errorReply(400, TOO_COMMON));
+    const { user, fields, submit, pathname } = await openRegister();
+    await user.type(fields.email, 'new@example.com');
+    await user.type(fields.password, 'Password1');
+    await user.type(fields.confirmation, 'Password1');
+    await submit();
+
+    await waitFor(() => expect(fields.password).toHaveAccessibleDescription(TOO_COMMON));
+    expect(fields.password).toHaveFocus();
+    expect(queryToast(TOO_COMMON)).not.toBeInTheDocument();
+    expect(pathname()).toBe('/auth/register');
+
+    // Another password is checked afresh: the server's message goes with the one it was about.
+    await user.type(fields.password, ' and more');
+    expect(fields.password).not.toHaveAccessibleDescription();
   });
 });
