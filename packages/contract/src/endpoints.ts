@@ -33,7 +33,7 @@ import { type ApiRouteName, apiRoutes as routes } from './routes';
 import { ProfileSchema, SubscriptionsResponseSchema } from './users';
 
 /** The rule every call that sets a password states, for the reference page. */
-const COMMON_PASSWORD_RULE = `One of the most common passwords (compared without regard to case or Unicode compatibility forms) answers 400 "${fieldMessages.passwordTooCommon}".`;
+const COMMON_PASSWORD_RULE = `One of the most common passwords (compared without regard to case or Unicode compatibility forms) answers 400 "${fieldMessages.passwordTooCommon}". Where the server checks Have I Been Pwned (production, by default), a breached one answers 400 "${fieldMessages.passwordBreached}".`;
 
 export const endpoints = {
   health: defineEndpoint(routes.health, {

@@ -1,4 +1,4 @@
-import { ChangePasswordFormSchema, fieldMessages } from '@kegel/contract';
+import { ChangePasswordFormSchema, newPasswordServerMessages } from '@kegel/contract';
 
 import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { CheckIcon } from '../../../shared/ui/icons/icon-set';
@@ -31,7 +31,7 @@ function ChangePasswordFormFields({ close, finish }: SectionControls): React.JSX
   const { form, field, showOnField } = useContractForm(
     ChangePasswordFormSchema,
     { oldPassword: '', newPassword: '', confirmPassword: '' },
-    { serverMessages: { newPassword: [fieldMessages.passwordTooCommon] } },
+    { serverMessages: { newPassword: newPasswordServerMessages } },
   );
   const changePassword = useChangePassword({ showOnField });
 

@@ -1,4 +1,4 @@
-import { fieldMessages, RecoverPasswordFormSchema } from '@kegel/contract';
+import { newPasswordServerMessages, RecoverPasswordFormSchema } from '@kegel/contract';
 import { useEffect } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
@@ -24,7 +24,7 @@ export function RecoverPage(): React.JSX.Element {
   const { form, field, showOnField } = useContractForm(
     RecoverPasswordFormSchema,
     { newPassword: '', confirmPassword: '' },
-    { serverMessages: { newPassword: [fieldMessages.passwordTooCommon] } },
+    { serverMessages: { newPassword: newPasswordServerMessages } },
   );
   const confirmReset = useConfirmPasswordReset({ showOnField });
 

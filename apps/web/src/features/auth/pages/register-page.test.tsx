@@ -5,6 +5,7 @@ import { errorReply, fakeApi } from '../../../testing/fake-api';
 import { findToast, queryToast, renderApp } from '../../../testing/render-app';
 
 const TOO_COMMON = 'This password is too common. Please choose a less guessable one.';
+const BREACHED = 'This password has appeared in a data breach. Please choose another one.';
 
 async function openRegister() {
   const view = renderApp('/auth/register');
@@ -65,21 +66,24 @@ describe('/auth/register', () => {
     ]);
   });
 
-  it('shows a password the server finds too common under the password field, not in a toast', async () => {
-    fakeApi.on('register', errorReply(400, TOO_COMMON));
-    const { user, fields, submit, pathname } = await openRegister();
-    await user.type(fields.email, 'new@example.com');
-    await user.type(fields.password, 'Password1');
-    await user.type(fields.confirmation, 'Password1');
-    await submit();
+  it.each([TOO_COMMON, BREACHED])(
+    'shows the refusal "%s" under the password field, not in a toast',
+    async (refusal) => {
+      fakeApi.on('register', errorReply(400, refusal));
+      const { user, fields, submit, pathname } = await openRegister();
+      await user.type(fields.email, 'new@example.com');
+      await user.type(fields.password, 'Password1');
+      await user.type(fields.confirmation, 'Password1');
+      await submit();
 
-    await waitFor(() => expect(fields.password).toHaveAccessibleDescription(TOO_COMMON));
-    expect(fields.password).toHaveFocus();
-    expect(queryToast(TOO_COMMON)).not.toBeInTheDocument();
-    expect(pathname()).toBe('/auth/register');
+      await waitFor(() => expect(fields.password).toHaveAccessibleDescription(refusal));
+      expect(fields.password).toHaveFocus();
+      expect(queryToast(refusal)).not.toBeInTheDocument();
+      expect(pathname()).toBe('/auth/register');
 
-    // Another password is checked afresh: the server's message goes with the one it was about.
-    await user.type(fields.password, ' and more');
-    expect(fields.password).not.toHaveAccessibleDescription();
-  });
+      // Another password is checked afresh: the server's message goes with the one it was about.
+      await user.type(fields.password, ' and more');
+      expect(fields.password).not.toHaveAccessibleDescription();
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { fieldMessages, RegisterFormSchema } from '@kegel/contract';
+import { newPasswordServerMessages, RegisterFormSchema } from '@kegel/contract';
 import { Link, useNavigate } from 'react-router';
 
 import { paths } from '../../../config/paths';
@@ -17,7 +17,7 @@ export function RegisterPage(): React.JSX.Element {
   const { form, field, showOnField } = useContractForm(
     RegisterFormSchema,
     { email: '', password: '', confirmPassword: '' },
-    { serverMessages: { password: [fieldMessages.passwordTooCommon] } },
+    { serverMessages: { password: newPasswordServerMessages } },
   );
   const register = useRegister({ showOnField });
 
