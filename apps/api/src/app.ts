@@ -25,6 +25,7 @@ import { errorHandlerPlugin } from './plugins/error-handler';
 import { identityPlugin } from './plugins/identity';
 import { mailPlugin, type MailPluginOptions } from './plugins/mail';
 import { paymentsPlugin } from './plugins/payments';
+import { pwnedPasswordsPlugin } from './plugins/pwned-passwords';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { webAppPlugin } from './plugins/web-app';
 import type { PasswordHasher } from './security/password-hasher';
@@ -47,6 +48,8 @@ export interface BuildAppOptions {
   authRequestsPerAddress?: RateLimitRule;
   /** Tests count the hashes (the costly work) a call spends. */
   passwordHasher?: PasswordHasher;
+  /** How long a new password waits for Pwned Passwords; tests shorten it. */
+  pwnedPasswordsTimeoutMs?: number;
   /** Told of every route as it is registered (the API document's drift test lists them). */
   onRoute?: onRouteHookHandler;
 }
@@ -79,6 +82,10 @@ export async function buildApp(
   await app.register(paymentsPlugin, { config });
   await app.register(identityPlugin, { config });
   await app.register(rateLimitPlugin, { config });
+  await app.register(pwnedPasswordsPlugin, {
+    config,
+    timeoutMs: options.pwnedPasswordsTimeoutMs,
+  });
   await app.register(authenticatePlugin, {
     tokenSecret: config.tokenSecret,
     isSessionLive: (caller) => isSessionLive(app.database.db, caller),

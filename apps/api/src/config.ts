@@ -125,6 +125,12 @@ const EnvSchema = z.object({
     .enum(['true', 'false'], { error: 'must be true or false' })
     .transform((value) => value === 'true')
     .default(false),
+  PWNED_PASSWORDS: optionalString.pipe(
+    z.enum(['on', 'off'], { error: 'must be on or off' }).optional(),
+  ),
+  PWNED_PASSWORDS_URL: z
+    .url({ protocol: /^https?$/, error: 'must be the URL of the Pwned Passwords range API' })
+    .default('https://api.pwnedpasswords.com'),
 });
 
 export type DatabaseConfig =
@@ -167,6 +173,11 @@ export interface Config {
   apple: { clientId: string; issuer: string; jwksUrl: string } | 'sandbox' | 'off';
   /** Behind a load balancer, take the client address from X-Forwarded-For. */
   trustProxy: boolean;
+  /**
+   * Have I Been Pwned's Pwned Passwords range API, asked whether a new password is breached:
+   * on by default in production only. An unanswered question never refuses a password.
+   */
+  pwnedPasswords: { url: string } | 'off';
 }
 
 export class ConfigError extends Error {
@@ -216,8 +227,14 @@ export function loadConfig(env: Environment = process.env): Config {
     );
   }
   if (isProduction) {
-    // Identity providers' keys and endpoints over plain http could be swapped on the way.
-    for (const name of ['GOOGLE_ISSUER', 'APPLE_ISSUER', 'APPLE_JWKS_URL'] as const) {
+    // Identity providers' keys and endpoints over plain http could be swapped on the way, and
+    // a password's hash prefix is nobody else's business.
+    for (const name of [
+      'GOOGLE_ISSUER',
+      'APPLE_ISSUER',
+      'APPLE_JWKS_URL',
+      'PWNED_PASSWORDS_URL',
+    ] as const) {
       if (values[name].startsWith('http://')) problems.push(`${name}: must be https in production`);
     }
   }
@@ -273,6 +290,10 @@ export function loadConfig(env: Environment = process.env): Config {
       secretKey: values.STRIPE_SECRET_KEY,
       webhookSecret: values.STRIPE_WEBHOOK_SECRET ?? generated().stripeWebhookSecret,
     },
+    pwnedPasswords:
+      (values.PWNED_PASSWORDS ?? (isProduction ? 'on' : 'off')) === 'on'
+        ? { url: values.PWNED_PASSWORDS_URL.replace(/\/+$/, '') }
+        : 'off',
   };
 }
 

@@ -19,6 +19,7 @@ import {
 } from './auth';
 import { defineEndpoint, type Endpoint } from './endpoint';
 import { AcknowledgementSchema, HealthSchema } from './errors';
+import { fieldMessages } from './fields';
 import {
   CheckoutSessionParamsSchema,
   CheckoutSessionSchema,
@@ -31,6 +32,9 @@ import {
 import { type ApiRouteName, apiRoutes as routes } from './routes';
 import { ProfileSchema, SubscriptionsResponseSchema } from './users';
 
+/** The rule every call that sets a password states, for the reference page. */
+const COMMON_PASSWORD_RULE = `One of the most common passwords (compared without regard to case or Unicode compatibility forms) answers 400 "${fieldMessages.passwordTooCommon}". Where the server checks Have I Been Pwned (production, by default), a breached one answers 400 "${fieldMessages.passwordBreached}".`;
+
 export const endpoints = {
   health: defineEndpoint(routes.health, {
     tag: 'Health',
@@ -42,7 +46,7 @@ export const endpoints = {
   register: defineEndpoint(routes.register, {
     tag: 'Account',
     summary: 'Create an account with email and password.',
-    description: 'At most REGISTRATIONS_PER_ADDRESS_PER_HOUR (10) per client address and hour.',
+    description: `At most REGISTRATIONS_PER_ADDRESS_PER_HOUR (10) per client address and hour. ${COMMON_PASSWORD_RULE}`,
     body: RegisterRequestSchema,
     success: { 201: RegisteredUserSchema },
     errors: [409, 429],
@@ -83,6 +87,7 @@ export const endpoints = {
   confirmPasswordReset: defineEndpoint(routes.confirmPasswordReset, {
     tag: 'Account',
     summary: "Set a new password with the emailed link's code; every session ends.",
+    description: COMMON_PASSWORD_RULE,
     body: ResetPasswordConfirmRequestSchema,
     success: { 200: AcknowledgementSchema },
     errors: [429],
@@ -90,6 +95,7 @@ export const endpoints = {
   changePassword: defineEndpoint(routes.changePassword, {
     tag: 'Account',
     summary: 'Change the password; every other session ends.',
+    description: COMMON_PASSWORD_RULE,
     body: ChangePasswordRequestSchema,
     success: { 200: AcknowledgementSchema },
     errors: [429],

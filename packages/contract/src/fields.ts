@@ -11,10 +11,23 @@ export const fieldMessages = {
   passwordRequired: 'Password is required',
   passwordTooShort: 'Password is too short',
   passwordTooLong: 'Password is too long',
+  /** Answered by the API alone (400): the list of common passwords never ships to the browser. */
+  passwordTooCommon: 'This password is too common. Please choose a less guessable one.',
+  /** Answered by the API alone (400), where Have I Been Pwned's range API is asked. */
+  passwordBreached: 'This password has appeared in a data breach. Please choose another one.',
   passwordsDoNotMatch: 'Passwords do not match',
   planRequired: 'Plan is required',
   required: 'Required',
 } as const;
+
+/**
+ * The refusals of a new password that only the API can make: a form shows them under its new
+ * password field (useContractForm's `serverMessages`), not in a toast.
+ */
+export const newPasswordServerMessages = [
+  fieldMessages.passwordTooCommon,
+  fieldMessages.passwordBreached,
+] as const;
 
 export const PASSWORD_MIN_LENGTH = 8;
 /** Long enough for any passphrase, short enough that hashing it stays cheap. */

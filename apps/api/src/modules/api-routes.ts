@@ -1,10 +1,12 @@
 // Every call under /api, and the services behind them, made from what the server's plugins
-// provide (database, mail, Stripe, identity providers, rate limits, session tokens).
+// provide (database, mail, Stripe, identity providers, rate limits, session tokens, Pwned
+// Passwords).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import type { Config } from '../config';
 import { sendRouteNotFound } from '../plugins/error-handler';
 import { createPasswordHasher, type PasswordHasher } from '../security/password-hasher';
+import { createPasswordScreen } from '../security/password-screen';
 import type { RateLimitRule } from '../security/rate-limiter';
 import { createSignInNonces } from '../security/sign-in-nonces';
 import { authRoutes, limitRequestsPerAddress } from './auth/routes';
@@ -35,6 +37,7 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
   const authService = createAuthService({
     db,
     hasher,
+    passwordScreen: createPasswordScreen(api.pwnedPasswords),
     tokens: api.sessionTokens,
     rateLimiter: api.rateLimiter,
     mail: api.mail,

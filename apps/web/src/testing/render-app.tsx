@@ -28,6 +28,13 @@ export function findToast(text: string): Promise<HTMLElement> {
   });
 }
 
+/** A toast with exactly this text if one is shown now, else null: to check that none is. */
+export function queryToast(text: string): HTMLElement | null {
+  return within(screen.getByRole('region', { name: /Notifications/ })).queryByText(text, {
+    exact: true,
+  });
+}
+
 /** An unsigned JWT whose `exp` is an hour away: all the web app reads of a token. */
 export function tokenExpiringInAnHour(): string {
   const part = (value: object): string => btoa(JSON.stringify(value)).replace(/=+$/, '');

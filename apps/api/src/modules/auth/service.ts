@@ -18,6 +18,7 @@ import {
 import type { Caller } from '../../security/client-address';
 import { hashSecret, randomSecret } from '../../security/keys';
 import type { PasswordCheck, PasswordHasher } from '../../security/password-hasher';
+import type { PasswordScreen } from '../../security/password-screen';
 import type {
   FailureGateRule,
   GateOutcome,
@@ -115,6 +116,7 @@ const messages = {
 export interface AuthServiceDependencies {
   db: Kysely<Database>;
   hasher: PasswordHasher;
+  passwordScreen: PasswordScreen;
   tokens: SessionTokens;
   rateLimiter: RateLimiter;
   mail: Mailer;
@@ -316,6 +318,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
       input: { email: string; password: string },
       caller: Caller,
     ): Promise<{ id: string; email: string }> {
+      await deps.passwordScreen.assertAcceptable(input.password);
       const created = await rateLimiter.peek(deps.registrationsPerAddress, caller.clientAddress);
       if (created.count >= deps.registrationsPerAddress.limit) {
         throw new AppError(429, messages.tooManyRegistrations, created.retryAfterSeconds);
@@ -430,6 +433,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
       input: { email: string; code: string; newPassword: string },
       caller: Caller,
     ): Promise<void> {
+      await deps.passwordScreen.assertAcceptable(input.newPassword);
       const code = {
         purpose: 'password_reset',
         codeHash: hashSecret(input.code),
@@ -467,6 +471,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
       input: { userId: string; sessionId: string; oldPassword: string; newPassword: string },
       caller: Caller,
     ): Promise<void> {
+      await deps.passwordScreen.assertAcceptable(input.newPassword);
       const user = await usersRepo.findUserById(db, input.userId);
       if (!user) throw new AppError(401, messages.sessionEnded);
       if (!user.passwordHash) throw new AppError(400, messages.noPasswordYet);

@@ -7,6 +7,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api, tokenStore } from '../../shared/http/api';
+import type { SendingForm } from '../../shared/query/query-client';
 import { sessionQueries } from '../../shared/session/session';
 
 export function changeEmail(request: ChangeEmailRequest): Promise<Acknowledgement> {
@@ -40,10 +41,13 @@ export function useChangeEmail() {
   });
 }
 
-export function useChangePassword() {
+export function useChangePassword({ showOnField }: SendingForm = {}) {
   return useMutation({
     mutationFn: changePassword,
-    meta: { toasts: { pending: 'Changing password', success: 'Password changed successfully' } },
+    meta: {
+      toasts: { pending: 'Changing password', success: 'Password changed successfully' },
+      showOnField,
+    },
   });
 }
 

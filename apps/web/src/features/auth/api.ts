@@ -10,7 +10,7 @@ import {
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api, tokenStore } from '../../shared/http/api';
-import { freshness } from '../../shared/query/query-client';
+import { freshness, type SendingForm } from '../../shared/query/query-client';
 import { sessionQueries } from '../../shared/session/session';
 
 export function register(request: RegisterRequest): Promise<RegisteredUser> {
@@ -95,7 +95,7 @@ export function useAppleLogin() {
   return useSignIn(loginWithAppleToken, 'Authenticating via Apple');
 }
 
-export function useRegister() {
+export function useRegister({ showOnField }: SendingForm = {}) {
   return useMutation({
     mutationFn: register,
     meta: {
@@ -103,6 +103,7 @@ export function useRegister() {
         pending: 'Creating account',
         success: 'Account has been created successfully! Log in to your account.',
       },
+      showOnField,
     },
   });
 }
@@ -114,9 +115,12 @@ export function useRequestPasswordReset() {
   });
 }
 
-export function useConfirmPasswordReset() {
+export function useConfirmPasswordReset({ showOnField }: SendingForm = {}) {
   return useMutation({
     mutationFn: confirmPasswordReset,
-    meta: { toasts: { pending: 'Confirming password', success: 'Password changed successfully' } },
+    meta: {
+      toasts: { pending: 'Confirming password', success: 'Password changed successfully' },
+      showOnField,
+    },
   });
 }

@@ -2,6 +2,11 @@
 // react-hook-form through zodResolver. The messages under the fields ('Email is required',
 // 'Password is too short', 'Passwords do not match') are then the contract's, the same words the
 // API answers with, written once.
+//
+// Some refusals only the server can make ('This password is too common…': the list stays on the
+// server). A form names those contract messages per field (`serverMessages`) and hands
+// `showOnField` to its write (the mutation's meta): a 400 with one of them then appears under
+// that field, focused, instead of in a toast, and goes when the field is edited.
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   type DefaultValues,
@@ -12,12 +17,20 @@ import {
 } from 'react-hook-form';
 import type { z } from 'zod';
 
+import { ApiError } from '../http/api-client';
+
 /** What a labelled input of shared/ui needs: react-hook-form's binding and the field's message. */
 export type FieldBinding = UseFormRegisterReturn & { error: string | undefined };
+
+export interface ContractFormOptions<Values extends FieldValues> {
+  /** The server's 400 messages that belong under a field: `{ password: [fieldMessages.…] }`. */
+  serverMessages?: Partial<Record<FieldPath<Values>, readonly string[]>>;
+}
 
 export function useContractForm<Schema extends z.ZodType<FieldValues, FieldValues>>(
   schema: Schema,
   defaultValues: DefaultValues<z.input<Schema>>,
+  options: ContractFormOptions<z.input<Schema>> = {},
 ) {
   type Values = z.input<Schema>;
   const form = useForm<Values, unknown, z.output<Schema>>({
@@ -33,5 +46,20 @@ export function useContractForm<Schema extends z.ZodType<FieldValues, FieldValue
     };
   }
 
-  return { form, field };
+  /**
+   * For the write's meta (`useRegister({ showOnField })`): puts a 400 whose message is one of
+   * `serverMessages` under its field and says so, so that no toast repeats it.
+   */
+  function showOnField(error: Error): boolean {
+    if (!(error instanceof ApiError) || error.statusCode !== 400) return false;
+    const byField = Object.entries(options.serverMessages ?? {}) as Array<
+      [FieldPath<Values>, readonly string[] | undefined]
+    >;
+    const name = byField.find(([, messages]) => messages?.includes(error.message))?.[0];
+    if (name === undefined) return false;
+    form.setError(name, { type: 'server', message: error.message }, { shouldFocus: true });
+    return true;
+  }
+
+  return { form, field, showOnField };
 }

@@ -1,5 +1,5 @@
 import { QueryClientProvider, useMutation } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ToastContainer } from 'react-toastify';
 import { describe, expect, it } from 'vitest';
@@ -10,11 +10,13 @@ import { createQueryClient, freshness } from './query-client';
 function WriteButton({
   work,
   toasts,
+  showOnField,
 }: {
   work: () => Promise<unknown>;
   toasts?: { pending: string; success: string };
+  showOnField?: (error: Error) => boolean;
 }): React.JSX.Element {
-  const mutation = useMutation({ mutationFn: work, meta: { toasts } });
+  const mutation = useMutation({ mutationFn: work, meta: { toasts, showOnField } });
   return (
     <button type="button" onClick={() => mutation.mutate()}>
       Save
@@ -71,6 +73,36 @@ describe('the toasts of a write', () => {
     call.reject(new Error('Current password is incorrect'));
     expect(await toasts().findByText('Current password is incorrect')).toBeVisible();
     expect(toasts().queryByText('Changing password')).not.toBeInTheDocument();
+  });
+
+  it('leave the error to the form when it shows the message under a field', async () => {
+    const shownOnField: string[] = [];
+    const { user, toasts } = renderWithClient(
+      <WriteButton
+        work={() => Promise.reject(new Error('This password is too common'))}
+        toasts={TEXTS}
+        showOnField={(error) => {
+          shownOnField.push(error.message);
+          return true;
+        }}
+      />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(shownOnField).toEqual(['This password is too common']));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(toasts().queryByText('This password is too common')).not.toBeInTheDocument();
+  });
+
+  it("still show the error's message when the form has no field for it", async () => {
+    const { user, toasts } = renderWithClient(
+      <WriteButton
+        work={() => Promise.reject(new Error('Current password is incorrect'))}
+        toasts={TEXTS}
+        showOnField={() => false}
+      />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await toasts().findByText('Current password is incorrect')).toBeVisible();
   });
 
   it('are not shown for a write that carries no texts', async () => {

@@ -1,8 +1,10 @@
 // The app's one query client. Cache times and retries are set here once for every query, and
-// the toasts of every write are shown here once, from the texts a mutation carries in its meta.
-import { MutationCache, QueryClient } from '@tanstack/react-query';
+// the toasts of every write are shown here once, from the texts a mutation carries in its meta;
+// a refusal that its form shows under a field gets no toast.
+import { MutationCache, type MutationMeta, QueryClient } from '@tanstack/react-query';
 
 import {
+  dismissProgressToast,
   failProgressToast,
   type ProgressToastTexts,
   startProgressToast,
@@ -17,9 +19,18 @@ declare module '@tanstack/react-query' {
        * (the server's) when it ends. Writes without it show nothing by themselves.
        */
       toasts?: ProgressToastTexts;
+      /**
+       * Offered a failed write's error before any toast: true when the form that sent it showed
+       * the message under one of its fields (`useContractForm`'s `showOnField`), and then no
+       * toast repeats it.
+       */
+      showOnField?: (error: Error) => boolean;
     };
   }
 }
+
+/** What a write takes from the form that sends it: `useRegister({ showOnField })`. */
+export type SendingForm = Pick<MutationMeta, 'showOnField'>;
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -57,7 +68,12 @@ export function createQueryClient(): QueryClient {
         if (texts) succeedProgressToast(toastIdOf(mutation.mutationId), texts);
       },
       onError: (error, _variables, _context, mutation) => {
-        if (mutation.meta?.toasts) failProgressToast(toastIdOf(mutation.mutationId), error.message);
+        const id = toastIdOf(mutation.mutationId);
+        if (mutation.meta?.showOnField?.(error)) {
+          if (mutation.meta.toasts) dismissProgressToast(id);
+          return;
+        }
+        if (mutation.meta?.toasts) failProgressToast(id, error.message);
       },
     }),
   });

@@ -26,3 +26,8 @@ export function succeedProgressToast(id: string, texts: ProgressToastTexts): voi
 export function failProgressToast(id: string, message: string): void {
   toast.update(id, { ...SETTLED, render: message, type: 'error' });
 }
+
+/** Closes the write's toast without a word: its form already shows the outcome under a field. */
+export function dismissProgressToast(id: string): void {
+  toast.dismiss(id);
+}

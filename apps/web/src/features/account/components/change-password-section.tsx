@@ -1,4 +1,4 @@
-import { ChangePasswordFormSchema } from '@kegel/contract';
+import { ChangePasswordFormSchema, newPasswordServerMessages } from '@kegel/contract';
 
 import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { CheckIcon } from '../../../shared/ui/icons/icon-set';
@@ -28,12 +28,12 @@ export function ChangePasswordSection(): React.JSX.Element {
 }
 
 function ChangePasswordFormFields({ close, finish }: SectionControls): React.JSX.Element {
-  const { form, field } = useContractForm(ChangePasswordFormSchema, {
-    oldPassword: '',
-    newPassword: '',
-    confirmPassword: '',
-  });
-  const changePassword = useChangePassword();
+  const { form, field, showOnField } = useContractForm(
+    ChangePasswordFormSchema,
+    { oldPassword: '', newPassword: '', confirmPassword: '' },
+    { serverMessages: { newPassword: newPasswordServerMessages } },
+  );
+  const changePassword = useChangePassword({ showOnField });
 
   // The confirmation is checked by the form and never sent.
   const onSubmit = form.handleSubmit(({ oldPassword, newPassword }) => {

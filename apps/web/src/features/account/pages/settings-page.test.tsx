@@ -1,8 +1,10 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { errorReply, fakeApi } from '../../../testing/fake-api';
-import { findToast, renderApp, signInAs } from '../../../testing/render-app';
+import { findToast, queryToast, renderApp, signInAs } from '../../../testing/render-app';
+
+const TOO_COMMON = 'This password is too common. Please choose a less guessable one.';
 
 async function openForm(name: 'Change Email' | 'Change Password') {
   const view = renderApp('/dashboard/settings');
@@ -63,6 +65,23 @@ describe('/dashboard/settings, Change Password', () => {
     expect(await findToast('Current password is incorrect')).toBeVisible();
     expect(formElement).toBeInTheDocument();
     expect(screen.queryByText('Password successfully changed.')).not.toBeInTheDocument();
+  });
+
+  it('shows a new password the server finds too common under its field, not in a toast', async () => {
+    signInAs();
+    fakeApi.on('changePassword', errorReply(400, TOO_COMMON));
+    const { user, form, formElement } = await openForm('Change Password');
+    await user.type(form.getByLabelText('Current password'), 'correct horse battery');
+    await user.type(form.getByLabelText('New password'), '12345678');
+    await user.type(form.getByLabelText('Repeat new password'), '12345678');
+    await user.click(form.getByRole('button', { name: 'Save Changes' }));
+
+    const newPassword = form.getByLabelText('New password');
+    await waitFor(() => expect(newPassword).toHaveAccessibleDescription(TOO_COMMON));
+    expect(newPassword).toHaveFocus();
+    expect(queryToast(TOO_COMMON)).not.toBeInTheDocument();
+    expect(formElement).toBeInTheDocument();
+    expect(form.getByLabelText('Current password')).not.toHaveAccessibleDescription();
   });
 });
 

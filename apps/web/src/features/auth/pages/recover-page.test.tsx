@@ -1,8 +1,10 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
-import { fakeApi } from '../../../testing/fake-api';
-import { findToast, renderApp } from '../../../testing/render-app';
+import { errorReply, fakeApi } from '../../../testing/fake-api';
+import { findToast, queryToast, renderApp } from '../../../testing/render-app';
+
+const TOO_COMMON = 'This password is too common. Please choose a less guessable one.';
 
 describe('/account/recover/new', () => {
   it('says a link without its code is invalid and goes to /auth/reset', async () => {
@@ -48,5 +50,19 @@ describe('/account/recover/new', () => {
       code: 'abc',
       newPassword: 'a brand new password',
     });
+  });
+
+  it('shows a new password the server finds too common under its field, not in a toast', async () => {
+    fakeApi.on('confirmPasswordReset', errorReply(400, TOO_COMMON));
+    const { user } = renderApp('/account/recover/new?email=someone%40example.com&code=abc');
+    const newPassword = await screen.findByLabelText('New password');
+    await user.type(newPassword, 'qwertyuiop');
+    await user.type(screen.getByLabelText('Repeat new password'), 'qwertyuiop');
+    await user.click(screen.getByRole('button', { name: 'Change Password' }));
+
+    await waitFor(() => expect(newPassword).toHaveAccessibleDescription(TOO_COMMON));
+    expect(newPassword).toHaveFocus();
+    expect(queryToast(TOO_COMMON)).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Password Changed!' })).not.toBeInTheDocument();
   });
 });

@@ -1,4 +1,4 @@
-import { RecoverPasswordFormSchema } from '@kegel/contract';
+import { newPasswordServerMessages, RecoverPasswordFormSchema } from '@kegel/contract';
 import { useEffect } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
@@ -21,11 +21,12 @@ export function RecoverPage(): React.JSX.Element {
   const email = searchParams.get('email')?.replace(/ /g, '+');
   const code = searchParams.get('code');
   const isLinkComplete = Boolean(email && code);
-  const confirmReset = useConfirmPasswordReset();
-  const { form, field } = useContractForm(RecoverPasswordFormSchema, {
-    newPassword: '',
-    confirmPassword: '',
-  });
+  const { form, field, showOnField } = useContractForm(
+    RecoverPasswordFormSchema,
+    { newPassword: '', confirmPassword: '' },
+    { serverMessages: { newPassword: newPasswordServerMessages } },
+  );
+  const confirmReset = useConfirmPasswordReset({ showOnField });
 
   useEffect(() => {
     if (!isLinkComplete) toast.error(INVALID_LINK, { toastId: INVALID_LINK });

@@ -1,8 +1,11 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
-import { fakeApi } from '../../../testing/fake-api';
-import { findToast, renderApp } from '../../../testing/render-app';
+import { errorReply, fakeApi } from '../../../testing/fake-api';
+import { findToast, queryToast, renderApp } from '../../../testing/render-app';
+
+const TOO_COMMON = 'This password is too common. Please choose a less guessable one.';
+const BREACHED = 'This password has appeared in a data breach. Please choose another one.';
 
 async function openRegister() {
   const view = renderApp('/auth/register');
@@ -62,4 +65,25 @@ describe('/auth/register', () => {
       { email: 'new@example.com', password: 'correct horse battery' },
     ]);
   });
+
+  it.each([TOO_COMMON, BREACHED])(
+    'shows the refusal "%s" under the password field, not in a toast',
+    async (refusal) => {
+      fakeApi.on('register', errorReply(400, refusal));
+      const { user, fields, submit, pathname } = await openRegister();
+      await user.type(fields.email, 'new@example.com');
+      await user.type(fields.password, 'Password1');
+      await user.type(fields.confirmation, 'Password1');
+      await submit();
+
+      await waitFor(() => expect(fields.password).toHaveAccessibleDescription(refusal));
+      expect(fields.password).toHaveFocus();
+      expect(queryToast(refusal)).not.toBeInTheDocument();
+      expect(pathname()).toBe('/auth/register');
+
+      // Another password is checked afresh: the server's message goes with the one it was about.
+      await user.type(fields.password, ' and more');
+      expect(fields.password).not.toHaveAccessibleDescription();
+    },
+  );
 });

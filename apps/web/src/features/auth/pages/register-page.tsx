@@ -1,4 +1,4 @@
-import { RegisterFormSchema } from '@kegel/contract';
+import { newPasswordServerMessages, RegisterFormSchema } from '@kegel/contract';
 import { Link, useNavigate } from 'react-router';
 
 import { paths } from '../../../config/paths';
@@ -14,12 +14,12 @@ import { SocialSignIn } from '../social/social-sign-in';
 /** `/auth/register`: on success, off to login, where the success toast asks to sign in. */
 export function RegisterPage(): React.JSX.Element {
   const navigate = useNavigate();
-  const { form, field } = useContractForm(RegisterFormSchema, {
-    email: '',
-    password: '',
-    confirmPassword: '',
-  });
-  const register = useRegister();
+  const { form, field, showOnField } = useContractForm(
+    RegisterFormSchema,
+    { email: '', password: '', confirmPassword: '' },
+    { serverMessages: { password: newPasswordServerMessages } },
+  );
+  const register = useRegister({ showOnField });
 
   const onSubmit = form.handleSubmit(({ email, password }) => {
     // The confirmation is checked by the form and never sent.

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+
+import { isCommonPassword } from '../../src/security/common-passwords';
+
+describe('common passwords', () => {
+  it('finds the most used ones whatever their case or Unicode compatibility form', () => {
+    for (const password of [
+      'password',
+      'Password1',
+      'QWERTYUIOP',
+      '1qaz2wsx',
+      'ｑｗｅｒｔｙ１２３',
+    ]) {
+      expect(isCommonPassword(password), password).toBe(true);
+    }
+  });
+
+  it('finds a repeated character or short block, and a straight run', () => {
+    for (const password of ['zzzzzzzzzz', 'abababab', '123123123', 'abcdefgh', 'hgfedcba']) {
+      expect(isCommonPassword(password), password).toBe(true);
+    }
+  });
+
+  it('lets through what merely looks like them', () => {
+    for (const password of [
+      'correct horse battery',
+      'violet anchor drizzle',
+      'password-for-kegel-2026',
+      'abcdefgz',
+      'aaaaaaab',
+      'abcdeabcde',
+      'motdepassé-du-lundi',
+    ]) {
+      expect(isCommonPassword(password), password).toBe(false);
+    }
+  });
+});
