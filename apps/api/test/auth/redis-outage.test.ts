@@ -117,18 +117,18 @@ describe.runIf(testEnv.redisUrl)('rate limits when Redis goes away and comes bac
       await call('192.0.2.2');
       await call('192.0.2.3');
       expect(log.find(LOG_LEVEL.warn, REDIS_WARNING)).toHaveLength(1);
-      proxy.restore();
+      await proxy.restore();
       await untilCountedInRedis('192.0.2.4');
       expect(log.find(LOG_LEVEL.info, REDIS_BACK)).toHaveLength(1);
       // The call after the first failure never went to Redis: it was counted here.
       expect(await countedInRedis('192.0.2.3')).toBe(false);
 
-      // Gone: connections end, new ones are dropped.
-      proxy.cut();
+      // Gone: connections end, new ones are refused.
+      await proxy.cut('refuse');
       await call('192.0.2.5');
       await call('192.0.2.6');
       expect(log.find(LOG_LEVEL.warn, REDIS_WARNING)).toHaveLength(2);
-      proxy.restore();
+      await proxy.restore();
       await untilCountedInRedis('192.0.2.7');
       expect(log.find(LOG_LEVEL.info, REDIS_BACK)).toHaveLength(2);
       expect(await countedInRedis('192.0.2.6')).toBe(false);

@@ -10,10 +10,14 @@ export interface TcpProxy {
   port: number;
   /** Holds every byte in both directions; connections stay open and nothing answers. */
   pause(): void;
-  /** Ends every connection and drops new ones as soon as they are accepted. */
-  cut(): void;
+  /**
+   * Ends every connection; new ones are accepted and dropped at once ('drop', a server going
+   * down), or refused because nothing listens on the port any more ('refuse', a server that is
+   * down).
+   */
+  cut(how?: 'drop' | 'refuse'): Promise<void>;
   /** Forwards again: held bytes flow on and new connections reach the server. */
-  restore(): void;
+  restore(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -60,18 +64,23 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
 
   return {
-    port: (server.address() as { port: number }).port,
+    port,
     pause() {
       state = 'paused';
     },
-    cut() {
+    async cut(how = 'drop') {
       state = 'cut';
       for (const pair of pairs) end(pair);
+      if (how === 'refuse') await new Promise((resolve) => server.close(resolve));
     },
-    restore() {
+    async restore() {
       state = 'open';
+      if (!server.listening) {
+        await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+      }
       for (const pair of pairs) {
         for (const chunk of pair.toUpstream.splice(0)) pair.upstream.write(chunk);
         for (const chunk of pair.toClient.splice(0)) pair.client.write(chunk);
@@ -79,7 +88,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     async close() {
       for (const pair of pairs) end(pair);
-      await new Promise((resolve) => server.close(resolve));
+      if (server.listening) await new Promise((resolve) => server.close(resolve));
     },
   };
 }
