@@ -424,6 +424,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
             link: passwordResetLink(user.email, code),
             validMinutes: PASSWORD_RESET_VALID_SECONDS / 60,
           }),
+          uselessAfter: secondsFromNow(PASSWORD_RESET_VALID_SECONDS),
         });
       });
       return messages.resetRequested;
@@ -551,6 +552,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
             link: emailChangeLink(input.newEmail, code),
             newEmail: input.newEmail,
           }),
+          uselessAfter: secondsFromNow(EMAIL_CHANGE_VALID_SECONDS),
         });
         await deps.mail.enqueue(transaction, {
           to: user.email,
@@ -561,6 +563,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
             validDays: EMAIL_CHANGE_CANCEL_VALID_SECONDS / (24 * 60 * 60),
             supportEmail: deps.supportEmail,
           }),
+          uselessAfter: secondsFromNow(EMAIL_CHANGE_CANCEL_VALID_SECONDS),
         });
       });
     },
@@ -649,6 +652,11 @@ export function createAuthService(deps: AuthServiceDependencies) {
       return messages.emailChangeCancelled;
     },
   };
+}
+
+/** When a link made now expires: its mail is not worth sending after then. */
+function secondsFromNow(seconds: number): Date {
+  return new Date(Date.now() + seconds * 1000);
 }
 
 /** Whether a signed-in caller's session is still open: not signed out, revoked or expired. */
