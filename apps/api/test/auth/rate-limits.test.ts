@@ -97,8 +97,10 @@ describe.each(testDatabaseKinds)('rate limits on $name', (kind) => {
       ),
     );
     const statuses = responses.map((response) => response.statusCode);
+    // Exactly 50 passwords were checked; the rest were refused: 429, or 503 "busy" when this
+    // machine is so loaded that their turn did not come within the wait.
     expect(statuses.filter((status) => status === 401)).toHaveLength(50);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429 || status === 503)).toHaveLength(10);
   });
 
   describe('reset mails', () => {
