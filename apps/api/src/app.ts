@@ -67,8 +67,13 @@ export async function buildApp(
     // 2-core machine; a start that is slow is better than one that fails.
     pluginTimeout: 120_000,
     bodyLimit: 256 * 1024,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
+  if (config.trustProxy === true) {
+    app.log.warn(
+      'TRUST_PROXY=true trusts every X-Forwarded-For hop: any client can choose the address its rate limits count against. Give the number of proxies (e.g. 1) or their addresses; production refuses true.',
+    );
+  }
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
@@ -99,4 +104,20 @@ export async function buildApp(
   });
   await app.register(webAppPlugin, { root: options.webRoot ?? BUILT_WEB_APP });
   return app;
+}
+
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes a function: Fastify 5 turns a bare number
+ * into "trust nobody" (it cannot tell a proxy from a client that connects directly), which would
+ * count every client behind the load balancer as the balancer. With a count, the server must be
+ * reachable only through its proxies (README, Configuration).
+ */
+function fastifyTrustProxy(
+  trustProxy: Config['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy !== 'number') return trustProxy;
+  const hops = trustProxy;
+  return function isWithinProxyHops(_address, hop) {
+    return hop < hops;
+  };
 }

@@ -6,6 +6,7 @@
 // machine.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 import { z } from 'zod';
@@ -122,9 +123,20 @@ const EnvSchema = z.object({
     .url({ protocol: /^https?$/, error: "must be the URL of Apple's public keys" })
     .default('https://appleid.apple.com/auth/keys'),
   TRUST_PROXY: z
-    .enum(['true', 'false'], { error: 'must be true or false' })
-    .transform((value) => value === 'true')
-    .default(false),
+    .string()
+    .default('false')
+    .transform((value, context) => {
+      const trust = parseTrustProxy(value);
+      if (trust === undefined) {
+        context.addIssue({
+          code: 'custom',
+          message:
+            'must be false, the number of proxies in front of the server (e.g. 1) or their addresses or CIDRs, comma-separated',
+        });
+        return z.NEVER;
+      }
+      return trust;
+    }),
   PWNED_PASSWORDS: optionalString.pipe(
     z.enum(['on', 'off'], { error: 'must be on or off' }).optional(),
   ),
@@ -171,8 +183,13 @@ export interface Config {
    */
   google: { clientId: string; clientSecret: string; issuer: string } | 'sandbox' | 'off';
   apple: { clientId: string; issuer: string; jwksUrl: string } | 'sandbox' | 'off';
-  /** Behind a load balancer, take the client address from X-Forwarded-For. */
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-For hops to believe, as Fastify's `trustProxy` takes it: false (none: the
+   * socket's address is the client), a number of proxies in front of the server, or the proxies'
+   * addresses and CIDRs. `true` (every hop) only outside production: it lets a client choose
+   * the address its limits count against.
+   */
+  trustProxy: boolean | number | string[];
   /**
    * Have I Been Pwned's Pwned Passwords range API, asked whether a new password is breached:
    * on by default in production only. An unanswered question never refuses a password.
@@ -238,6 +255,11 @@ export function loadConfig(env: Environment = process.env): Config {
       if (values[name].startsWith('http://')) problems.push(`${name}: must be https in production`);
     }
   }
+  if (isProduction && values.TRUST_PROXY === true) {
+    problems.push(
+      'TRUST_PROXY: true trusts every X-Forwarded-For hop, so a client picks its own address; give the number of proxies (e.g. 1) or their addresses',
+    );
+  }
   if (isProduction && !values.PUBLIC_URL) {
     problems.push('PUBLIC_URL: required in production (links in emails are built from it)');
   }
@@ -295,6 +317,31 @@ export function loadConfig(env: Environment = process.env): Config {
         ? { url: values.PWNED_PASSWORDS_URL.replace(/\/+$/, '') }
         : 'off',
   };
+}
+
+/** Names proxy-addr (Fastify's) understands for well-known ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY's value, or undefined when it is not one: true/false, a whole number of hops (0 is
+ * false), or addresses, CIDRs and proxy-addr's range names separated by commas.
+ */
+function parseTrustProxy(raw: string): boolean | number | string[] | undefined {
+  const value = raw.trim();
+  if (value === 'true') return true;
+  if (value === 'false' || value === '') return false;
+  if (/^\d+$/.test(value)) return Number(value) === 0 ? false : Number(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  return entries.every(isProxyAddress) ? entries : undefined;
+}
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
 interface GeneratedSecrets {
