@@ -29,7 +29,6 @@ import { pwnedPasswordsPlugin } from './plugins/pwned-passwords';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { webAppPlugin } from './plugins/web-app';
 import type { PasswordHasher } from './security/password-hasher';
-import type { RateLimitRule } from './security/rate-limiter';
 
 // apps/web/dist, seen from apps/api/src/app.ts and from the bundle apps/api/dist/main.js alike.
 const BUILT_WEB_APP = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -44,8 +43,6 @@ export interface BuildAppOptions {
   logger?: false | { level: string; stream?: FastifyLoggerOptions['stream'] };
   /** Outbox timing; tests shorten it. */
   mail?: MailPluginOptions['timing'];
-  /** Every /auth call from one client address. */
-  authRequestsPerAddress?: RateLimitRule;
   /** Tests count the hashes (the costly work) a call spends. */
   passwordHasher?: PasswordHasher;
   /** How long a new password waits for Pwned Passwords; tests shorten it. */
@@ -99,7 +96,6 @@ export async function buildApp(
   await app.register(apiRoutes, {
     prefix: '/api',
     config,
-    authRequestsPerAddress: options.authRequestsPerAddress,
     passwordHasher: options.passwordHasher,
   });
   await app.register(webAppPlugin, { root: options.webRoot ?? BUILT_WEB_APP });

@@ -7,7 +7,6 @@ import type { Config } from '../config';
 import { sendRouteNotFound } from '../plugins/error-handler';
 import { createPasswordHasher, type PasswordHasher } from '../security/password-hasher';
 import { createPasswordScreen } from '../security/password-screen';
-import type { RateLimitRule } from '../security/rate-limiter';
 import { createSignInNonces } from '../security/sign-in-nonces';
 import { authRoutes, limitRequestsPerAddress } from './auth/routes';
 import { createAuthService } from './auth/service';
@@ -21,15 +20,13 @@ import { createUsersService } from './users/service';
 
 export interface ApiRoutesOptions {
   config: Config;
-  /** Every /auth call from one client address; tests move it out of the way. */
-  authRequestsPerAddress?: RateLimitRule;
   /** Tests count the hashes (the costly work) a call spends. */
   passwordHasher?: PasswordHasher;
 }
 
 export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function apiRoutes(
   api,
-  { config, authRequestsPerAddress, passwordHasher },
+  { config, passwordHasher },
 ) {
   const { db } = api.database;
   const { publicUrl, supportEmail } = config;
@@ -72,14 +69,11 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
   await api.register(async function signIn(auth) {
     auth.addHook(
       'onRequest',
-      limitRequestsPerAddress(
-        api.rateLimiter,
-        authRequestsPerAddress ?? {
-          name: 'auth-requests',
-          limit: config.authRequestsPerMinute,
-          windowSeconds: 60,
-        },
-      ),
+      limitRequestsPerAddress(api.rateLimiter, {
+        name: 'auth-requests',
+        limit: config.authRequestsPerMinute,
+        windowSeconds: 60,
+      }),
     );
     await auth.register(authRoutes, { authService });
     await auth.register(socialRoutes, { socialService, providers: api.identity.providers });
