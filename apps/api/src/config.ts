@@ -19,6 +19,16 @@ const optionalString = z
   .transform((value) => (value === '' ? undefined : value))
   .optional();
 
+/** A rate budget: a whole number of at least 1. */
+const budget = (byDefault: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'must be at least 1'))
+    .default(byDefault);
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z
@@ -73,20 +83,11 @@ const EnvSchema = z.object({
       .url({ protocol: /^rediss?$/, error: 'must be a Redis URL such as redis://127.0.0.1:6379' })
       .optional(),
   ),
-  AUTH_REQUESTS_PER_MINUTE: z
-    .string()
-    .trim()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(1, 'must be at least 1'))
-    .default(30),
-  REGISTRATIONS_PER_ADDRESS_PER_HOUR: z
-    .string()
-    .trim()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(1, 'must be at least 1'))
-    .default(10),
+  // The defaults are sized for 5,000 people behind one NAT address (README, Security).
+  AUTH_REQUESTS_PER_MINUTE: budget(5000),
+  AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR: budget(200),
+  SIGN_IN_PAGE_REQUESTS_PER_MINUTE: budget(2000),
+  REGISTRATIONS_PER_ADDRESS_PER_HOUR: budget(10),
   REDIS_KEY_PREFIX: z.string().trim().min(1).default('kegel'),
   SUPPORT_EMAIL: z
     .email('must be an email address such as support@example.com')
@@ -163,8 +164,15 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string };
   /** Shared rate-limit counters; without it, each process counts on its own. */
   redisUrl: string | undefined;
-  /** /auth calls one client address may make per minute. */
+  /** /auth calls of any kind one client address may make per minute: a flood guard. */
   authRequestsPerMinute: number;
+  /**
+   * Attempts one client address may make per hour: wrong passwords (for accounts that did not
+   * sign in from there lately), registrations and reset requests.
+   */
+  authAttemptsPerAddressPerHour: number;
+  /** Calls the sign-in and registration pages make on load (providers, Apple nonce), per address. */
+  signInPageRequestsPerMinute: number;
   /** New accounts one client address may create per hour. */
   registrationsPerAddressPerHour: number;
   /** Namespaces this deployment's keys in a shared Redis. */
@@ -286,6 +294,8 @@ export function loadConfig(env: Environment = process.env): Config {
     redisUrl: values.REDIS_URL,
     redisKeyPrefix: values.REDIS_KEY_PREFIX,
     authRequestsPerMinute: values.AUTH_REQUESTS_PER_MINUTE,
+    authAttemptsPerAddressPerHour: values.AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR,
+    signInPageRequestsPerMinute: values.SIGN_IN_PAGE_REQUESTS_PER_MINUTE,
     registrationsPerAddressPerHour: values.REGISTRATIONS_PER_ADDRESS_PER_HOUR,
     supportEmail: values.SUPPORT_EMAIL,
     trustProxy: values.TRUST_PROXY,

@@ -120,6 +120,34 @@ describe('loadConfig', () => {
     expect(problem).not.toContain('short"');
   });
 
+  it('sizes the /auth budgets for 5,000 people behind one address by default', () => {
+    const config = loadConfig({ DATA_DIR: freshDataDir() });
+    expect(config.authRequestsPerMinute).toBe(5000);
+    expect(config.authAttemptsPerAddressPerHour).toBe(200);
+    expect(config.signInPageRequestsPerMinute).toBe(2000);
+    expect(config.registrationsPerAddressPerHour).toBe(10);
+    const tuned = loadConfig({
+      DATA_DIR: freshDataDir(),
+      AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR: '50',
+      SIGN_IN_PAGE_REQUESTS_PER_MINUTE: '300',
+    });
+    expect(tuned.authAttemptsPerAddressPerHour).toBe(50);
+    expect(tuned.signInPageRequestsPerMinute).toBe(300);
+  });
+
+  it('names a budget that is not a whole number of at least 1', () => {
+    expect(
+      problemsOf({
+        DATA_DIR: freshDataDir(),
+        AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR: 'lots',
+        SIGN_IN_PAGE_REQUESTS_PER_MINUTE: '0',
+      }),
+    ).toEqual([
+      'AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR: must be a whole number (got "lots")',
+      'SIGN_IN_PAGE_REQUESTS_PER_MINUTE: must be at least 1 (got "0")',
+    ]);
+  });
+
   describe('TRUST_PROXY', () => {
     const production = {
       NODE_ENV: 'production',

@@ -45,6 +45,11 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
       limit: config.registrationsPerAddressPerHour,
       windowSeconds: 60 * 60,
     },
+    attemptsPerAddress: {
+      name: 'auth-attempts',
+      limit: config.authAttemptsPerAddressPerHour,
+      windowSeconds: 60 * 60,
+    },
   });
   const socialService = createSocialService({
     db,
@@ -67,6 +72,9 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
   api.setNotFoundHandler(sendRouteNotFound);
   await api.register(healthRoutes);
   await api.register(async function signIn(auth) {
+    // A flood guard over every /auth call, far above what a whole NAT address needs: the bound
+    // on the calls that have no budget of their own (sign-ins that succeed, logouts, emailed
+    // links with bogus codes, Google and Apple tokens), each a database or provider round trip.
     auth.addHook(
       'onRequest',
       limitRequestsPerAddress(api.rateLimiter, {
@@ -76,7 +84,15 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
       }),
     );
     await auth.register(authRoutes, { authService });
-    await auth.register(socialRoutes, { socialService, providers: api.identity.providers });
+    await auth.register(socialRoutes, {
+      socialService,
+      providers: api.identity.providers,
+      limitSignInPageRequests: limitRequestsPerAddress(api.rateLimiter, {
+        name: 'sign-in-page',
+        limit: config.signInPageRequestsPerMinute,
+        windowSeconds: 60,
+      }),
+    });
   });
   await api.register(userRoutes, { usersService: createUsersService({ db }) });
   await api.register(paymentRoutes, {
