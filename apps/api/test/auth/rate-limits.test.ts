@@ -154,8 +154,7 @@ describe.each(testDatabaseKinds)('limits per client address on $name', (kind) =>
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(kind, {
-      authRequestsPerAddress: { name: 'auth-requests', limit: 40, windowSeconds: 60 },
-      env: { REGISTRATIONS_PER_ADDRESS_PER_HOUR: '10' },
+      env: { AUTH_REQUESTS_PER_MINUTE: '40', REGISTRATIONS_PER_ADDRESS_PER_HOUR: '10' },
     });
   });
   afterAll(() => server.close());
