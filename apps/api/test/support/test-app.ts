@@ -18,6 +18,8 @@ export function testConfig(database: TestDatabase, env: Record<string, string> =
     STRIPE_WEBHOOK_SECRET: TEST_STRIPE_WEBHOOK_SECRET,
     // Every test registers from the same address; rate-limits.test.ts sets its own.
     REGISTRATIONS_PER_ADDRESS_PER_HOUR: '100000',
+    // The tests' SMTP capture listens on loopback without TLS (outbox.test.ts checks the refusal).
+    SMTP_ALLOW_INSECURE: 'true',
     ...database.env,
     ...env,
   });
