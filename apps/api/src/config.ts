@@ -90,6 +90,20 @@ const EnvSchema = z.object({
     .transform(Number)
     .pipe(z.number().int().min(1, 'must be at least 1'))
     .default(10),
+  CHECKOUTS_PER_ADDRESS_PER_HOUR: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'must be at least 1'))
+    .default(20),
+  CHECKOUTS_PER_EMAIL_PER_HOUR: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'must be at least 1'))
+    .default(30),
   REDIS_KEY_PREFIX: z.string().trim().min(1).default('kegel'),
   SUPPORT_EMAIL: z
     .email('must be an email address such as support@example.com')
@@ -162,6 +176,10 @@ export interface Config {
   authRequestsPerMinute: number;
   /** New accounts one client address may create per hour. */
   registrationsPerAddressPerHour: number;
+  /** Checkout starts (each a Stripe API call) one client address may make per hour. */
+  checkoutsPerAddressPerHour: number;
+  /** Checkout starts for one email per hour, from any address. */
+  checkoutsPerEmailPerHour: number;
   /** Namespaces this deployment's keys in a shared Redis. */
   redisKeyPrefix: string;
   /** Named in emails as the address to write to. */
@@ -286,6 +304,8 @@ export function loadConfig(env: Environment = process.env): Config {
     redisKeyPrefix: values.REDIS_KEY_PREFIX,
     authRequestsPerMinute: values.AUTH_REQUESTS_PER_MINUTE,
     registrationsPerAddressPerHour: values.REGISTRATIONS_PER_ADDRESS_PER_HOUR,
+    checkoutsPerAddressPerHour: values.CHECKOUTS_PER_ADDRESS_PER_HOUR,
+    checkoutsPerEmailPerHour: values.CHECKOUTS_PER_EMAIL_PER_HOUR,
     supportEmail: values.SUPPORT_EMAIL,
     trustProxy: values.TRUST_PROXY,
     google: values.GOOGLE_CLIENT_ID
