@@ -97,6 +97,9 @@ export async function buildApp(
     authRequestsPerAddress: options.authRequestsPerAddress,
     passwordHasher: options.passwordHasher,
   });
-  await app.register(webAppPlugin, { root: options.webRoot ?? BUILT_WEB_APP });
+  await app.register(webAppPlugin, {
+    root: options.webRoot ?? BUILT_WEB_APP,
+    serveSourceMaps: config.environment !== 'production',
+  });
   return app;
 }
