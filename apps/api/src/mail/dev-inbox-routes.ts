@@ -1,14 +1,24 @@
 import type { SmtpInbox } from '@kegel/sandbox/smtp-inbox';
 import type { FastifyPluginAsync } from 'fastify';
 
+import { AppError } from '../errors';
+import { isFromThisMachine } from '../security/loopback';
 import { escapeHtml } from './templates';
 
 /**
  * The local inbox, for development without SMTP_URL: `/dev/inbox` lists what the product sent,
  * `/dev/inbox/:id` shows one message. Never registered in production (config refuses the sandbox).
+ * It shows every reset link and generated password, so only this machine may read it, even when
+ * HOST opens the server to a network.
  */
 export const devInboxRoutes: FastifyPluginAsync<{ inbox: SmtpInbox }> =
   async function devInboxRoutes(app, { inbox }) {
+    app.addHook('onRequest', async function onlyFromThisMachine(request) {
+      if (!isFromThisMachine(request)) {
+        throw new AppError(403, 'The local inbox answers only on the machine the server runs on.');
+      }
+    });
+
     app.get('/dev/inbox', async function listInbox(_request, reply) {
       const rows = inbox
         .messages()
