@@ -74,10 +74,10 @@ describe('serving the web app', () => {
     expect(response.headers['referrer-policy']).toBe('no-referrer');
   });
 
-  it('keeps the default referrer policy on the other pages', async () => {
+  it('keeps the site-wide referrer policy on the other pages', async () => {
     for (const url of ['/', '/home', '/auth/login', '/purchase']) {
       const response = await app.inject({ method: 'GET', url });
-      expect(response.headers['referrer-policy'], url).toBeUndefined();
+      expect(response.headers['referrer-policy'], url).toBe('strict-origin-when-cross-origin');
     }
   });
 
