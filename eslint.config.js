@@ -205,6 +205,11 @@ export default tseslint.config(
               importNames: ['useForm'],
               message: 'Bind a contract schema with useContractForm (shared/forms).',
             },
+            {
+              name: 'react-toastify',
+              message:
+                "Import 'react-toastify/unstyled': the main entry injects an inline <style> that the Content-Security-Policy refuses.",
+            },
           ],
           patterns: [
             {

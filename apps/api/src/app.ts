@@ -27,6 +27,7 @@ import { mailPlugin, type MailPluginOptions } from './plugins/mail';
 import { paymentsPlugin } from './plugins/payments';
 import { pwnedPasswordsPlugin } from './plugins/pwned-passwords';
 import { rateLimitPlugin } from './plugins/rate-limit';
+import { securityHeadersPlugin } from './plugins/security-headers';
 import { webAppPlugin } from './plugins/web-app';
 import type { PasswordHasher } from './security/password-hasher';
 
@@ -76,13 +77,16 @@ export async function buildApp(
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   await app.register(errorHandlerPlugin);
+  // Before anything that adds routes: the headers' hooks must exist when a route is added, and
+  // the policy names the sign-in scripts the identity plugin decides on.
+  await app.register(identityPlugin, { config });
+  await app.register(securityHeadersPlugin, { config });
   // Compresses API answers and the small files the build did not precompress; the .br/.gz twins
   // of the web app's assets pass through untouched (their Content-Encoding is set).
   await app.register(fastifyCompress);
   await app.register(databasePlugin, { config: config.database });
   await app.register(mailPlugin, { config, timing: options.mail });
   await app.register(paymentsPlugin, { config });
-  await app.register(identityPlugin, { config });
   await app.register(rateLimitPlugin, { config });
   await app.register(pwnedPasswordsPlugin, {
     config,
@@ -98,7 +102,10 @@ export async function buildApp(
     config,
     passwordHasher: options.passwordHasher,
   });
-  await app.register(webAppPlugin, { root: options.webRoot ?? BUILT_WEB_APP });
+  await app.register(webAppPlugin, {
+    root: options.webRoot ?? BUILT_WEB_APP,
+    serveSourceMaps: config.environment !== 'production',
+  });
   return app;
 }
 

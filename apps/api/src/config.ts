@@ -72,6 +72,10 @@ const EnvSchema = z.object({
       })
       .optional(),
   ),
+  SMTP_ALLOW_INSECURE: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .transform((value) => value === 'true')
+    .default(false),
   MAIL_FROM: z
     .string()
     .trim()
@@ -88,6 +92,8 @@ const EnvSchema = z.object({
   AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR: budget(200),
   SIGN_IN_PAGE_REQUESTS_PER_MINUTE: budget(2000),
   REGISTRATIONS_PER_ADDRESS_PER_HOUR: budget(10),
+  CHECKOUTS_PER_ADDRESS_PER_HOUR: budget(20),
+  CHECKOUTS_PER_EMAIL_PER_HOUR: budget(30),
   REDIS_KEY_PREFIX: z.string().trim().min(1).default('kegel'),
   SUPPORT_EMAIL: z
     .email('must be an email address such as support@example.com')
@@ -160,8 +166,11 @@ export interface Config {
   /** Signs access tokens (HS256). */
   tokenSecret: string;
   logLevel: (typeof LOG_LEVELS)[number];
-  /** Where mail goes; without SMTP_URL, a local inbox on loopback (development only). */
-  mail: { smtpUrl: string | undefined; from: string };
+  /**
+   * Where mail goes; without SMTP_URL, a local inbox on loopback (development only). With
+   * `requireTls`, mail leaves only over TLS (smtps://, or STARTTLS that the server must offer).
+   */
+  mail: { smtpUrl: string | undefined; from: string; requireTls: boolean };
   /** Shared rate-limit counters; without it, each process counts on its own. */
   redisUrl: string | undefined;
   /** /auth calls of any kind one client address may make per minute: a flood guard. */
@@ -175,6 +184,10 @@ export interface Config {
   signInPageRequestsPerMinute: number;
   /** New accounts one client address may create per hour. */
   registrationsPerAddressPerHour: number;
+  /** Checkout starts (each a Stripe API call) one client address may make per hour. */
+  checkoutsPerAddressPerHour: number;
+  /** Checkout starts for one email per hour, from any address. */
+  checkoutsPerEmailPerHour: number;
   /** Namespaces this deployment's keys in a shared Redis. */
   redisKeyPrefix: string;
   /** Named in emails as the address to write to. */
@@ -268,8 +281,18 @@ export function loadConfig(env: Environment = process.env): Config {
       'TRUST_PROXY: true trusts every X-Forwarded-For hop, so a client picks its own address; give the number of proxies (e.g. 1) or their addresses',
     );
   }
+  if (isProduction && values.TOKEN_SECRET && estimatedEntropyBits(values.TOKEN_SECRET) < 128) {
+    // Whoever guesses it can sign tokens for any account.
+    problems.push(
+      'TOKEN_SECRET: too predictable: use at least 128 random bits, e.g. openssl rand -base64 48',
+    );
+  }
   if (isProduction && !values.PUBLIC_URL) {
     problems.push('PUBLIC_URL: required in production (links in emails are built from it)');
+  } else if (isProduction && !values.PUBLIC_URL?.startsWith('https://')) {
+    problems.push(
+      'PUBLIC_URL: must be https in production (tokens and emailed codes would travel in clear)',
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -290,13 +313,19 @@ export function loadConfig(env: Environment = process.env): Config {
     database,
     tokenSecret: values.TOKEN_SECRET ?? generated().tokenSecret,
     logLevel: values.LOG_LEVEL,
-    mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
+    mail: {
+      smtpUrl: values.SMTP_URL,
+      from: values.MAIL_FROM,
+      requireTls: !values.SMTP_ALLOW_INSECURE,
+    },
     redisUrl: values.REDIS_URL,
     redisKeyPrefix: values.REDIS_KEY_PREFIX,
     authRequestsPerMinute: values.AUTH_REQUESTS_PER_MINUTE,
     authAttemptsPerAddressPerHour: values.AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR,
     signInPageRequestsPerMinute: values.SIGN_IN_PAGE_REQUESTS_PER_MINUTE,
     registrationsPerAddressPerHour: values.REGISTRATIONS_PER_ADDRESS_PER_HOUR,
+    checkoutsPerAddressPerHour: values.CHECKOUTS_PER_ADDRESS_PER_HOUR,
+    checkoutsPerEmailPerHour: values.CHECKOUTS_PER_EMAIL_PER_HOUR,
     supportEmail: values.SUPPORT_EMAIL,
     trustProxy: values.TRUST_PROXY,
     google: values.GOOGLE_CLIENT_ID
@@ -352,6 +381,32 @@ function isProxyAddress(entry: string): boolean {
   if (version === 0 || rest.length > 0) return false;
   if (prefix === undefined) return true;
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * A cautious guess at how many bits of randomness a secret holds: its characters' Shannon entropy
+ * times its length, counted over the shortest block the secret repeats (`changeme` six times
+ * holds no more than `changeme` once). It overrates clever patterns but never a repeated letter,
+ * a repeated word or a short alphabet, which is what a placeholder secret looks like. A random
+ * base64 or 64-digit hex secret scores far above 128 bits.
+ */
+export function estimatedEntropyBits(secret: string): number {
+  const characters = [...secret];
+  const repeatsEvery = (period: number) =>
+    characters.every(
+      (character, index) => index < period || character === characters[index - period],
+    );
+  let period = 1;
+  while (period < characters.length && !repeatsEvery(period)) period += 1;
+  const block = characters.slice(0, period);
+  const counts = new Map<string, number>();
+  for (const character of block) counts.set(character, (counts.get(character) ?? 0) + 1);
+  let bitsPerCharacter = 0;
+  for (const count of counts.values()) {
+    const share = count / block.length;
+    bitsPerCharacter -= share * Math.log2(share);
+  }
+  return bitsPerCharacter * block.length;
 }
 
 interface GeneratedSecrets {

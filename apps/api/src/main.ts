@@ -4,6 +4,7 @@ import { buildApp } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
 import { DataDirLockedError } from './db/data-dir-lock';
 import { DatabaseUnavailableError } from './db/database';
+import { isLoopbackHost } from './security/loopback';
 
 /**
  * Starts the server: configuration, database (migrated), routes, then listen. A problem a person
@@ -38,6 +39,11 @@ async function start(): Promise<void> {
     ? 'localhost'
     : config.host;
   process.stdout.write(`\nKegel Coach is running at http://${shownHost}:${config.port}\n\n`);
+  if (config.environment !== 'production' && !isLoopbackHost(config.host)) {
+    const warning = `Warning: development mode is listening on ${config.host}, beyond this machine. Its conveniences (generated secrets, the payment and sign-in sandboxes) are not for a network; /dev/inbox answers only this machine. Use HOST=localhost, or NODE_ENV=production to serve others.`;
+    server.log.warn(warning);
+    process.stderr.write(`${warning}\n`);
+  }
 }
 
 function exitWith(error: unknown, config?: Config): never {

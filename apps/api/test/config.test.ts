@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -103,7 +104,7 @@ describe('loadConfig', () => {
     const config = loadConfig({
       NODE_ENV: 'production',
       DATA_DIR: freshDataDir(),
-      TOKEN_SECRET: 'x'.repeat(48),
+      TOKEN_SECRET: randomBytes(48).toString('base64'),
       PUBLIC_URL: 'https://app.example.com/',
       SMTP_URL: 'smtps://mailer:secret@smtp.example.com:465',
       STRIPE_SECRET_KEY: 'sk_live_abc123',
@@ -151,7 +152,7 @@ describe('loadConfig', () => {
   describe('TRUST_PROXY', () => {
     const production = {
       NODE_ENV: 'production',
-      TOKEN_SECRET: 'x'.repeat(48),
+      TOKEN_SECRET: randomBytes(48).toString('base64'),
       PUBLIC_URL: 'https://app.example.com',
       SMTP_URL: 'smtps://mailer:secret@smtp.example.com:465',
       STRIPE_SECRET_KEY: 'sk_live_abc123',
@@ -221,7 +222,7 @@ describe('loadConfig', () => {
     const production = loadConfig({
       DATA_DIR: freshDataDir(),
       NODE_ENV: 'production',
-      TOKEN_SECRET: 'x'.repeat(40),
+      TOKEN_SECRET: randomBytes(48).toString('base64'),
       SMTP_URL: 'smtps://u:p@smtp.example.com:465',
       STRIPE_SECRET_KEY: 'sk_live_abc',
       STRIPE_WEBHOOK_SECRET: 'whsec_abc',
@@ -253,5 +254,78 @@ describe('loadConfig', () => {
     ).toEqual([
       'GOOGLE_CLIENT_SECRET: required with GOOGLE_CLIENT_ID (the code exchange needs it)',
     ]);
+  });
+
+  describe('in production', () => {
+    const production = (env: Record<string, string>) => ({
+      NODE_ENV: 'production',
+      DATA_DIR: freshDataDir(),
+      TOKEN_SECRET: randomBytes(48).toString('base64'),
+      PUBLIC_URL: 'https://app.example.com',
+      SMTP_URL: 'smtps://mailer:secret@smtp.example.com:465',
+      STRIPE_SECRET_KEY: 'sk_live_abc123',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
+      ...env,
+    });
+
+    it.each([
+      ['one repeated letter', 'x'.repeat(48)],
+      ['a short block repeated', 'ab'.repeat(24)],
+      ['a word repeated', 'changeme'.repeat(6)],
+    ])('refuses a TOKEN_SECRET that is %s, without printing it', (_shape, secret) => {
+      const problems = problemsOf(production({ TOKEN_SECRET: secret }));
+      expect(problems).toEqual([
+        'TOKEN_SECRET: too predictable: use at least 128 random bits, e.g. openssl rand -base64 48',
+      ]);
+      expect(problems.join('')).not.toContain(secret.slice(0, 8));
+    });
+
+    it.each([
+      ['openssl rand -base64 48', randomBytes(48).toString('base64')],
+      ['openssl rand -hex 32', randomBytes(32).toString('hex')],
+      ['a long passphrase', 'correct horse battery staple, then seven more: mulberry ox quartz'],
+    ])('accepts a TOKEN_SECRET made by %s', (_how, secret) => {
+      expect(loadConfig(production({ TOKEN_SECRET: secret })).tokenSecret).toBe(secret);
+    });
+
+    it('refuses a PUBLIC_URL that is not https', () => {
+      expect(problemsOf(production({ PUBLIC_URL: 'http://app.example.com' }))).toEqual([
+        'PUBLIC_URL: must be https in production (tokens and emailed codes would travel in clear)',
+      ]);
+    });
+
+    it('takes any http(s) PUBLIC_URL and any TOKEN_SECRET of 32 characters outside production', () => {
+      const config = loadConfig({
+        DATA_DIR: freshDataDir(),
+        PUBLIC_URL: 'http://192.168.1.20:3000',
+        TOKEN_SECRET: 'x'.repeat(32),
+      });
+      expect(config.publicUrl).toBe('http://192.168.1.20:3000');
+    });
+  });
+
+  describe('SMTP_URL', () => {
+    it('requires TLS: smtps://, or STARTTLS on smtp://, unless SMTP_ALLOW_INSECURE=true', () => {
+      const dataDir = freshDataDir();
+      const starttls = loadConfig({
+        DATA_DIR: dataDir,
+        SMTP_URL: 'smtp://u:p@smtp.example.com:587',
+      });
+      expect(starttls.mail.requireTls).toBe(true);
+      const tls = loadConfig({ DATA_DIR: dataDir, SMTP_URL: 'smtps://u:p@smtp.example.com:465' });
+      expect(tls.mail.requireTls).toBe(true);
+      const insecure = loadConfig({
+        DATA_DIR: dataDir,
+        SMTP_URL: 'smtp://relay.internal:25',
+        SMTP_ALLOW_INSECURE: 'true',
+      });
+      expect(insecure.mail.requireTls).toBe(false);
+    });
+
+    it('names SMTP_ALLOW_INSECURE when it is not true or false', () => {
+      expect(problemsOf({ DATA_DIR: freshDataDir(), SMTP_ALLOW_INSECURE: 'yes' })).toEqual([
+        'SMTP_ALLOW_INSECURE: must be true or false (got "yes")',
+      ]);
+    });
   });
 });

@@ -111,3 +111,60 @@ describe('starting the server with a wrong setting', () => {
     }
   });
 });
+
+/** Starts the real entry point in a process of its own, waits until it listens, then stops it. */
+async function startAndStop(env: Record<string, string>): Promise<Exit> {
+  const child = spawn(TSX, [MAIN], {
+    env: { PATH: childProcessPath, LOG_LEVEL: 'warn', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const started = Date.now();
+  while (!stdout.includes('is running at') && Date.now() - started < 40_000) {
+    if (child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGTERM');
+  const code = await exited;
+  return { code, stdout, stderr };
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe('starting in development mode', () => {
+  it('warns when it listens beyond loopback, and not when it stays on it', async () => {
+    const database = await testDatabaseKinds[0]!.create();
+    try {
+      const open = await startAndStop({
+        ...database.env,
+        NODE_ENV: 'development',
+        HOST: '0.0.0.0',
+        PORT: String(await freePort()),
+      });
+      expect(open.stdout).toContain('is running at');
+      expect(open.stderr).toContain(
+        'Warning: development mode is listening on 0.0.0.0, beyond this machine',
+      );
+
+      const local = await startAndStop({
+        ...database.env,
+        NODE_ENV: 'development',
+        HOST: '127.0.0.1',
+        PORT: String(await freePort()),
+      });
+      expect(local.stdout).toContain('is running at');
+      expect(local.stderr).not.toContain('Warning');
+    } finally {
+      await database.drop();
+    }
+  }, 120_000);
+});

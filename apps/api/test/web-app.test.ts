@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,8 @@ import { buildTestApp } from './support/test-app';
 import { type TestDatabase, testDatabaseKinds } from './support/test-databases';
 
 const INDEX_HTML = '<!doctype html><title>Kegel Coach</title><div id="root"></div>';
-const ASSET_JS = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+const ASSET_JS = `console.log(${JSON.stringify('x'.repeat(4000))});\n//# sourceMappingURL=index-AbC123.js.map`;
+const SOURCE_MAP = JSON.stringify({ version: 3, sources: ['../../src/main.tsx'], mappings: '' });
 
 /** A built web app in miniature, laid out as `vite build` + precompress leave apps/web/dist. */
 function writeFixtureWebRoot(): string {
@@ -20,6 +21,12 @@ function writeFixtureWebRoot(): string {
   writeFileSync(path.join(root, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(path.join(root, 'assets', 'index-AbC123.js'), ASSET_JS);
   writeFileSync(path.join(root, 'assets', 'index-AbC123.js.br'), brotliCompressSync(ASSET_JS));
+  writeFileSync(path.join(root, 'assets', 'index-AbC123.js.map'), SOURCE_MAP);
+  writeFileSync(
+    path.join(root, 'assets', 'index-AbC123.js.map.br'),
+    brotliCompressSync(SOURCE_MAP),
+  );
+  writeFileSync(path.join(root, 'assets', 'index-AbC123.js.map.gz'), gzipSync(SOURCE_MAP));
   return root;
 }
 
@@ -67,10 +74,10 @@ describe('serving the web app', () => {
     expect(response.headers['referrer-policy']).toBe('no-referrer');
   });
 
-  it('keeps the default referrer policy on the other pages', async () => {
+  it('keeps the site-wide referrer policy on the other pages', async () => {
     for (const url of ['/', '/home', '/auth/login', '/purchase']) {
       const response = await app.inject({ method: 'GET', url });
-      expect(response.headers['referrer-policy'], url).toBeUndefined();
+      expect(response.headers['referrer-policy'], url).toBe('strict-origin-when-cross-origin');
     }
   });
 
@@ -124,5 +131,67 @@ describe('serving the web app', () => {
     });
     expect(response.statusCode).toBe(404);
     expect(response.headers['content-encoding']).toBe('gzip');
+  });
+});
+
+describe('source maps', () => {
+  const pglite = testDatabaseKinds[0]!;
+  let webRoot: string;
+  beforeAll(() => {
+    webRoot = writeFixtureWebRoot();
+  });
+  afterAll(() => rmSync(webRoot, { recursive: true, force: true }));
+
+  async function withServer(
+    env: Record<string, string>,
+    use: (app: FastifyInstance) => Promise<void>,
+  ): Promise<void> {
+    const database = await pglite.create();
+    const app = await buildTestApp(database, { webRoot, env });
+    try {
+      await use(app);
+    } finally {
+      await app.close();
+      await database.drop();
+    }
+  }
+
+  it("are not served in production: the source is nobody else's business", async () => {
+    await withServer(
+      {
+        NODE_ENV: 'production',
+        SMTP_URL: 'smtps://mailer:secret@smtp.example.com:465',
+        STRIPE_SECRET_KEY: 'sk_test_never_called',
+        PWNED_PASSWORDS: 'off',
+      },
+      async (app) => {
+        for (const url of [
+          '/assets/index-AbC123.js.map',
+          '/assets/index-AbC123.js.map.br',
+          '/assets/index-AbC123.js.map.gz',
+        ]) {
+          for (const encoding of ['br, gzip', 'identity']) {
+            const response = await app.inject({
+              method: 'GET',
+              url,
+              headers: { 'accept-encoding': encoding },
+            });
+            expect(response.statusCode, `${url} (${encoding})`).toBe(404);
+            expect(response.body).not.toContain('sources');
+          }
+        }
+        // The script itself still loads.
+        const script = await app.inject({ method: 'GET', url: '/assets/index-AbC123.js' });
+        expect(script.statusCode).toBe(200);
+      },
+    );
+  });
+
+  it("are served in development, for the browser's developer tools", async () => {
+    await withServer({}, async (app) => {
+      const response = await app.inject({ method: 'GET', url: '/assets/index-AbC123.js.map' });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ version: 3 });
+    });
   });
 });

@@ -10,6 +10,7 @@ import {
   test,
   toast,
   uniqueEmail,
+  watchContentSecurityPolicy,
 } from './support/fixtures';
 
 const PASSWORD = 'correct horse battery';
@@ -42,6 +43,7 @@ test.describe('account takeover', () => {
 
     // Someone with the password asks, from another browser, to move the account to his address.
     const attackerContext = await browser.newContext();
+    const attackerViolations = await watchContentSecurityPolicy(attackerContext);
     const attacker = await attackerContext.newPage();
     await signIn(attacker, owner, PASSWORD);
     await attacker.goto('/dashboard/settings');
@@ -106,6 +108,7 @@ test.describe('account takeover', () => {
       ).status(),
     ).toBe(401);
     await attackerContext.close();
+    expect(attackerViolations, 'Content-Security-Policy violations').toEqual([]);
   });
 
   test('after an email change, a reset link mailed to the old address no longer works', async ({

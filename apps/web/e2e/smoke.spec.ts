@@ -1,6 +1,4 @@
-import { expect, test } from '@playwright/test';
-
-import { screenshotBothWidths } from './support/fixtures';
+import { expect, screenshotBothWidths, test } from './support/fixtures';
 
 test.describe('the site shell on /home', () => {
   for (const viewport of [
@@ -82,5 +80,20 @@ test.describe('the site shell on /home', () => {
     await page.unroute(loginPageCode);
     await page.getByRole('button', { name: 'Reload the page' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Sign In' })).toBeVisible();
+  });
+});
+
+test.describe('the pages beside the app, under their own Content-Security-Policy', () => {
+  test('the API reference renders with its scripts and styles', async ({ page }) => {
+    await page.goto('/api/docs');
+    await expect(page.getByRole('heading', { name: /Kegel Coach API/ })).toBeVisible();
+    await expect(page.getByText('/api/auth/local/login/email').first()).toBeVisible();
+  });
+
+  test('the local inbox renders with its style', async ({ page }) => {
+    await page.goto('/dev/inbox');
+    await expect(page.getByRole('heading', { name: 'Local inbox' })).toBeVisible();
+    // Its one inline style is allowed by hash: the margin is the stylesheet's, not the default.
+    expect(await page.evaluate(() => getComputedStyle(document.body).margin)).toBe('32px');
   });
 });

@@ -1,3 +1,4 @@
+import './config/zod-without-eval';
 import './app/global.css';
 
 import { StrictMode } from 'react';

@@ -180,8 +180,11 @@ export const endpoints = {
   startCheckout: defineEndpoint(routes.startCheckout, {
     tag: 'Payments',
     summary: "A Stripe Checkout page for a plan; no account needed (the email is the buyer's).",
+    description:
+      'At most CHECKOUTS_PER_ADDRESS_PER_HOUR (20) per client address and CHECKOUTS_PER_EMAIL_PER_HOUR (30) per email, per hour: beyond, 429 with Retry-After.',
     body: StartCheckoutRequestSchema,
     success: { 200: StartCheckoutResponseSchema },
+    errors: [429],
   }),
   describeCheckout: defineEndpoint(routes.describeCheckout, {
     tag: 'Payments',

@@ -19,6 +19,8 @@ import type { RenderedEmail } from './templates';
 
 export interface OutboxSettings {
   smtpUrl: string;
+  /** Send only over TLS: smtps://, or smtp:// whose server must offer STARTTLS. */
+  requireTls: boolean;
   from: string;
   /** Opens the sealed payloads (see security/keys.ts). */
   encryptionKey: Buffer;
@@ -49,14 +51,19 @@ export interface Mailer {
   ): Promise<void>;
 }
 
-/** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://user:pass@host:465 (TLS). */
-function smtpOptionsFromUrl(smtpUrl: string) {
+/**
+ * smtps://user:pass@host:465 (TLS from the start) or smtp://user:pass@host:587 (STARTTLS: required
+ * with `requireTls`, else used when offered). Without it a relay, or anyone on the way who strips
+ * the STARTTLS offer, would read the SMTP password and every reset link in clear.
+ */
+function smtpOptionsFromUrl(smtpUrl: string, requireTls: boolean) {
   const url = new URL(smtpUrl);
   const isTls = url.protocol === 'smtps:';
   return {
     host: url.hostname,
     port: Number(url.port) || (isTls ? 465 : 587),
     secure: isTls,
+    requireTLS: requireTls && !isTls,
     auth: url.username
       ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
       : undefined,
@@ -89,7 +96,9 @@ export class OutboxWorker implements Mailer {
     private readonly settings: OutboxSettings,
     private readonly log: FastifyBaseLogger,
   ) {
-    this.transport = nodemailer.createTransport(smtpOptionsFromUrl(settings.smtpUrl));
+    this.transport = nodemailer.createTransport(
+      smtpOptionsFromUrl(settings.smtpUrl, settings.requireTls),
+    );
   }
 
   start(): void {

@@ -67,6 +67,19 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
     mail: api.mail,
     publicUrl,
     stripe: api.stripe,
+    rateLimiter: api.rateLimiter,
+    checkoutLimits: {
+      perAddress: {
+        name: 'checkouts-per-address',
+        limit: config.checkoutsPerAddressPerHour,
+        windowSeconds: 60 * 60,
+      },
+      perEmail: {
+        name: 'checkouts-per-email',
+        limit: config.checkoutsPerEmailPerHour,
+        windowSeconds: 60 * 60,
+      },
+    },
   });
 
   api.setNotFoundHandler(sendRouteNotFound);

@@ -34,6 +34,10 @@ export const apiDocsPlugin = fp<{ publicUrl: string }>(
       // The plain layout: no Fastify-branded bar offering to explore other documents.
       uiConfig: { docExpansion: 'list', deepLinking: true, layout: 'BaseLayout' },
       theme: { title: 'Kegel Coach API' },
+      // Its own policy (the web app's names the sign-in scripts): Swagger UI's bundle and
+      // stylesheets are files of its own, and its icons are data: images.
+      staticCSP:
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
     });
     app.get(API_DOCUMENT_PATH, { schema: { hide: true } }, async function serveApiDocument() {
       return app.swagger();

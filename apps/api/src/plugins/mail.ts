@@ -38,6 +38,8 @@ export const mailPlugin = fp<MailPluginOptions>(
       app.database.db,
       {
         smtpUrl: config.mail.smtpUrl ?? localInbox?.url ?? '',
+        // The local inbox is this process's own, on loopback: nothing travels the network.
+        requireTls: config.mail.smtpUrl ? config.mail.requireTls : false,
         from: config.mail.from,
         encryptionKey: deriveKey(config.tokenSecret, 'outbox-encryption'),
         pollIntervalMs: timing?.pollIntervalMs ?? 2_000,

@@ -34,8 +34,20 @@ const PAGES_WITH_SECRETS_IN_THE_ADDRESS = new Set([
  * browsers that accept them. Any other GET outside /api answers index.html: the React router owns
  * those paths (history fallback).
  */
-export const webAppPlugin = fp<{ root: string }>(
-  async function webAppPlugin(app, { root }) {
+export interface WebAppOptions {
+  root: string;
+  /**
+   * Whether the build's source maps (and their .br/.gz twins) are served. Off in production: they
+   * hand out the original source, comments included. They stay in dist/ for whoever reads a stack
+   * trace on the server, and the build is the same for both modes (README, Running in production).
+   */
+  serveSourceMaps: boolean;
+}
+
+const SOURCE_MAP = /\.map(\.br|\.gz)?$/i;
+
+export const webAppPlugin = fp<WebAppOptions>(
+  async function webAppPlugin(app, { root, serveSourceMaps }) {
     const indexFile = path.join(root, 'index.html');
     if (!existsSync(indexFile)) {
       app.log.warn(`web app not built (${indexFile} is missing): only the API is served`);
@@ -46,6 +58,8 @@ export const webAppPlugin = fp<{ root: string }>(
       root,
       preCompressed: true,
       cacheControl: false,
+      // Refused paths reach the not-found handler below, which answers /assets/… with a 404.
+      allowedPath: (pathname) => serveSourceMaps || !SOURCE_MAP.test(pathname),
       setHeaders(response, filePath) {
         const isHashedAsset = filePath.startsWith(path.join(root, 'assets') + path.sep);
         response.setHeader(

@@ -286,4 +286,39 @@ describe.each(testDatabaseKinds)('mail outbox on $name', (kind) => {
       await app.close();
     }
   });
+
+  it('hands no mail to an SMTP server that offers no TLS, unless SMTP_ALLOW_INSECURE=true', async () => {
+    // The capture offers no STARTTLS, as a plain-text relay or a downgrading attacker would not.
+    const inbox = await startSmtpInbox();
+    const app = await buildTestApp(database, {
+      env: { SMTP_URL: inbox.url, SMTP_ALLOW_INSECURE: 'false' },
+    });
+    try {
+      const email = uniqueEmail('cleartext');
+      await register(app, email, 'correct horse');
+      expect((await post(app, '/auth/reset-password', { email })).statusCode).toBe(200);
+
+      let pending = { attempts: 0, sentAt: null as Date | null, lastError: null as string | null };
+      for (let wait = 0; wait < 60 && pending.attempts === 0; wait += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        pending = await app.database.db
+          .selectFrom('outboxEmails')
+          .select(['attempts', 'sentAt', 'lastError'])
+          .where('recipient', '=', email)
+          .executeTakeFirstOrThrow();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(inbox.messages().filter((received) => received.to.includes(email))).toEqual([]);
+      pending = await app.database.db
+        .selectFrom('outboxEmails')
+        .select(['attempts', 'sentAt', 'lastError'])
+        .where('recipient', '=', email)
+        .executeTakeFirstOrThrow();
+      expect(pending.sentAt).toBeNull();
+      expect(pending.lastError).toMatch(/STARTTLS/i);
+    } finally {
+      await app.close();
+      await inbox.close();
+    }
+  });
 });

@@ -154,6 +154,7 @@ describe('Have I Been Pwned settings', () => {
   const production = {
     ...base,
     NODE_ENV: 'production',
+    TOKEN_SECRET: 'random-enough-for-production/9f3Kq7ZxWv2Lp8Rt',
     PUBLIC_URL: 'https://kegel.test',
     SMTP_URL: 'smtp://mail.test:587',
     STRIPE_SECRET_KEY: 'sk_test_123',

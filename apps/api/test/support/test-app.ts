@@ -39,6 +39,8 @@ export function testConfig(
     PUBLIC_URL: TEST_PUBLIC_URL,
     STRIPE_WEBHOOK_SECRET: TEST_STRIPE_WEBHOOK_SECRET,
     ...(shippedLimits ? {} : LIFTED_LIMITS),
+    // The tests' SMTP capture listens on loopback without TLS (outbox.test.ts checks the refusal).
+    SMTP_ALLOW_INSECURE: 'true',
     ...database.env,
     ...env,
   });

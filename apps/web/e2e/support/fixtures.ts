@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 import {
   type APIRequestContext,
+  type BrowserContext,
   expect,
   type Page,
   test as base,
@@ -132,11 +134,13 @@ export async function expireAccessToken(page: Page): Promise<void> {
 }
 
 const require = createRequire(import.meta.url);
-const AXE_SOURCE = require.resolve('axe-core/axe.min.js');
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 /** axe-core on the current page: no serious or critical violation. */
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
-  await page.addScriptTag({ path: AXE_SOURCE });
+  // Evaluated through the browser's debugging protocol, not added as a <script>: the site's
+  // Content-Security-Policy refuses inline scripts, and the journeys fail on any refusal.
+  await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
     const axe = (
       window as unknown as {
@@ -176,5 +180,44 @@ export async function screenshotBothWidths(
   await page.setViewportSize({ width: 1440, height: 900 });
 }
 
-export const test = base;
+/**
+ * Collects every Content-Security-Policy violation in the pages of `context`, popups and the
+ * checkout tab included: the `securitypolicyviolation` event of each document (reported on the
+ * console by a script Playwright adds before the page's own) and Chromium's own console lines
+ * ("Refused to … because it violates the following Content Security Policy directive").
+ */
+export async function watchContentSecurityPolicy(context: BrowserContext): Promise<string[]> {
+  const violations: string[] = [];
+  await context.addInitScript(() => {
+    document.addEventListener(
+      'securitypolicyviolation',
+      (event) => {
+        console.error(
+          `[csp-violation] ${event.effectiveDirective} blocked ${event.blockedURI || '(inline)'} in ${event.documentURI.split('?')[0]}`,
+        );
+      },
+      { capture: true },
+    );
+  });
+  context.on('console', (message) => {
+    const text = message.text();
+    if (text.startsWith('[csp-violation]') || text.includes('Content Security Policy')) {
+      violations.push(text);
+    }
+  });
+  return violations;
+}
+
+/**
+ * Every journey fails on a Content-Security-Policy violation in its browser context: a blocked
+ * script or style is a feature broken in production, even when the journey's own checks pass.
+ * A journey that opens a context of its own watches it with `watchContentSecurityPolicy`.
+ */
+export const test = base.extend({
+  context: async ({ context }, use) => {
+    const violations = await watchContentSecurityPolicy(context);
+    await use(context);
+    expect(violations, 'Content-Security-Policy violations').toEqual([]);
+  },
+});
 export { expect };

@@ -1,7 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { type DataRouter, RouterProvider } from 'react-router';
-import { Slide, ToastContainer, toast } from 'react-toastify';
+import { Slide, ToastContainer, toast } from 'react-toastify/unstyled';
+// The toasts' stylesheet as a file of the build: react-toastify's main entry would inject it as an
+// inline <style>, which the Content-Security-Policy refuses (every import is of the unstyled
+// entry, so there is one toast store).
+import 'react-toastify/ReactToastify.css';
 
 import { isExemptFromLoginRedirect, paths } from '../config/paths';
 import { setRenewalFailedHandler, setUnauthorizedHandler, tokenStore } from '../shared/http/api';

@@ -5,6 +5,7 @@ import type Stripe from 'stripe';
 import { AppError } from '../../errors';
 import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
+import { callerFrom } from '../../security/client-address';
 import type { PaymentsService } from './service';
 
 export interface PaymentRoutesOptions {
@@ -32,7 +33,9 @@ export const paymentRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> =
     });
 
     serveEndpoint(app, endpoints.startCheckout, async function startCheckout(request) {
-      return { paymentURL: await paymentsService.startCheckout(request.body) };
+      return {
+        paymentURL: await paymentsService.startCheckout(request.body, callerFrom(request.ip)),
+      };
     });
 
     serveEndpoint(app, endpoints.describeCheckout, async function describeCheckout(request) {

@@ -10,7 +10,9 @@ import type { Database } from '../../db/schema';
 import { AppError, isUniqueViolation, SESSION_ENDED_MESSAGE } from '../../errors';
 import type { Mailer } from '../../mail/outbox';
 import { accountCreatedByPurchaseEmail } from '../../mail/templates';
+import type { Caller } from '../../security/client-address';
 import type { PasswordHasher } from '../../security/password-hasher';
+import type { RateLimiter, RateLimitRule } from '../../security/rate-limiter';
 import { generatePassword } from './generated-password';
 import * as usersRepo from '../users/repo';
 import * as repo from './repo';
@@ -41,7 +43,15 @@ export interface PaymentsServiceDependencies {
   mail: Mailer;
   publicUrl: string;
   stripe: Stripe;
+  rateLimiter: RateLimiter;
+  /** Checkout starts per client address, and per email from any address. */
+  checkoutLimits: { perAddress: RateLimitRule; perEmail: RateLimitRule };
 }
+
+export const checkoutMessages = {
+  tooManyFromAddress: 'Too many payment attempts from your network. Please try again later.',
+  tooManyForEmail: 'Too many payment attempts for this email. Please try again later.',
+};
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
 
@@ -142,7 +152,17 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
      * A Stripe Checkout Session for a plan: amount and days from our plan, never the request.
      * A known email pays as its account's customer; a new one is created as a customer by Stripe.
      */
-    async startCheckout(input: { planId: string; email: string }): Promise<string> {
+    async startCheckout(input: { planId: string; email: string }, caller: Caller): Promise<string> {
+      // Each start is a call to Stripe's API on our account, so a flood is refused before it.
+      const { perAddress, perEmail } = deps.checkoutLimits;
+      const fromAddress = await deps.rateLimiter.hit(perAddress, caller.clientAddress);
+      if (!fromAddress.isAllowed) {
+        throw new AppError(429, checkoutMessages.tooManyFromAddress, fromAddress.retryAfterSeconds);
+      }
+      const forEmail = await deps.rateLimiter.hit(perEmail, input.email.toLowerCase());
+      if (!forEmail.isAllowed) {
+        throw new AppError(429, checkoutMessages.tooManyForEmail, forEmail.retryAfterSeconds);
+      }
       const plan = await repo.findPlan(db, input.planId);
       if (!plan) throw new AppError(400, 'Plan is required');
       const user = await usersRepo.findUserByEmail(db, input.email);

@@ -1,7 +1,7 @@
 import { QueryClientProvider, useMutation } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ToastContainer } from 'react-toastify';
+import { ToastContainer } from 'react-toastify/unstyled';
 import { describe, expect, it } from 'vitest';
 
 import { createQueryClient, freshness } from './query-client';

@@ -1,4 +1,4 @@
-import { toast } from 'react-toastify';
+import { toast } from 'react-toastify/unstyled';
 
 /**
  * The progress toast of a write: a loading toast that turns into success or error and then

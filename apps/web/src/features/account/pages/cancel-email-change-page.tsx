@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { toast } from 'react-toastify';
+import { toast } from 'react-toastify/unstyled';
 
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../shared/http/api-client';

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'react-toastify';
+import { toast } from 'react-toastify/unstyled';
 
 import { paths } from '../../../config/paths';
 import { ButtonLink } from '../../../shared/ui/button';

@@ -1,7 +1,7 @@
 import { newPasswordServerMessages, RecoverPasswordFormSchema } from '@kegel/contract';
 import { useEffect } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
-import { toast } from 'react-toastify';
+import { toast } from 'react-toastify/unstyled';
 
 import { paths } from '../../../config/paths';
 import { useContractForm } from '../../../shared/forms/use-contract-form';

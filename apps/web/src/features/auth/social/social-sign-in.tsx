@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from 'react-toastify/unstyled';
 
 import { loadScript } from '../../../shared/browser/load-script';
 import { Button } from '../../../shared/ui/button';

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from 'react-toastify/unstyled';
 
 import { openPendingTab } from '../../../shared/browser/pending-tab';
 import { Button } from '../../../shared/ui/button';

@@ -101,4 +101,24 @@ describe('/purchase', () => {
     expect(tab.close).toHaveBeenCalled();
     expect(tab.location.replace).not.toHaveBeenCalled();
   });
+
+  it('says plainly when the server refuses more payment attempts for now (429)', async () => {
+    fakeApi.on('listPlans', { body: PLANS });
+    fakeApi.on(
+      'startCheckout',
+      errorReply(429, 'Too many payment attempts from your network. Please try again later.'),
+    );
+    const tab = stubNewTab();
+    const { user } = renderApp('/purchase');
+    await screen.findByRole('radio', { name: '1 Year' });
+    await user.type(screen.getByRole('textbox', { name: 'Email' }), 'buyer@example.com');
+    await user.click(screen.getByRole('button', { name: 'Pay with Stripe' }));
+
+    expect(
+      await findToast('Too many payment attempts from your network. Please try again later.'),
+    ).toBeVisible();
+    expect(tab.close).toHaveBeenCalled();
+    // The button works again: the person may retry later without reloading.
+    expect(screen.getByRole('button', { name: 'Pay with Stripe' })).toBeEnabled();
+  });
 });

@@ -1,0 +1,27 @@
+// Whether a request comes from the machine the server runs on. The development conveniences
+// that show secrets (the local inbox lists every reset link and generated password) answer only
+// such requests, judged by the socket's address: X-Forwarded-For is whatever the client wrote.
+import type { FastifyRequest } from 'fastify';
+
+/** 127.0.0.0/8 and ::1, also as an IPv4-mapped IPv6 address (::ffff:127.0.0.1). */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  const ipv4 = /^(?:::ffff:)?(\d+)\.\d+\.\d+\.\d+$/i.exec(address);
+  if (ipv4) return ipv4[1] === '127';
+  return address === '::1';
+}
+
+/** A HOST setting that keeps the server on this machine. */
+export function isLoopbackHost(host: string): boolean {
+  return host.toLowerCase() === 'localhost' || isLoopbackAddress(host.replace(/^\[|\]$/g, ''));
+}
+
+/** Headers a proxy adds: a request carrying one was forwarded from elsewhere, even over loopback. */
+const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
+
+export function isFromThisMachine(request: FastifyRequest): boolean {
+  return (
+    isLoopbackAddress(request.socket.remoteAddress) &&
+    FORWARDING_HEADERS.every((name) => request.headers[name] === undefined)
+  );
+}

@@ -1,0 +1,95 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { postFrom } from '../support/accounts';
+import { buildTestApp, uniqueEmail } from '../support/test-app';
+import { type TestDatabase, testDatabaseKinds } from '../support/test-databases';
+
+/**
+ * Each checkout start is a call to Stripe's API: without a limit, anyone could make thousands
+ * in a minute on our account. A real buyer retries a few times; the defaults leave room for that,
+ * and for a household or an office behind one address.
+ */
+describe('checkout starts are limited', () => {
+  const pglite = testDatabaseKinds[0]!;
+  let database: TestDatabase;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    database = await pglite.create();
+    app = await buildTestApp(database);
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.drop();
+  });
+
+  function startCheckout(address: string, email: string): Promise<LightMyRequestResponse> {
+    return postFrom(app, address, '/payments/stripe/new', { planId: '1-week', email });
+  }
+
+  it('per client address: 20 an hour, then 429 with Retry-After; other addresses go on', async () => {
+    for (let attempt = 1; attempt <= 20; attempt += 1) {
+      const response = await startCheckout('198.51.100.7', uniqueEmail('retrying'));
+      expect(response.statusCode, `attempt ${attempt}: ${response.body}`).toBe(200);
+    }
+    const refused = await startCheckout('198.51.100.7', uniqueEmail('retrying'));
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: 'Too many payment attempts from your network. Please try again later.',
+    });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(3500);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+
+    expect((await startCheckout('198.51.100.8', uniqueEmail('neighbour'))).statusCode).toBe(200);
+  });
+
+  it('per email: 30 an hour from anywhere, then 429; other emails go on', async () => {
+    const email = uniqueEmail('popular');
+    for (let attempt = 1; attempt <= 30; attempt += 1) {
+      // A different address each time: the per-address limit is not what stops them.
+      const response = await startCheckout(`203.0.113.${attempt}`, email);
+      expect(response.statusCode, `attempt ${attempt}: ${response.body}`).toBe(200);
+    }
+    const refused = await startCheckout('203.0.113.100', email.toUpperCase());
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({
+      message: 'Too many payment attempts for this email. Please try again later.',
+    });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+
+    expect((await startCheckout('203.0.113.100', uniqueEmail('other'))).statusCode).toBe(200);
+  });
+
+  it('takes other limits from CHECKOUTS_PER_ADDRESS_PER_HOUR and CHECKOUTS_PER_EMAIL_PER_HOUR', async () => {
+    // A database of its own: an embedded one serves one server at a time.
+    const strictDatabase = await pglite.create();
+    const strict = await buildTestApp(strictDatabase, {
+      env: { CHECKOUTS_PER_ADDRESS_PER_HOUR: '1', CHECKOUTS_PER_EMAIL_PER_HOUR: '1' },
+    });
+    try {
+      const email = uniqueEmail('strict');
+      const first = await postFrom(strict, '192.0.2.1', '/payments/stripe/new', {
+        planId: '1-week',
+        email,
+      });
+      expect(first.statusCode).toBe(200);
+      const sameAddress = await postFrom(strict, '192.0.2.1', '/payments/stripe/new', {
+        planId: '1-week',
+        email: uniqueEmail('strict'),
+      });
+      expect(sameAddress.statusCode).toBe(429);
+      const sameEmail = await postFrom(strict, '192.0.2.2', '/payments/stripe/new', {
+        planId: '1-week',
+        email,
+      });
+      expect(sameEmail.statusCode).toBe(429);
+    } finally {
+      await strict.close();
+      await strictDatabase.drop();
+    }
+  });
+});
