@@ -66,6 +66,10 @@ async function connect(
     });
     // An idle client that loses its server must not crash the process; the pool replaces it.
     pool.on('error', () => {});
+    // Nor may one that is checked out: the pool listens only to idle clients, and a client whose
+    // server goes away mid-query (a restart, a failover) emits 'error' on top of failing the
+    // query, which would end the process. The query's own error is what the caller handles.
+    pool.on('connect', (client) => client.on('error', () => {}));
     return {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins }),
       release: () => {},

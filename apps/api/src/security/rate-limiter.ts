@@ -68,6 +68,8 @@ export interface RateLimiter {
     ticket: string,
     outcome: GateOutcome,
   ): Promise<void>;
+  /** Whether the counters can be reached within `timeoutMs` (always, in memory): readiness. */
+  isAnswering(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -177,6 +179,9 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
         gate.lastFailureAt = now();
         gate.forgetAt = gate.lastFailureAt + rule.forgetAfterSeconds * 1000;
       }
+    },
+    async isAnswering() {
+      return true;
     },
     async close() {
       clearInterval(sweep);
@@ -294,6 +299,22 @@ export function createRedisRateLimiter(
         now(),
         rule.forgetAfterSeconds * 1000,
       );
+    },
+    async isAnswering(timeoutMs) {
+      // While Redis is away ioredis queues commands until it reconnects: the answer is the race.
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      });
+      const ping = redis.ping().then(
+        (reply) => reply === 'PONG',
+        () => false,
+      );
+      try {
+        return await Promise.race([ping, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     async close() {
       await redis.quit().catch(() => {});
