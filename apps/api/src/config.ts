@@ -131,6 +131,16 @@ const EnvSchema = z.object({
   PWNED_PASSWORDS_URL: z
     .url({ protocol: /^https?$/, error: 'must be the URL of the Pwned Passwords range API' })
     .default('https://api.pwnedpasswords.com'),
+  METRICS_TOKEN: optionalString.pipe(
+    z
+      .string()
+      .min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)')
+      .regex(
+        /^[\x21-\x7e]+$/,
+        'must be printable ASCII without spaces (it is sent as a bearer token)',
+      )
+      .optional(),
+  ),
 });
 
 export type DatabaseConfig =
@@ -178,6 +188,11 @@ export interface Config {
    * on by default in production only. An unanswered question never refuses a password.
    */
   pwnedPasswords: { url: string } | 'off';
+  /**
+   * The bearer token that opens /metrics to scrapers beyond loopback; without it, only clients
+   * on this machine that come straight to the process (not through a proxy) may read it.
+   */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -199,7 +214,8 @@ export function loadConfig(env: Environment = process.env): Config {
         const variable = String(issue.path[0]);
         const given = env[variable];
         // Secrets and URLs that can carry passwords are never echoed.
-        const isSensitive = variable.includes('SECRET') || SENSITIVE_URLS.has(variable);
+        const isSensitive =
+          variable.includes('SECRET') || variable.includes('TOKEN') || SENSITIVE_URLS.has(variable);
         const shown = isSensitive ? '' : ` (got "${given ?? ''}")`;
         return `${variable}: ${issue.message}${shown}`;
       }),
@@ -294,6 +310,7 @@ export function loadConfig(env: Environment = process.env): Config {
       (values.PWNED_PASSWORDS ?? (isProduction ? 'on' : 'off')) === 'on'
         ? { url: values.PWNED_PASSWORDS_URL.replace(/\/+$/, '') }
         : 'off',
+    metricsToken: values.METRICS_TOKEN,
   };
 }
 

@@ -120,6 +120,15 @@ describe('loadConfig', () => {
     expect(problem).not.toContain('short"');
   });
 
+  it('takes a METRICS_TOKEN of 32 characters or more, and never prints a refused one', () => {
+    const token = 'm'.repeat(20) + '0123456789ab';
+    expect(loadConfig({ DATA_DIR: freshDataDir(), METRICS_TOKEN: token }).metricsToken).toBe(token);
+    expect(loadConfig({ DATA_DIR: freshDataDir() }).metricsToken).toBeUndefined();
+    const [problem] = problemsOf({ DATA_DIR: freshDataDir(), METRICS_TOKEN: 'tooshort' });
+    expect(problem).toMatch(/^METRICS_TOKEN: must be at least 32 characters/);
+    expect(problem).not.toContain('tooshort');
+  });
+
   it('signs in with Google and Apple through the sandbox in development, not in production', () => {
     const development = loadConfig({ DATA_DIR: freshDataDir() });
     expect(development.google).toBe('sandbox');
