@@ -96,6 +96,17 @@ const EnvSchema = z.object({
       .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)')
       .optional(),
   ),
+  STRIPE_API_URL: optionalString.pipe(
+    z
+      .url({
+        protocol: /^https?$/,
+        error: 'must be the base URL of a Stripe API, such as https://api.stripe.com',
+      })
+      .refine((value) => ['', '/'].includes(new URL(value).pathname), {
+        error: 'must be a base URL without a path, such as http://127.0.0.1:12111',
+      })
+      .optional(),
+  ),
   STRIPE_WEBHOOK_SECRET: optionalString.pipe(
     z
       .string()
@@ -172,6 +183,11 @@ export interface Config {
   stripe: {
     /** Without it, the local payment sandbox stands in for Stripe (development only). */
     secretKey: string | undefined;
+    /**
+     * Where the SDK sends its calls with a secret key; undefined for Stripe itself. Another
+     * address serves one Stripe stand-in to several processes (`npm run cluster`).
+     */
+    apiUrl: string | undefined;
     /** Verifies the Stripe-Signature of webhook deliveries. */
     webhookSecret: string;
   };
@@ -234,6 +250,11 @@ export function loadConfig(env: Environment = process.env): Config {
   if (isProduction && !values.STRIPE_SECRET_KEY) {
     problems.push('STRIPE_SECRET_KEY: required in production (the payment sandbox is refused)');
   }
+  if (values.STRIPE_API_URL && !values.STRIPE_SECRET_KEY) {
+    problems.push(
+      'STRIPE_API_URL: needs STRIPE_SECRET_KEY (without a key the local sandbox stands in for Stripe)',
+    );
+  }
   if (isProduction && !values.STRIPE_WEBHOOK_SECRET) {
     problems.push('STRIPE_WEBHOOK_SECRET: required in production (generated secrets are refused)');
   }
@@ -246,12 +267,14 @@ export function loadConfig(env: Environment = process.env): Config {
     // Identity providers' keys and endpoints over plain http could be swapped on the way, and
     // a password's hash prefix is nobody else's business.
     for (const name of [
+      'STRIPE_API_URL',
       'GOOGLE_ISSUER',
       'APPLE_ISSUER',
       'APPLE_JWKS_URL',
       'PWNED_PASSWORDS_URL',
     ] as const) {
-      if (values[name].startsWith('http://')) problems.push(`${name}: must be https in production`);
+      if (values[name]?.startsWith('http://'))
+        problems.push(`${name}: must be https in production`);
     }
   }
   if (isProduction && !values.PUBLIC_URL) {
@@ -304,6 +327,7 @@ export function loadConfig(env: Environment = process.env): Config {
         : 'sandbox',
     stripe: {
       secretKey: values.STRIPE_SECRET_KEY,
+      apiUrl: values.STRIPE_API_URL?.replace(/\/+$/, ''),
       webhookSecret: values.STRIPE_WEBHOOK_SECRET ?? generated().stripeWebhookSecret,
     },
     pwnedPasswords:
