@@ -81,8 +81,10 @@ export default defineConfig({
       PUBLIC_URL: baseURL,
       // Every request is logged (at info), as in production, so the log check sees them all.
       LOG_LEVEL: 'info',
-      // Every journey signs in from 127.0.0.1; the per-address limit is tested in the API suite.
+      // Every journey signs in from 127.0.0.1; the per-address budgets are tested in the API suite.
       AUTH_REQUESTS_PER_MINUTE: '10000',
+      AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR: '10000',
+      SIGN_IN_PAGE_REQUESTS_PER_MINUTE: '10000',
       // Every journey registers from this one address.
       REGISTRATIONS_PER_ADDRESS_PER_HOUR: '10000',
     },

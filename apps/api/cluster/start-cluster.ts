@@ -28,8 +28,6 @@ import { fileURLToPath } from 'node:url';
 import { type SmtpInbox, startSmtpInbox } from '@kegel/sandbox/smtp-inbox';
 import { startStripeSandbox, type StripeSandbox } from '@kegel/sandbox/stripe-sandbox';
 
-import { ConfigError, loadConfig } from '../src/config';
-
 export const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SERVER_ENTRY = path.join(REPOSITORY_ROOT, 'apps/api/dist/main.js');
 const WEB_APP_INDEX = path.join(REPOSITORY_ROOT, 'apps/web/dist/index.html');
@@ -152,33 +150,6 @@ export function clusterPrerequisites(haproxyPath?: string): string[] {
 }
 
 /**
- * TRUST_PROXY for processes behind one balancer: a hop count of 1 where the server takes one (the
- * client is the address HAProxy appends, whatever the client wrote before it), else `true`.
- * `true` trusts every hop, which is safe only because deploy/haproxy.cfg drops whatever
- * X-Forwarded-For the client sent, so exactly one hop arrives.
- * TODO(integrator): once TRUST_PROXY takes a hop count on main, pass '1' and drop this probe.
- */
-export function trustProxyForOneBalancer(): string {
-  try {
-    loadConfig({
-      TRUST_PROXY: '1',
-      TOKEN_SECRET: 'x'.repeat(48),
-      STRIPE_WEBHOOK_SECRET: 'whsec_probe',
-      DATA_DIR: tmpdir(),
-    });
-    return '1';
-  } catch (error) {
-    if (
-      error instanceof ConfigError &&
-      error.problems.some((problem) => problem.startsWith('TRUST_PROXY'))
-    ) {
-      return 'true';
-    }
-    throw error;
-  }
-}
-
-/**
  * deploy/haproxy.cfg with the given ${NAME} values written in. Names left out stay for HAProxy to
  * read from its environment (DNS_RESOLVER, which only containers set, guards its own block).
  */
@@ -285,7 +256,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const publicUrl = `http://localhost:${port}`;
     const tokenSecret = randomBytes(48).toString('base64url');
     const webhookSecret = `whsec_${randomBytes(24).toString('base64url')}`;
-    const trustProxy = trustProxyForOneBalancer();
+    // One proxy hop: HAProxy, which also drops whatever X-Forwarded-For the client sent.
+    const trustProxy = '1';
 
     // One Stripe for every process; Stripe delivers to the public address, so to the balancer.
     stripe = await startStripeSandbox({ webhookSecret, webhookUrl: `${url}${WEBHOOK_PATH}` });

@@ -30,7 +30,6 @@ import { pwnedPasswordsPlugin } from './plugins/pwned-passwords';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { webAppPlugin } from './plugins/web-app';
 import type { PasswordHasher } from './security/password-hasher';
-import type { RateLimitRule } from './security/rate-limiter';
 
 // apps/web/dist, seen from apps/api/src/app.ts and from the bundle apps/api/dist/main.js alike.
 const BUILT_WEB_APP = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -45,8 +44,6 @@ export interface BuildAppOptions {
   logger?: false | { level: string; stream?: FastifyLoggerOptions['stream'] };
   /** Outbox timing; tests shorten it. */
   mail?: MailPluginOptions['timing'];
-  /** Every /auth call from one client address. */
-  authRequestsPerAddress?: RateLimitRule;
   /** Tests count the hashes (the costly work) a call spends. */
   passwordHasher?: PasswordHasher;
   /** How long a new password waits for Pwned Passwords; tests shorten it. */
@@ -68,8 +65,13 @@ export async function buildApp(
     // 2-core machine; a start that is slow is better than one that fails.
     pluginTimeout: 120_000,
     bodyLimit: 256 * 1024,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
+  if (config.trustProxy === true) {
+    app.log.warn(
+      'TRUST_PROXY=true trusts every X-Forwarded-For hop: any client can choose the address its rate limits count against. Give the number of proxies (e.g. 1) or their addresses; production refuses true.',
+    );
+  }
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
@@ -97,9 +99,24 @@ export async function buildApp(
   await app.register(apiRoutes, {
     prefix: '/api',
     config,
-    authRequestsPerAddress: options.authRequestsPerAddress,
     passwordHasher: options.passwordHasher,
   });
   await app.register(webAppPlugin, { root: options.webRoot ?? BUILT_WEB_APP });
   return app;
+}
+
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes a function: Fastify 5 turns a bare number
+ * into "trust nobody" (it cannot tell a proxy from a client that connects directly), which would
+ * count every client behind the load balancer as the balancer. With a count, the server must be
+ * reachable only through its proxies (README, Configuration).
+ */
+function fastifyTrustProxy(
+  trustProxy: Config['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy !== 'number') return trustProxy;
+  const hops = trustProxy;
+  return function isWithinProxyHops(_address, hop) {
+    return hop < hops;
+  };
 }

@@ -6,6 +6,7 @@
 // machine.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 import { z } from 'zod';
@@ -17,6 +18,16 @@ const optionalString = z
   .trim()
   .transform((value) => (value === '' ? undefined : value))
   .optional();
+
+/** A rate budget: a whole number of at least 1. */
+const budget = (byDefault: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'must be at least 1'))
+    .default(byDefault);
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -72,20 +83,11 @@ const EnvSchema = z.object({
       .url({ protocol: /^rediss?$/, error: 'must be a Redis URL such as redis://127.0.0.1:6379' })
       .optional(),
   ),
-  AUTH_REQUESTS_PER_MINUTE: z
-    .string()
-    .trim()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(1, 'must be at least 1'))
-    .default(30),
-  REGISTRATIONS_PER_ADDRESS_PER_HOUR: z
-    .string()
-    .trim()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(1, 'must be at least 1'))
-    .default(10),
+  // The defaults are sized for 5,000 people behind one NAT address (README, Security).
+  AUTH_REQUESTS_PER_MINUTE: budget(5000),
+  AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR: budget(200),
+  SIGN_IN_PAGE_REQUESTS_PER_MINUTE: budget(2000),
+  REGISTRATIONS_PER_ADDRESS_PER_HOUR: budget(10),
   REDIS_KEY_PREFIX: z.string().trim().min(1).default('kegel'),
   SUPPORT_EMAIL: z
     .email('must be an email address such as support@example.com')
@@ -133,9 +135,20 @@ const EnvSchema = z.object({
     .url({ protocol: /^https?$/, error: "must be the URL of Apple's public keys" })
     .default('https://appleid.apple.com/auth/keys'),
   TRUST_PROXY: z
-    .enum(['true', 'false'], { error: 'must be true or false' })
-    .transform((value) => value === 'true')
-    .default(false),
+    .string()
+    .default('false')
+    .transform((value, context) => {
+      const trust = parseTrustProxy(value);
+      if (trust === undefined) {
+        context.addIssue({
+          code: 'custom',
+          message:
+            'must be false, the number of proxies in front of the server (e.g. 1) or their addresses or CIDRs, comma-separated',
+        });
+        return z.NEVER;
+      }
+      return trust;
+    }),
   PWNED_PASSWORDS: optionalString.pipe(
     z.enum(['on', 'off'], { error: 'must be on or off' }).optional(),
   ),
@@ -172,8 +185,15 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string };
   /** Shared rate-limit counters; without it, each process counts on its own. */
   redisUrl: string | undefined;
-  /** /auth calls one client address may make per minute. */
+  /** /auth calls of any kind one client address may make per minute: a flood guard. */
   authRequestsPerMinute: number;
+  /**
+   * Attempts one client address may make per hour: wrong passwords (for accounts that did not
+   * sign in from there lately), registrations and reset requests.
+   */
+  authAttemptsPerAddressPerHour: number;
+  /** Calls the sign-in and registration pages make on load (providers, Apple nonce), per address. */
+  signInPageRequestsPerMinute: number;
   /** New accounts one client address may create per hour. */
   registrationsPerAddressPerHour: number;
   /** Namespaces this deployment's keys in a shared Redis. */
@@ -197,8 +217,13 @@ export interface Config {
    */
   google: { clientId: string; clientSecret: string; issuer: string } | 'sandbox' | 'off';
   apple: { clientId: string; issuer: string; jwksUrl: string } | 'sandbox' | 'off';
-  /** Behind a load balancer, take the client address from X-Forwarded-For. */
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-For hops to believe, as Fastify's `trustProxy` takes it: false (none: the
+   * socket's address is the client), a number of proxies in front of the server, or the proxies'
+   * addresses and CIDRs. `true` (every hop) only outside production: it lets a client choose
+   * the address its limits count against.
+   */
+  trustProxy: boolean | number | string[];
   /**
    * Have I Been Pwned's Pwned Passwords range API, asked whether a new password is breached:
    * on by default in production only. An unanswered question never refuses a password.
@@ -277,6 +302,11 @@ export function loadConfig(env: Environment = process.env): Config {
         problems.push(`${name}: must be https in production`);
     }
   }
+  if (isProduction && values.TRUST_PROXY === true) {
+    problems.push(
+      'TRUST_PROXY: true trusts every X-Forwarded-For hop, so a client picks its own address; give the number of proxies (e.g. 1) or their addresses',
+    );
+  }
   if (isProduction && !values.PUBLIC_URL) {
     problems.push('PUBLIC_URL: required in production (links in emails are built from it)');
   }
@@ -303,6 +333,8 @@ export function loadConfig(env: Environment = process.env): Config {
     redisUrl: values.REDIS_URL,
     redisKeyPrefix: values.REDIS_KEY_PREFIX,
     authRequestsPerMinute: values.AUTH_REQUESTS_PER_MINUTE,
+    authAttemptsPerAddressPerHour: values.AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR,
+    signInPageRequestsPerMinute: values.SIGN_IN_PAGE_REQUESTS_PER_MINUTE,
     registrationsPerAddressPerHour: values.REGISTRATIONS_PER_ADDRESS_PER_HOUR,
     supportEmail: values.SUPPORT_EMAIL,
     trustProxy: values.TRUST_PROXY,
@@ -336,6 +368,31 @@ export function loadConfig(env: Environment = process.env): Config {
         : 'off',
     metricsToken: values.METRICS_TOKEN,
   };
+}
+
+/** Names proxy-addr (Fastify's) understands for well-known ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY's value, or undefined when it is not one: true/false, a whole number of hops (0 is
+ * false), or addresses, CIDRs and proxy-addr's range names separated by commas.
+ */
+function parseTrustProxy(raw: string): boolean | number | string[] | undefined {
+  const value = raw.trim();
+  if (value === 'true') return true;
+  if (value === 'false' || value === '') return false;
+  if (/^\d+$/.test(value)) return Number(value) === 0 ? false : Number(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  return entries.every(isProxyAddress) ? entries : undefined;
+}
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
 interface GeneratedSecrets {

@@ -154,6 +154,100 @@ describe('loadConfig', () => {
     expect(problem).not.toContain('tooshort');
   });
 
+  it('sizes the /auth budgets for 5,000 people behind one address by default', () => {
+    const config = loadConfig({ DATA_DIR: freshDataDir() });
+    expect(config.authRequestsPerMinute).toBe(5000);
+    expect(config.authAttemptsPerAddressPerHour).toBe(200);
+    expect(config.signInPageRequestsPerMinute).toBe(2000);
+    expect(config.registrationsPerAddressPerHour).toBe(10);
+    const tuned = loadConfig({
+      DATA_DIR: freshDataDir(),
+      AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR: '50',
+      SIGN_IN_PAGE_REQUESTS_PER_MINUTE: '300',
+    });
+    expect(tuned.authAttemptsPerAddressPerHour).toBe(50);
+    expect(tuned.signInPageRequestsPerMinute).toBe(300);
+  });
+
+  it('names a budget that is not a whole number of at least 1', () => {
+    expect(
+      problemsOf({
+        DATA_DIR: freshDataDir(),
+        AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR: 'lots',
+        SIGN_IN_PAGE_REQUESTS_PER_MINUTE: '0',
+      }),
+    ).toEqual([
+      'AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR: must be a whole number (got "lots")',
+      'SIGN_IN_PAGE_REQUESTS_PER_MINUTE: must be at least 1 (got "0")',
+    ]);
+  });
+
+  describe('TRUST_PROXY', () => {
+    const production = {
+      NODE_ENV: 'production',
+      TOKEN_SECRET: 'x'.repeat(48),
+      PUBLIC_URL: 'https://app.example.com',
+      SMTP_URL: 'smtps://mailer:secret@smtp.example.com:465',
+      STRIPE_SECRET_KEY: 'sk_live_abc123',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
+    };
+
+    it('trusts no proxy by default, nor with false or 0', () => {
+      expect(loadConfig({ DATA_DIR: freshDataDir() }).trustProxy).toBe(false);
+      expect(loadConfig({ DATA_DIR: freshDataDir(), TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+      expect(loadConfig({ DATA_DIR: freshDataDir(), TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    });
+
+    it('takes a number of proxies in front of the server', () => {
+      expect(loadConfig({ DATA_DIR: freshDataDir(), TRUST_PROXY: '1' }).trustProxy).toBe(1);
+      expect(loadConfig({ DATA_DIR: freshDataDir(), TRUST_PROXY: ' 2 ' }).trustProxy).toBe(2);
+      expect(
+        loadConfig({ ...production, DATA_DIR: freshDataDir(), TRUST_PROXY: '1' }).trustProxy,
+      ).toBe(1);
+    });
+
+    it("takes the proxies' addresses and networks, IPv4 and IPv6, comma-separated", () => {
+      const config = loadConfig({
+        ...production,
+        DATA_DIR: freshDataDir(),
+        TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,fd00::/8 , 2001:db8::1, loopback',
+      });
+      expect(config.trustProxy).toEqual([
+        '10.0.0.0/8',
+        '192.168.1.7',
+        'fd00::/8',
+        '2001:db8::1',
+        'loopback',
+      ]);
+    });
+
+    it('names TRUST_PROXY when it is neither a number nor a list of addresses', () => {
+      for (const given of [
+        'yes',
+        '-1',
+        '1.5',
+        '10.0.0.0/33',
+        'fd00::/129',
+        '10.0.0.1,,10.0.0.2',
+        '300.1.1.1',
+      ]) {
+        expect(problemsOf({ DATA_DIR: freshDataDir(), TRUST_PROXY: given })).toEqual([
+          `TRUST_PROXY: must be false, the number of proxies in front of the server (e.g. 1) or their addresses or CIDRs, comma-separated (got "${given}")`,
+        ]);
+      }
+    });
+
+    it('refuses true in production: it lets any client choose the address it is counted as', () => {
+      expect(problemsOf({ ...production, DATA_DIR: freshDataDir(), TRUST_PROXY: 'true' })).toEqual([
+        'TRUST_PROXY: true trusts every X-Forwarded-For hop, so a client picks its own address; give the number of proxies (e.g. 1) or their addresses',
+      ]);
+    });
+
+    it('still takes true in development, where the server warns about it at start', () => {
+      expect(loadConfig({ DATA_DIR: freshDataDir(), TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    });
+  });
+
   it('signs in with Google and Apple through the sandbox in development, not in production', () => {
     const development = loadConfig({ DATA_DIR: freshDataDir() });
     expect(development.google).toBe('sandbox');

@@ -1,22 +1,10 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
-
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
+import { startTcpProxy, type TcpProxy, unusedPort } from './support/tcp-proxy';
 import { buildTestApp } from './support/test-app';
 import { type TestDatabase, testDatabaseKinds } from './support/test-databases';
 import { testEnv } from './support/test-env';
-
-/** A port nothing listens on: taken from the system, then given back. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** `url` with its host and port replaced by a relay's on loopback. */
 function through(url: string, proxy: TcpProxy): string {
@@ -125,7 +113,7 @@ describe('GET /api/ready with REDIS_URL', () => {
 
   it('answers 503 naming Redis when nothing listens at REDIS_URL', async () => {
     const app = await buildTestApp(database, {
-      env: { REDIS_URL: `redis://127.0.0.1:${await closedPort()}` },
+      env: { REDIS_URL: `redis://127.0.0.1:${await unusedPort()}` },
     });
     try {
       const response = await app.inject({ method: 'GET', url: '/api/ready' });

@@ -1,24 +1,13 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
-
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { postFrom } from './support/accounts';
+import { unusedPort } from './support/tcp-proxy';
 import { buildTestApp, uniqueEmail } from './support/test-app';
 import { type TestDatabase, testDatabaseKinds } from './support/test-databases';
 
 const METRICS_TOKEN = 'metrics-token-for-the-integration-tests-0123456789';
-
-/** A port nothing listens on, so mail stays in the outbox. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** The value of one sample line (`name{labels} value`) of the exposition text, if present. */
 function sample(
@@ -48,7 +37,7 @@ describe.each(testDatabaseKinds)('GET /metrics on $name', (kind) => {
     app = await buildTestApp(database, {
       env: {
         // Mail cannot leave: what is written stays in the backlog the metrics report.
-        SMTP_URL: `smtp://127.0.0.1:${await closedPort()}`,
+        SMTP_URL: `smtp://127.0.0.1:${await unusedPort()}`,
         REGISTRATIONS_PER_ADDRESS_PER_HOUR: '1',
       },
     });

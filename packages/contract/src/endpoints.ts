@@ -53,7 +53,7 @@ export const endpoints = {
   register: defineEndpoint(routes.register, {
     tag: 'Account',
     summary: 'Create an account with email and password.',
-    description: `At most REGISTRATIONS_PER_ADDRESS_PER_HOUR (10) per client address and hour. ${COMMON_PASSWORD_RULE}`,
+    description: `At most REGISTRATIONS_PER_ADDRESS_PER_HOUR (10) new accounts per client address and hour; every registration also counts against the address's AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR (200). ${COMMON_PASSWORD_RULE}`,
     body: RegisterRequestSchema,
     success: { 201: RegisteredUserSchema },
     errors: [409, 429],
@@ -65,7 +65,9 @@ export const endpoints = {
       'After five failed attempts for one account from one client address, further attempts from ' +
       'that address wait 30 s, then twice as long after each further failure (up to 15 minutes): ' +
       'answered 429 with Retry-After, whatever the password. 50 failures for one account within ' +
-      'an hour, from anywhere, also close it to addresses it was never signed in from.',
+      'an hour, from anywhere, also close it to addresses it was never signed in from. Wrong ' +
+      'passwords for any accounts count against the address (AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR, ' +
+      '200), except for accounts that signed in from there lately, which it never holds back.',
     body: LoginRequestSchema,
     success: { 200: TokenPairSchema },
     errors: [401, 429],
@@ -73,6 +75,9 @@ export const endpoints = {
   refresh: defineEndpoint(routes.refresh, {
     tag: 'Account',
     summary: 'Exchange a refresh token for a new token pair (the old refresh token is spent).',
+    description:
+      'At most 30 renewals per session and minute (about 4 an hour in normal use); a 429 leaves ' +
+      'the refresh token unspent, to be tried again after Retry-After.',
     body: RefreshRequestSchema,
     success: { 200: TokenPairSchema },
     errors: [401, 429],
@@ -87,6 +92,8 @@ export const endpoints = {
   requestPasswordReset: defineEndpoint(routes.requestPasswordReset, {
     tag: 'Account',
     summary: 'Email a link to choose a new password (same answer whether the account exists).',
+    description:
+      "Every request counts against the client address's AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR (200).",
     body: ResetPasswordRequestSchema,
     success: { 200: AcknowledgementSchema },
     errors: [429],

@@ -24,6 +24,62 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
+/**
+ * How long a client is asked to wait before trying again while the database cannot be reached:
+ * a PostgreSQL restart or failover takes seconds, and the pool reconnects by itself.
+ */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** Socket errors of a connection that could not be made or was lost (node-postgres passes them on). */
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * SQLSTATEs of a server that is going away or cannot take us: admin_shutdown (57P01),
+ * crash_shutdown (57P02), cannot_connect_now (57P03, starting up or in recovery),
+ * too_many_connections (53300), and the whole class 08, connection exceptions.
+ */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+
+/**
+ * node-postgres's own words for a connection that ended or never came (it gives them no code):
+ * "Connection terminated unexpectedly", "Connection terminated due to connection timeout", the
+ * pool's "timeout exceeded when trying to connect", and a client or pool already broken or ended.
+ */
+const CONNECTION_FAILURE_MESSAGES =
+  /^Connection terminated|timeout exceeded when trying to connect|is not queryable|Cannot use a pool after calling end/;
+
+/**
+ * Whether an error means the database could not be reached, rather than that a query was wrong:
+ * the first is answered 503 with Retry-After (the pool recovers by itself once the database is
+ * back), the second stays a 500. Follows causes and AggregateError's errors (Node reports a
+ * refused connection to a name with several addresses as one).
+ */
+export function isDatabaseUnreachable(error: unknown, depth = 0): boolean {
+  if (!(error instanceof Error) || depth > 5) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (CONNECTION_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)) return true;
+    if (/^08[0-9A-Z]{3}$/.test(code)) return true;
+  }
+  if (CONNECTION_FAILURE_MESSAGES.test(error.message)) return true;
+  if (
+    error instanceof AggregateError &&
+    error.errors.some((inner) => isDatabaseUnreachable(inner, depth + 1))
+  )
+    return true;
+  return isDatabaseUnreachable(error.cause, depth + 1);
+}
+
 /** Opens the configured database (PGlite on disk, or PostgreSQL by URL) and migrates it. */
 export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
   const { db, release, target } = await connect(config);
@@ -66,9 +122,9 @@ async function connect(
     });
     // An idle client that loses its server must not crash the process; the pool replaces it.
     pool.on('error', () => {});
-    // Nor may one that is checked out: the pool listens only to idle clients, and a client whose
-    // server goes away mid-query (a restart, a failover) emits 'error' on top of failing the
-    // query, which would end the process. The query's own error is what the caller handles.
+    // Nor one that loses it while checked out: the pool listens only to idle clients, and an
+    // 'error' nobody listens to ends the process. The query in flight fails by itself (answered
+    // 503, see isDatabaseUnreachable) and the pool drops the broken client when it is released.
     pool.on('connect', (client) => client.on('error', () => {}));
     return {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins }),

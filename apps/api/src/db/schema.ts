@@ -90,6 +90,10 @@ export interface OutboxEmailsTable {
   sentAt: Date | null;
   failedAt: Date | null;
   lastError: string | null;
+  /** Its link expires then: not sent, nor retried, after. Null for a mail without a link. */
+  uselessAfter: Date | null;
+  /** Retried for as long as it takes (hourly past the last attempt), never marked failed. */
+  neverGiveUp: Generated<boolean>;
 }
 
 export type PurchaseProvider = 'Stripe' | 'Apple';

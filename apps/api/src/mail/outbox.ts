@@ -3,6 +3,11 @@
 // does. The worker sends after the commit, with retries and backoff, so a mail server that is
 // down neither loses mail nor slows the HTTP answer. Rows are claimed with SKIP LOCKED, so several
 // server processes can share one outbox without sending twice.
+//
+// A mail is tried as long as it is worth it: one carrying a link stops when the link expires
+// (`uselessAfter`), most stop after `maxAttempts`, and the one that must not be lost
+// (`neverGiveUp`: a guest purchase's generated password) goes on at the longest interval, with an
+// error in the log at each failure past the last attempt so that an operator sees it.
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
@@ -18,16 +23,29 @@ export interface OutboxSettings {
   /** Opens the sealed payloads (see security/keys.ts). */
   encryptionKey: Buffer;
   pollIntervalMs: number;
-  /** First retry after this long, doubling each time, at most one hour. */
+  /** First retry after this long, doubling each time, at most `maxRetryDelayMs`. */
   retryBaseMs: number;
+  /** The longest wait between two attempts: an hour. */
+  maxRetryDelayMs: number;
+  /** Given up after this many, unless `neverGiveUp`. */
   maxAttempts: number;
+}
+
+export interface OutgoingEmail {
+  to: string;
+  template: string;
+  content: RenderedEmail;
+  /** When its link expires: the mail is not sent after then, and not retried past it. */
+  uselessAfter?: Date;
+  /** Its loss cannot be made good (the only copy of a password): retried for as long as it takes. */
+  neverGiveUp?: boolean;
 }
 
 /** What services write mail with: one call, inside the transaction of the change it tells about. */
 export interface Mailer {
   enqueue(
     transaction: Transaction<Database> | Kysely<Database>,
-    email: { to: string; template: string; content: RenderedEmail },
+    email: OutgoingEmail,
   ): Promise<void>;
 }
 
@@ -50,7 +68,6 @@ function smtpOptionsFromUrl(smtpUrl: string) {
 
 const CLAIM_BATCH = 10;
 const CLAIM_LEASE_SECONDS = 120;
-const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
 
 /**
  * After an enqueue the worker looks again every 50 ms for this long: the caller's transaction
@@ -81,7 +98,7 @@ export class OutboxWorker implements Mailer {
 
   async enqueue(
     transaction: Transaction<Database> | Kysely<Database>,
-    email: { to: string; template: string; content: RenderedEmail },
+    email: OutgoingEmail,
   ): Promise<void> {
     await transaction
       .insertInto('outboxEmails')
@@ -89,6 +106,8 @@ export class OutboxWorker implements Mailer {
         recipient: email.to,
         template: email.template,
         encryptedPayload: seal(this.settings.encryptionKey, JSON.stringify(email.content)),
+        uselessAfter: email.uselessAfter ?? null,
+        neverGiveUp: email.neverGiveUp ?? false,
       })
       .execute();
     this.expectMailUntil = Date.now() + EXPECT_MAIL_FOR_MS;
@@ -186,7 +205,16 @@ export class OutboxWorker implements Mailer {
           .forUpdate()
           .skipLocked(),
       )
-      .returning(['id', 'recipient', 'template', 'encryptedPayload', 'attempts'])
+      .returning([
+        'id',
+        'recipient',
+        'template',
+        'encryptedPayload',
+        'attempts',
+        'neverGiveUp',
+        // By the database's clock, as every other time of the outbox.
+        sql<boolean>`coalesce(useless_after <= now(), false)`.as('isUseless'),
+      ])
       .execute();
   }
 
@@ -196,7 +224,19 @@ export class OutboxWorker implements Mailer {
     template: string;
     encryptedPayload: string | null;
     attempts: number;
+    neverGiveUp: boolean;
+    isUseless: boolean;
   }): Promise<void> {
+    if (row.isUseless) {
+      // Its link expired before it could go (the mail server was down, or this server): a dead
+      // link would only confuse. The person asks for a new one.
+      await this.giveUp(row.id, 'its link expired before it could be sent');
+      this.log.warn(
+        { outboxId: row.id, template: row.template, attempts: row.attempts - 1 },
+        'outbox: link expired before the mail could be sent; given up',
+      );
+      return;
+    }
     try {
       if (!row.encryptedPayload) throw new Error('payload missing');
       const content = JSON.parse(
@@ -222,26 +262,74 @@ export class OutboxWorker implements Mailer {
         .execute();
       this.log.info({ outboxId: row.id, template: row.template }, 'outbox: sent');
     } catch (error) {
-      const message = (error as Error).message.slice(0, 500);
-      const isFinal = row.attempts >= this.settings.maxAttempts;
-      const delayMs = Math.min(
-        this.settings.retryBaseMs * 2 ** (row.attempts - 1),
-        MAX_RETRY_DELAY_MS,
-      );
-      await this.db
-        .updateTable('outboxEmails')
-        .set({
-          lockedUntil: null,
-          lastError: message,
-          nextAttemptAt: sql<Date>`now() + make_interval(secs => ${delayMs / 1000})`,
-          ...(isFinal ? { failedAt: sql<Date>`now()`, encryptedPayload: null } : {}),
-        })
-        .where('id', '=', row.id)
-        .execute();
-      this.log.warn(
-        { outboxId: row.id, template: row.template, attempts: row.attempts, err: message, isFinal },
-        'outbox: sending failed, will retry',
-      );
+      await this.scheduleRetry(row, (error as Error).message.slice(0, 500));
     }
+  }
+
+  /**
+   * After a failed attempt: the next one, later each time, or none. A mail whose link would have
+   * expired by the next attempt is given up now; one out of attempts too, unless it must never
+   * be given up.
+   */
+  private async scheduleRetry(
+    row: { id: string; template: string; attempts: number; neverGiveUp: boolean },
+    message: string,
+  ): Promise<void> {
+    const { retryBaseMs, maxRetryDelayMs, maxAttempts } = this.settings;
+    const isOutOfAttempts = row.attempts >= maxAttempts;
+    const delayMs = isOutOfAttempts
+      ? maxRetryDelayMs
+      : Math.min(retryBaseMs * 2 ** (row.attempts - 1), maxRetryDelayMs);
+    const nextAttemptAt = sql<Date>`now() + make_interval(secs => ${delayMs / 1000})`;
+    const givesUp = sql<boolean>`(${sql.lit(isOutOfAttempts && !row.neverGiveUp)} or coalesce(useless_after <= ${nextAttemptAt}, false))`;
+    const updated = await this.db
+      .updateTable('outboxEmails')
+      .set({
+        lockedUntil: null,
+        lastError: message,
+        nextAttemptAt,
+        failedAt: sql<Date | null>`case when ${givesUp} then now() end`,
+        encryptedPayload: sql<
+          string | null
+        >`case when ${givesUp} then null else encrypted_payload end`,
+      })
+      .where('id', '=', row.id)
+      .returning('failedAt')
+      .executeTakeFirst();
+    const details = {
+      outboxId: row.id,
+      template: row.template,
+      attempts: row.attempts,
+      err: message,
+    };
+    if (updated?.failedAt) {
+      this.log.warn(
+        {
+          ...details,
+          reason: isOutOfAttempts ? 'out of attempts' : 'its link expires before the next attempt',
+        },
+        'outbox: sending failed; given up',
+      );
+    } else if (isOutOfAttempts) {
+      // Only a mail that is never given up gets here, retried at the longest interval (an hour):
+      // one error an hour for each such mail, until the mail server takes it.
+      this.log.error(details, 'outbox: a mail that must not be lost is still not sent; retrying');
+    } else {
+      this.log.warn(details, 'outbox: sending failed, will retry');
+    }
+  }
+
+  /** No more attempts: marked failed, and its payload (which may hold a link) erased. */
+  private async giveUp(id: string, reason: string): Promise<void> {
+    await this.db
+      .updateTable('outboxEmails')
+      .set({
+        lockedUntil: null,
+        lastError: reason,
+        failedAt: sql<Date>`now()`,
+        encryptedPayload: null,
+      })
+      .where('id', '=', id)
+      .execute();
   }
 }

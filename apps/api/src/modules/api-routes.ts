@@ -7,7 +7,6 @@ import type { Config } from '../config';
 import { sendRouteNotFound } from '../plugins/error-handler';
 import { createPasswordHasher, type PasswordHasher } from '../security/password-hasher';
 import { createPasswordScreen } from '../security/password-screen';
-import type { RateLimitRule } from '../security/rate-limiter';
 import { createSignInNonces } from '../security/sign-in-nonces';
 import { authRoutes, limitRequestsPerAddress } from './auth/routes';
 import { createAuthService } from './auth/service';
@@ -21,15 +20,13 @@ import { createUsersService } from './users/service';
 
 export interface ApiRoutesOptions {
   config: Config;
-  /** Every /auth call from one client address; tests move it out of the way. */
-  authRequestsPerAddress?: RateLimitRule;
   /** Tests count the hashes (the costly work) a call spends. */
   passwordHasher?: PasswordHasher;
 }
 
 export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function apiRoutes(
   api,
-  { config, authRequestsPerAddress, passwordHasher },
+  { config, passwordHasher },
 ) {
   const { db } = api.database;
   const { publicUrl, supportEmail } = config;
@@ -47,6 +44,11 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
     registrationsPerAddress: {
       name: 'registrations',
       limit: config.registrationsPerAddressPerHour,
+      windowSeconds: 60 * 60,
+    },
+    attemptsPerAddress: {
+      name: 'auth-attempts',
+      limit: config.authAttemptsPerAddressPerHour,
       windowSeconds: 60 * 60,
     },
   });
@@ -71,19 +73,27 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
   api.setNotFoundHandler(sendRouteNotFound);
   await api.register(healthRoutes);
   await api.register(async function signIn(auth) {
+    // A flood guard over every /auth call, far above what a whole NAT address needs: the bound
+    // on the calls that have no budget of their own (sign-ins that succeed, logouts, emailed
+    // links with bogus codes, Google and Apple tokens), each a database or provider round trip.
     auth.addHook(
       'onRequest',
-      limitRequestsPerAddress(
-        api.rateLimiter,
-        authRequestsPerAddress ?? {
-          name: 'auth-requests',
-          limit: config.authRequestsPerMinute,
-          windowSeconds: 60,
-        },
-      ),
+      limitRequestsPerAddress(api.rateLimiter, {
+        name: 'auth-requests',
+        limit: config.authRequestsPerMinute,
+        windowSeconds: 60,
+      }),
     );
     await auth.register(authRoutes, { authService });
-    await auth.register(socialRoutes, { socialService, providers: api.identity.providers });
+    await auth.register(socialRoutes, {
+      socialService,
+      providers: api.identity.providers,
+      limitSignInPageRequests: limitRequestsPerAddress(api.rateLimiter, {
+        name: 'sign-in-page',
+        limit: config.signInPageRequestsPerMinute,
+        windowSeconds: 60,
+      }),
+    });
   });
   await api.register(userRoutes, { usersService: createUsersService({ db }) });
   await api.register(paymentRoutes, {

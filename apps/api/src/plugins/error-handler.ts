@@ -5,6 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnreachable } from '../db/database';
 import { AppError } from '../errors';
 import { pathOf } from '../http/request-log';
 
@@ -13,7 +14,12 @@ import { pathOf } from '../http/request-log';
  * The web app and the mobile app both read it, so nothing may answer in another shape.
  * Validation problems become an array of messages, one per field problem, worded by the contract.
  * A 5xx never shows its text (no stack, no SQL); it is logged with the request instead.
+ * A database that cannot be reached is a 503 with Retry-After, not a 500: nothing is wrong with
+ * the call, it is worth repeating in a moment, and the web app keeps the session on a 5xx.
  */
+/** The message of every 5xx that is not our own AppError: it tells nothing of the cause. */
+const GENERIC_SERVER_ERROR = 'Something went wrong on our side. Please try again.';
+
 export const errorHandlerPlugin = fp(
   async function errorHandlerPlugin(app) {
     app.setErrorHandler(function handleError(error: FastifyError, request, reply) {
@@ -23,13 +29,18 @@ export const errorHandlerPlugin = fp(
         ];
         return sendError(reply, 400, messages);
       }
+      if (isDatabaseUnreachable(error)) {
+        request.log.warn({ err: error.message }, 'database unreachable: answered 503');
+        reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+        return sendError(reply, 503, GENERIC_SERVER_ERROR);
+      }
       const statusCode = error.statusCode ?? 500;
       const retryAfterSeconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
       if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
       // Our own errors are written for the caller, 503 "busy" included.
       if (statusCode >= 500 && !(error instanceof AppError)) {
         request.log.error({ err: error }, 'request failed');
-        return sendError(reply, statusCode, 'Something went wrong on our side. Please try again.');
+        return sendError(reply, statusCode, GENERIC_SERVER_ERROR);
       }
       return sendError(reply, statusCode, error.message);
     });

@@ -17,7 +17,12 @@ declare module 'fastify' {
 export interface MailPluginOptions {
   config: Pick<Config, 'mail' | 'tokenSecret' | 'publicUrl'>;
   /** Outbox timing; tests shorten it. */
-  timing?: { pollIntervalMs?: number; retryBaseMs?: number; maxAttempts?: number };
+  timing?: {
+    pollIntervalMs?: number;
+    retryBaseMs?: number;
+    maxRetryDelayMs?: number;
+    maxAttempts?: number;
+  };
 }
 
 export const mailPlugin = fp<MailPluginOptions>(
@@ -37,6 +42,7 @@ export const mailPlugin = fp<MailPluginOptions>(
         encryptionKey: deriveKey(config.tokenSecret, 'outbox-encryption'),
         pollIntervalMs: timing?.pollIntervalMs ?? 2_000,
         retryBaseMs: timing?.retryBaseMs ?? 30_000,
+        maxRetryDelayMs: timing?.maxRetryDelayMs ?? 60 * 60 * 1000,
         maxAttempts: timing?.maxAttempts ?? 10,
       },
       app.log,

@@ -1,5 +1,6 @@
 // Rate-limit counters: in this process's memory, or in Redis (REDIS_URL) so that every server
-// process behind a load balancer shares them.
+// process behind a load balancer shares them, falling back to memory while Redis is away (the
+// log says when it goes and when it is back).
 import fp from 'fastify-plugin';
 
 import type { Config } from '../config';
@@ -18,7 +19,7 @@ declare module 'fastify' {
 export const rateLimitPlugin = fp<{ config: Pick<Config, 'redisUrl' | 'redisKeyPrefix'> }>(
   async function rateLimitPlugin(app, { config }) {
     const rateLimiter = config.redisUrl
-      ? createRedisRateLimiter(config.redisUrl, `${config.redisKeyPrefix}:rate:`)
+      ? createRedisRateLimiter(config.redisUrl, `${config.redisKeyPrefix}:rate:`, Date.now, app.log)
       : createMemoryRateLimiter();
     app.decorate('rateLimiter', rateLimiter);
     app.addHook('onClose', async () => {

@@ -233,23 +233,144 @@ end
 return 1
 `;
 
+/** What the limiter tells the operator: that Redis went away, and that it came back. */
+export interface RateLimiterLog {
+  warn(details: object, message: string): void;
+  info(message: string): void;
+}
+
+const silentLog: RateLimiterLog = { warn: () => {}, info: () => {} };
+
+/**
+ * The longest a call waits on Redis (to connect at start, or for one command's answer) before it
+ * is counted in this process instead: no request may wait a second on Redis (README, Running in
+ * production). A gate's Lua script or a counter's MULTI is one round trip, far quicker when well.
+ */
+const REDIS_WAIT_MS = 500;
+/** While Redis is away, how often it is asked whether it is back. */
+const REDIS_PROBE_MS = 1_000;
+
+/**
+ * Counts in Redis, shared by every process; while Redis cannot be reached (refused, hung, gone
+ * mid-call) counts in this process's memory instead, so a Redis outage slows nobody down and
+ * fails no request. The limits still hold then, per process. The switch is logged once each way
+ * (a warning when Redis goes, an info line when it is back), not once per request.
+ */
 export function createRedisRateLimiter(
   url: string,
   prefix: string,
   now: () => number = Date.now,
+  log: RateLimiterLog = silentLog,
 ): RateLimiter {
   const redis = new Redis(url, {
-    maxRetriesPerRequest: 2,
-    enableOfflineQueue: true,
-    lazyConnect: false,
+    connectTimeout: REDIS_WAIT_MS * 2,
+    // A command without an answer (a hung server, a network that drops packets) rejects after
+    // this long; without it, it would wait for the TCP connection to die, minutes later.
+    commandTimeout: REDIS_WAIT_MS,
+    // Never queue or resend a call while disconnected: it fails at once and is counted here. A
+    // queued INCR sent minutes later would count an event twice.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    // Reconnects in the background, soon: the probe below needs a connection to see Redis back.
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
+  // Failed (re)connections are reported once, by fallBack below, not once per attempt.
+  redis.on('error', () => {});
+
+  const shared = redisCounters(redis, prefix, now);
+  const local = createMemoryRateLimiter(now);
+  let isRedisAway = false;
+  let isProbing = false;
+  let probe: NodeJS.Timeout | undefined;
+  // Commands fail at once until the first connection is ready: the first calls after start wait
+  // for it (briefly) rather than count in memory while Redis is merely still connecting.
+  const firstConnection = connectedOrGaveUp(redis, REDIS_WAIT_MS);
+
+  function fallBack(error: unknown): void {
+    if (isRedisAway) return;
+    isRedisAway = true;
+    log.warn(
+      { err: (error as Error).message },
+      'rate limits: Redis is not answering; counting in this process until it does',
+    );
+    probe = setInterval(() => void checkRedisIsBack(), REDIS_PROBE_MS);
+    probe.unref();
+  }
+
+  async function checkRedisIsBack(): Promise<void> {
+    if (!isRedisAway || isProbing) return;
+    isProbing = true;
+    try {
+      await redis.ping();
+      isRedisAway = false;
+      clearInterval(probe);
+      log.info('rate limits: Redis answers again; counting there');
+    } catch {
+      // Still away: the next probe asks again.
+    } finally {
+      isProbing = false;
+    }
+  }
+  redis.on('ready', () => void checkRedisIsBack());
+
+  async function counted<T>(call: (limiter: RateLimiter) => Promise<T>): Promise<T> {
+    await firstConnection;
+    if (!isRedisAway) {
+      try {
+        return await call(shared);
+      } catch (error) {
+        fallBack(error);
+      }
+    }
+    return call(local);
+  }
+
+  return {
+    hit: (rule, key) => counted((limiter) => limiter.hit(rule, key)),
+    peek: (rule, key) => counted((limiter) => limiter.peek(rule, key)),
+    reset: (rule, key) => counted((limiter) => limiter.reset(rule, key)),
+    enterGate: (rule, key) => counted((limiter) => limiter.enterGate(rule, key)),
+    // A ticket from one store handed back to the other is unknown there and does no harm: the
+    // outcome is still counted, and a stale place in the gate frees itself (STALE_ATTEMPT_MS).
+    leaveGate: (rule, key, ticket, outcome) =>
+      counted((limiter) => limiter.leaveGate(rule, key, ticket, outcome)),
+    // Redis itself, never the fallback: readiness tells a load balancer that Redis is away.
+    isAnswering: async (timeoutMs) => {
+      await firstConnection;
+      return shared.isAnswering(timeoutMs);
+    },
+    async close() {
+      clearInterval(probe);
+      await local.close();
+      if (redis.status === 'ready') await redis.quit().catch(() => {});
+      // Stops reconnecting too, when Redis was away at the end.
+      redis.disconnect();
+    },
+  };
+}
+
+/** Resolves once the first connection is ready or failed, or after `waitMs`, whichever is first. */
+function connectedOrGaveUp(redis: Redis, waitMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      redis.off('error', done);
+      resolve();
+    };
+    const timer = setTimeout(done, waitMs);
+    timer.unref();
+    redis.once('ready', done);
+    redis.once('error', done);
+  });
+}
+
+/** The counters and gates in Redis, without any fallback: each call fails when Redis does. */
+function redisCounters(redis: Redis, prefix: string, now: () => number): RateLimiter {
   // A gate's two keys share a hash tag ({…}), so a Redis Cluster keeps them in one slot, as a
   // script touching both requires.
   const gateKeys = (rule: { name: string }, key: string) =>
     [`${prefix}${rule.name}:{${key}}`, `${prefix}${rule.name}:{${key}}:inside`] as const;
-  redis.on('error', () => {
-    // ioredis reconnects by itself; a failing call rejects and is answered as a server error.
-  });
   return {
     async hit(rule, key) {
       const id = `${prefix}${rule.name}:${key}`;
@@ -269,8 +390,12 @@ export function createRedisRateLimiter(
       return result(rule, Number(replies?.[0]?.[1] ?? 0), Number(replies?.[1]?.[1] ?? 0));
     },
     async reset(rule, key) {
-      await redis.del(`${prefix}${rule.name}:${key}`);
-      await redis.del(gateKeys(rule, key)[0]);
+      // Two calls at once, not one after the other: the wait on a hung Redis stays one timeout.
+      // (Not one DEL of both keys: they may live in different slots of a Redis Cluster.)
+      await Promise.all([
+        redis.del(`${prefix}${rule.name}:${key}`),
+        redis.del(gateKeys(rule, key)[0]),
+      ]);
     },
     async enterGate(rule, key) {
       const ticket = randomUUID();
@@ -301,7 +426,6 @@ export function createRedisRateLimiter(
       );
     },
     async isAnswering(timeoutMs) {
-      // While Redis is away ioredis queues commands until it reconnects: the answer is the race.
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<false>((resolve) => {
         timer = setTimeout(() => resolve(false), timeoutMs);
@@ -316,8 +440,6 @@ export function createRedisRateLimiter(
         clearTimeout(timer);
       }
     },
-    async close() {
-      await redis.quit().catch(() => {});
-    },
+    async close() {},
   };
 }

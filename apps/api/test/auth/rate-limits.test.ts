@@ -97,8 +97,10 @@ describe.each(testDatabaseKinds)('rate limits on $name', (kind) => {
       ),
     );
     const statuses = responses.map((response) => response.statusCode);
+    // Exactly 50 passwords were checked; the rest were refused: 429, or 503 "busy" when this
+    // machine is so loaded that their turn did not come within the wait.
     expect(statuses.filter((status) => status === 401)).toHaveLength(50);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429 || status === 503)).toHaveLength(10);
   });
 
   describe('reset mails', () => {
@@ -152,8 +154,7 @@ describe.each(testDatabaseKinds)('limits per client address on $name', (kind) =>
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(kind, {
-      authRequestsPerAddress: { name: 'auth-requests', limit: 40, windowSeconds: 60 },
-      env: { REGISTRATIONS_PER_ADDRESS_PER_HOUR: '10' },
+      env: { AUTH_REQUESTS_PER_MINUTE: '40', REGISTRATIONS_PER_ADDRESS_PER_HOUR: '10' },
     });
   });
   afterAll(() => server.close());

@@ -31,11 +31,17 @@ const implementations: Array<{
   name: string;
   create(clock: ReturnType<typeof manualClock>): RateLimiter;
 }> = [{ name: 'memory', create: (clock) => createMemoryRateLimiter(() => clock.now()) }];
+/** Warnings of the Redis limiter: one would mean these tests ran on its in-memory fallback. */
+const redisWarnings: string[] = [];
 if (testEnv.redisUrl) {
   const prefix = `test-gate-${Date.now()}:`;
+  const log = {
+    warn: (_: object, message: string) => void redisWarnings.push(message),
+    info() {},
+  };
   implementations.push({
     name: 'Redis',
-    create: (clock) => createRedisRateLimiter(testEnv.redisUrl!, prefix, () => clock.now()),
+    create: (clock) => createRedisRateLimiter(testEnv.redisUrl!, prefix, () => clock.now(), log),
   });
 }
 
@@ -43,6 +49,7 @@ describe.each(implementations)('failure gate in $name', (implementation) => {
   const limiters: RateLimiter[] = [];
   afterAll(async () => {
     await Promise.all(limiters.map((limiter) => limiter.close()));
+    expect(redisWarnings).toEqual([]);
   });
   function setUp() {
     const clock = manualClock();

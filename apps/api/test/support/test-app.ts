@@ -10,34 +10,57 @@ export const TEST_TOKEN_SECRET = 'test-token-secret-that-is-long-enough-01234567
 export const TEST_PUBLIC_URL = 'https://kegel.test';
 export const TEST_STRIPE_WEBHOOK_SECRET = 'whsec_test_secret_for_the_integration_tests';
 
-export function testConfig(database: TestDatabase, env: Record<string, string> = {}) {
+/**
+ * Every test calls from the same address or two, so the per-address budgets are lifted; the
+ * tests of the budgets set their own, or ask for the shipped ones (`shippedLimits`).
+ */
+const LIFTED_LIMITS = {
+  AUTH_REQUESTS_PER_MINUTE: '100000',
+  AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR: '100000',
+  SIGN_IN_PAGE_REQUESTS_PER_MINUTE: '100000',
+  REGISTRATIONS_PER_ADDRESS_PER_HOUR: '100000',
+};
+
+export interface TestAppOptions {
+  /** Environment on top of the test defaults. */
+  env?: Record<string, string>;
+  /** The rate budgets a deployment gets by default, instead of the lifted ones. */
+  shippedLimits?: boolean;
+}
+
+export function testConfig(
+  database: TestDatabase,
+  env: Record<string, string> = {},
+  { shippedLimits = false }: Pick<TestAppOptions, 'shippedLimits'> = {},
+) {
   return loadConfig({
     NODE_ENV: 'test',
     TOKEN_SECRET: TEST_TOKEN_SECRET,
     PUBLIC_URL: TEST_PUBLIC_URL,
     STRIPE_WEBHOOK_SECRET: TEST_STRIPE_WEBHOOK_SECRET,
-    // Every test registers from the same address; rate-limits.test.ts sets its own.
-    REGISTRATIONS_PER_ADDRESS_PER_HOUR: '100000',
+    ...(shippedLimits ? {} : LIFTED_LIMITS),
     ...database.env,
     ...env,
   });
 }
 
-/** Fast outbox and a per-address limit out of the way, unless a test asks otherwise. */
+/** Fast outbox, unless a test asks otherwise. */
 const TEST_APP_OPTIONS: BuildAppOptions = {
   logger: false,
   webRoot: '/nonexistent-web-root',
   mail: { pollIntervalMs: 50, retryBaseMs: 100 },
-  authRequestsPerAddress: { name: 'auth-requests', limit: 100_000, windowSeconds: 60 },
 };
 
 /** The whole server, built as main.ts builds it but not listening: drive it with `inject`. */
 export async function buildTestApp(
   database: TestDatabase,
-  options: BuildAppOptions & { env?: Record<string, string> } = {},
+  options: BuildAppOptions & TestAppOptions = {},
 ): Promise<FastifyInstance> {
-  const { env, ...appOptions } = options;
-  const app = await buildApp(testConfig(database, env), { ...TEST_APP_OPTIONS, ...appOptions });
+  const { env, shippedLimits, ...appOptions } = options;
+  const app = await buildApp(testConfig(database, env, { shippedLimits }), {
+    ...TEST_APP_OPTIONS,
+    ...appOptions,
+  });
   await app.ready();
   return app;
 }
@@ -52,7 +75,7 @@ export interface TestServer {
 /** A fresh database, a real SMTP capture and the server sending its mail there. */
 export async function startTestServer(
   kind: TestDatabaseKind,
-  options: BuildAppOptions & { env?: Record<string, string> } = {},
+  options: BuildAppOptions & TestAppOptions = {},
 ): Promise<TestServer> {
   const database = await kind.create();
   const inbox = await startSmtpInbox();

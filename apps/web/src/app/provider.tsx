@@ -1,18 +1,21 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { type DataRouter, RouterProvider } from 'react-router';
-import { Slide, ToastContainer } from 'react-toastify';
+import { Slide, ToastContainer, toast } from 'react-toastify';
 
 import { isExemptFromLoginRedirect, paths } from '../config/paths';
-import { setUnauthorizedHandler, tokenStore } from '../shared/http/api';
+import { setRenewalFailedHandler, setUnauthorizedHandler, tokenStore } from '../shared/http/api';
 import { createQueryClient } from '../shared/query/query-client';
 import { onAccountChangedElsewhere, sessionQueries } from '../shared/session/session';
 
 /**
  * The app around its router: the query client (cache times, retries and the toasts of every
- * write), the toasts (top-right, 5000 ms) and what a 401 means. The browser passes its router
+ * write), the toasts (top-right, 5000 ms), what a 401 means and how a renewal that keeps failing
+ * is told. The browser passes its router
  * (main.tsx); a test passes a memory router.
  */
+const RENEWAL_FAILED_TOAST = 'session-renewal-failed';
+
 export function AppProvider({ router }: { router: DataRouter }): React.JSX.Element {
   const [queryClient] = useState(createQueryClient);
 
@@ -29,6 +32,14 @@ export function AppProvider({ router }: { router: DataRouter }): React.JSX.Eleme
       }
     });
   }, [queryClient, router]);
+
+  useEffect(() => {
+    setRenewalFailedHandler((message) => {
+      // The person stays signed in; the requests that waited for the renewal failed. One toast,
+      // however many of them there were.
+      toast.error(message, { toastId: RENEWAL_FAILED_TOAST });
+    });
+  }, []);
 
   useEffect(
     () =>

@@ -15,6 +15,8 @@ export interface RecordedRequest {
 export interface FakeReply {
   status?: number;
   body?: unknown;
+  /** Beside the JSON content type: `{ 'retry-after': '60' }`. */
+  headers?: Record<string, string>;
 }
 
 type Answer = FakeReply | ((request: RecordedRequest) => FakeReply | Promise<FakeReply>);
@@ -72,7 +74,7 @@ class FakeApi {
         : (answer ?? errorReply(404, `The fake API has no answer for ${method} ${path}`));
     return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
       status: reply.status ?? 200,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...reply.headers },
     });
   };
 }

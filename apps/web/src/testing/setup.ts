@@ -17,15 +17,20 @@ vi.mock('../shared/http/api', async (importOriginal) => {
   const { createApiClient } = await import('../shared/http/api-client');
   const { env } = await import('../config/env');
   let onUnauthorized = (): void => {};
+  let onRenewalFailed = (_message: string): void => {};
   return {
     ...actual,
     setUnauthorizedHandler: (handler: () => void) => {
       onUnauthorized = handler;
     },
+    setRenewalFailedHandler: (handler: (message: string) => void) => {
+      onRenewalFailed = handler;
+    },
     api: createApiClient({
       baseUrl: env.apiBaseUrl,
       tokens: actual.tokenStore,
       onUnauthorized: () => onUnauthorized(),
+      onRenewalFailed: (message) => onRenewalFailed(message),
       fetch: fakeApi.fetch,
     }),
   };

@@ -13,13 +13,10 @@ export interface AuthRoutesOptions {
   authService: AuthService;
 }
 
-/**
- * Every /auth call from one client address (floods, credential stuffing): for the plugin that
- * holds the password and the Google/Apple routes.
- */
+/** An onRequest hook: so many calls per client network and window, then 429 with Retry-After. */
 export function limitRequestsPerAddress(rateLimiter: RateLimiter, rule: RateLimitRule) {
   return async function limitRequestsPerAddress(request: FastifyRequest): Promise<void> {
-    const result = await rateLimiter.hit(rule, request.ip);
+    const result = await rateLimiter.hit(rule, callerAt(request).clientAddress);
     if (!result.isAllowed) {
       throw new AppError(
         429,

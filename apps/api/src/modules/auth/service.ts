@@ -82,6 +82,12 @@ export const rateLimitRules = {
   resetMailsPerAccount: { name: 'reset-mails-account', limit: 10, windowSeconds: 60 * 60 },
   /** Reset mails (to any accounts) asked for from one address. */
   resetMailsPerAddress: { name: 'reset-mails-address', limit: 30, windowSeconds: 60 * 60 },
+  /**
+   * Renewals of one session: about 4 an hour in use (access tokens live 15 minutes), so this
+   * stops only a client renewing in a loop. Per session, not per address: however many people
+   * share a NAT address, their renewals never meet a common budget (README, Security).
+   */
+  refreshesPerSession: { name: 'refreshes-session', limit: 30, windowSeconds: 60 },
 } satisfies Record<string, RateLimitRule>;
 
 /** How long a password check waits for its turn while others for the same account run. */
@@ -94,6 +100,8 @@ const messages = {
   tooManyAttempts: 'Too many failed sign-in attempts. Please try again later.',
   tooManyWrongPasswords: 'Too many wrong passwords. Please try again later.',
   tooManyRegistrations: 'Too many new accounts from your network. Please try again later.',
+  tooManyFromNetwork: 'Too many attempts from your network. Please try again later.',
+  tooManyRequests: 'Too many requests. Please try again later.',
   emailTaken: 'An account with this email already exists',
   resetRequested:
     'If an account exists for this email, we have sent it a link to choose a new password.',
@@ -124,6 +132,11 @@ export interface AuthServiceDependencies {
   supportEmail: string;
   /** New accounts one client address may create per hour. */
   registrationsPerAddress: RateLimitRule;
+  /**
+   * What one client address may try, across all accounts: wrong passwords (credential
+   * stuffing), registrations (an existing email answers 409) and reset requests.
+   */
+  attemptsPerAddress: RateLimitRule;
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
@@ -217,6 +230,14 @@ export function createAuthService(deps: AuthServiceDependencies) {
     await rateLimiter.hit(rateLimitRules.knownAddresses, key);
   }
 
+  /** Counts one registration or reset request against the caller's address, or refuses. */
+  async function spendAttempt(caller: Caller): Promise<void> {
+    const spent = await rateLimiter.hit(deps.attemptsPerAddress, caller.clientAddress);
+    if (!spent.isAllowed) {
+      throw new AppError(429, messages.tooManyFromNetwork, spent.retryAfterSeconds);
+    }
+  }
+
   /** Waits its turn in a failure gate, or refuses: 429 while failures hold it shut. */
   async function enterGate(gate: FailureGateRule, key: string, tooMany: string): Promise<string> {
     const giveUpAt = Date.now() + GATE_QUEUE_MS;
@@ -232,10 +253,11 @@ export function createAuthService(deps: AuthServiceDependencies) {
 
   /**
    * Every password check of the product goes through here: sign-in, change password, change
-   * email. Only failures count: per account and client address (passwordFailureGate), and per
-   * account from addresses it never signed in from (accountFailureGate). A success marks the
-   * address as the owner's. An unknown account is checked against a decoy hash, so it costs and
-   * counts like a real one.
+   * email. Only failures count: per account and client address (passwordFailureGate), per
+   * account from addresses it never signed in from (accountFailureGate), and per address across
+   * every account it never signed in from (attemptsPerAddress: credential stuffing tries one
+   * leaked password on each of many accounts). A success marks the address as the owner's. An
+   * unknown account is checked against a decoy hash, so it costs and counts like a real one.
    */
   async function checkPassword(
     account: {
@@ -248,6 +270,14 @@ export function createAuthService(deps: AuthServiceDependencies) {
   ): Promise<SignInCheck> {
     const { user } = account;
     const isKnown = await isKnownAddress(user?.id, caller);
+    if (!isKnown) {
+      // Owners signing in from their own network are never kept out by strangers sharing it
+      // (an office, a carrier's NAT), nor do their typos count against those strangers.
+      const spent = await rateLimiter.peek(deps.attemptsPerAddress, caller.clientAddress);
+      if (spent.count >= deps.attemptsPerAddress.limit) {
+        throw new AppError(429, tooMany, spent.retryAfterSeconds);
+      }
+    }
     const addressKey = attemptKey(account.key, caller);
     const addressTicket = await enterGate(passwordFailureGate, addressKey, tooMany);
     let accountTicket: string | undefined;
@@ -267,6 +297,11 @@ export function createAuthService(deps: AuthServiceDependencies) {
         const accountOutcome = outcome === 'failure' ? 'failure' : 'abandoned';
         await rateLimiter.leaveGate(accountFailureGate, account.key, accountTicket, accountOutcome);
       }
+    }
+    // Counted after the check, as only failures count: checks running at once from one address
+    // can pass the budget by as many as are in flight (the hasher's queue bounds them).
+    if (outcome === 'failure' && !isKnown) {
+      await rateLimiter.hit(deps.attemptsPerAddress, caller.clientAddress);
     }
     if (!user || !check.isValid) return 'invalid';
     await rememberSignInAddress(user.id, caller);
@@ -318,6 +353,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
       input: { email: string; password: string },
       caller: Caller,
     ): Promise<{ id: string; email: string }> {
+      await spendAttempt(caller);
       await deps.passwordScreen.assertAcceptable(input.password);
       const created = await rateLimiter.peek(deps.registrationsPerAddress, caller.clientAddress);
       if (created.count >= deps.registrationsPerAddress.limit) {
@@ -358,6 +394,11 @@ export function createAuthService(deps: AuthServiceDependencies) {
       const claims = await tokens.verifyRefreshToken(refreshToken).catch(() => {
         throw new AppError(401, messages.sessionEnded);
       });
+      const renewals = await rateLimiter.hit(rateLimitRules.refreshesPerSession, claims.sessionId);
+      if (!renewals.isAllowed) {
+        // Refused before the token is spent: the client keeps it and retries later.
+        throw new AppError(429, messages.tooManyRequests, renewals.retryAfterSeconds);
+      }
       const successorSecret = tokens.successorSecret(claims.secret);
       const outcome = await db.transaction().execute(async (transaction) => {
         const row = await repo.lockRefreshToken(transaction, hashSecret(claims.secret));
@@ -402,6 +443,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
 
     /** Answers the same whether or not the address has an account, and when a cap holds mail. */
     async requestPasswordReset(email: string, caller: Caller): Promise<string> {
+      await spendAttempt(caller);
       const user = await usersRepo.findUserByEmail(db, email);
       if (!user) return messages.resetRequested;
       if (!(await mayMailReset(user.id, caller))) return messages.resetRequested;
@@ -424,6 +466,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
             link: passwordResetLink(user.email, code),
             validMinutes: PASSWORD_RESET_VALID_SECONDS / 60,
           }),
+          uselessAfter: secondsFromNow(PASSWORD_RESET_VALID_SECONDS),
         });
       });
       return messages.resetRequested;
@@ -551,6 +594,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
             link: emailChangeLink(input.newEmail, code),
             newEmail: input.newEmail,
           }),
+          uselessAfter: secondsFromNow(EMAIL_CHANGE_VALID_SECONDS),
         });
         await deps.mail.enqueue(transaction, {
           to: user.email,
@@ -561,6 +605,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
             validDays: EMAIL_CHANGE_CANCEL_VALID_SECONDS / (24 * 60 * 60),
             supportEmail: deps.supportEmail,
           }),
+          uselessAfter: secondsFromNow(EMAIL_CHANGE_CANCEL_VALID_SECONDS),
         });
       });
     },
@@ -649,6 +694,11 @@ export function createAuthService(deps: AuthServiceDependencies) {
       return messages.emailChangeCancelled;
     },
   };
+}
+
+/** When a link made now expires: its mail is not worth sending after then. */
+function secondsFromNow(seconds: number): Date {
+  return new Date(Date.now() + seconds * 1000);
 }
 
 /** Whether a signed-in caller's session is still open: not signed out, revoked or expired. */

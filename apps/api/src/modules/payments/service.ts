@@ -115,6 +115,9 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
             signInUrl: `${deps.publicUrl}/auth/login`,
             planName: plan.name,
           }),
+          // The only copy of the generated password: if it were dropped, the buyer could reach
+          // what he paid for only through a reset.
+          neverGiveUp: true,
         });
       }
       return { kind: 'granted', userId: user.id, expiresAt: period.expiresAt, createdAccount };

@@ -1,4 +1,5 @@
 import { endpoints, type SocialProvidersResponse } from '@kegel/contract';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { serveEndpoint } from '../../http/serve-endpoint';
@@ -9,12 +10,14 @@ export interface SocialRoutesOptions {
   socialService: SocialService;
   /** What the web app needs to start each provider's sign-in (null: switched off). */
   providers: SocialProvidersResponse;
+  /** The budget of what the sign-in and registration pages fetch on every load. */
+  limitSignInPageRequests: (request: FastifyRequest) => Promise<void>;
 }
 
 /** Google and Apple sign-in, and the providers' public settings for the web app. */
 export const socialRoutes: FastifyPluginAsyncZod<SocialRoutesOptions> = async function socialRoutes(
   app,
-  { socialService, providers },
+  { socialService, providers, limitSignInPageRequests },
 ) {
   serveEndpoint(app, endpoints.signInWithGoogle, async function verifyGoogleCode(request) {
     return socialService.signInWithGoogle(request.body.code, callerFrom(request.ip));
@@ -24,17 +27,23 @@ export const socialRoutes: FastifyPluginAsyncZod<SocialRoutesOptions> = async fu
     return socialService.signInWithApple(request.body.token, callerFrom(request.ip));
   });
 
-  serveEndpoint(app, endpoints.issueAppleNonce, async function issueAppleNonce(_request, reply) {
-    void reply.header('cache-control', 'no-store');
-    return { nonce: socialService.issueAppleNonce() };
-  });
+  // Fetched on every load of the sign-in and registration pages, by everyone behind an address
+  // alike: a generous budget of their own, apart from the attempts one (README, Security).
+  await app.register(async function signInPage(page) {
+    page.addHook('onRequest', limitSignInPageRequests);
 
-  serveEndpoint(
-    app,
-    endpoints.listSocialProviders,
-    async function listSocialProviders(_request, reply) {
-      void reply.header('cache-control', 'public, max-age=300');
-      return providers;
-    },
-  );
+    serveEndpoint(page, endpoints.issueAppleNonce, async function issueAppleNonce(_request, reply) {
+      void reply.header('cache-control', 'no-store');
+      return { nonce: socialService.issueAppleNonce() };
+    });
+
+    serveEndpoint(
+      page,
+      endpoints.listSocialProviders,
+      async function listSocialProviders(_request, reply) {
+        void reply.header('cache-control', 'public, max-age=300');
+        return providers;
+      },
+    );
+  });
 };

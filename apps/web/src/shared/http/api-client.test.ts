@@ -1,8 +1,14 @@
 // @vitest-environment node
 // No page is rendered here: Node alone, without the DOM that the web project sets up.
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { ApiError, buildUrl, createApiClient, NETWORK_ERROR_MESSAGE } from './api-client';
+import {
+  ApiError,
+  buildUrl,
+  createApiClient,
+  NETWORK_ERROR_MESSAGE,
+  RENEWAL_FAILED_MESSAGE,
+} from './api-client';
 import { ACCESS_TOKEN_KEY, createTokenStore, REFRESH_TOKEN_KEY } from './token-store';
 
 /** localStorage's interface over a Map. */
@@ -51,12 +57,16 @@ function setup(
   if (options) tokens.write({ accessToken: options.access, refreshToken: options.refresh });
   const calls: Call[] = [];
   let unauthorized = 0;
+  const renewalFailures: string[] = [];
   const client = createApiClient({
     baseUrl: '/api',
     tokens,
     now: () => NOW,
     onUnauthorized: () => {
       unauthorized += 1;
+    },
+    onRenewalFailed: (message) => {
+      renewalFailures.push(message);
     },
     fetch: async (input, init) => {
       const call: Call = {
@@ -69,11 +79,14 @@ function setup(
       return respond(call);
     },
   });
-  return { client, tokens, storage, calls, unauthorizedCount: () => unauthorized };
+  return { client, tokens, storage, calls, renewalFailures, unauthorizedCount: () => unauthorized };
 }
 
-const json = (status: number, body: unknown): Response =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): Response =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
 
 describe('api client', () => {
   it('sends the access token as a bearer header', async () => {
@@ -208,5 +221,154 @@ describe('api client', () => {
       body: { planId: '1-week', email: 'a@b.co' },
     });
     expect(calls[1]!.headers['content-type']).toBe('application/json');
+  });
+});
+
+describe('a renewal that meets a network error, a 429 or a 5xx', () => {
+  // "A network error, a 429 or a 5xx is not a failed renewal: the tokens stay and the renewal is
+  // retried" (README, Product rules). The waits run on fake timers.
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const stale = { access: jwt(-5, 'stale'), refresh: jwt(86400, 'live') };
+  const renewed = { accessToken: jwt(900, 'renewed'), refreshToken: jwt(86400, 'successor') };
+  const busy = (retryAfter?: string) =>
+    json(
+      503,
+      { statusCode: 503, error: 'Service Unavailable', message: 'busy' },
+      retryAfter === undefined ? {} : { 'retry-after': retryAfter },
+    );
+  const tooMany = (retryAfter: string) =>
+    json(
+      429,
+      { statusCode: 429, error: 'Too Many Requests', message: 'Too many requests.' },
+      { 'retry-after': retryAfter },
+    );
+  /** A refresh endpoint answering from a script, then success; everything else is fine. */
+  function scripted(answers: Array<() => Response | Promise<Response>>) {
+    let refreshes = 0;
+    const view = setup(stale, (call) => {
+      if (call.url !== '/api/auth/refresh') return json(200, { ok: true });
+      refreshes += 1;
+      const answer = answers.shift();
+      return answer ? answer() : json(200, renewed);
+    });
+    return { ...view, refreshes: () => refreshes };
+  }
+  /** Settles without an unhandled rejection while the test moves the clock. */
+  const outcomeOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => 'done' as const,
+      (error: unknown) => error,
+    );
+
+  it('keeps the tokens and tries again after the Retry-After of a 503, without a word', async () => {
+    const view = scripted([() => busy('3')]);
+    const outcome = outcomeOf(view.client.call('readProfile'));
+
+    await vi.advanceTimersByTimeAsync(2_900);
+    expect(view.refreshes()).toBe(1);
+    expect(view.tokens.read()).toEqual({ accessToken: stale.access, refreshToken: stale.refresh });
+    await vi.advanceTimersByTimeAsync(200);
+    expect(await outcome).toBe('done');
+    expect(view.refreshes()).toBe(2);
+    expect(view.tokens.read()).toEqual(renewed);
+    expect(view.calls.at(-1)!.headers.authorization).toBe(`Bearer ${renewed.accessToken}`);
+    expect(view.renewalFailures).toEqual([]);
+    expect(view.unauthorizedCount()).toBe(0);
+  });
+
+  it('reads a Retry-After given as a date', async () => {
+    const view = scripted([() => tooMany(new Date(NOW + 4_000).toUTCString())]);
+    const outcome = outcomeOf(view.client.call('readProfile'));
+    await vi.advanceTimersByTimeAsync(3_900);
+    expect(view.refreshes()).toBe(1);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(await outcome).toBe('done');
+    expect(view.refreshes()).toBe(2);
+  });
+
+  it('backs off after network errors and 5xx without Retry-After (1 s, then 2 s)', async () => {
+    const view = scripted([() => Promise.reject(new TypeError('Failed to fetch')), () => busy()]);
+    const outcome = outcomeOf(view.client.call('readProfile'));
+    await vi.advanceTimersByTimeAsync(900);
+    expect(view.refreshes()).toBe(1);
+    await vi.advanceTimersByTimeAsync(400);
+    expect(view.refreshes()).toBe(2);
+    await vi.advanceTimersByTimeAsync(1_500);
+    expect(view.refreshes()).toBe(2);
+    await vi.advanceTimersByTimeAsync(400);
+    expect(await outcome).toBe('done');
+    expect(view.refreshes()).toBe(3);
+    expect(view.tokens.read()).toEqual(renewed);
+  });
+
+  it('gives up after three attempts: the requests fail with a clear message, the tokens stay, the app is told once', async () => {
+    const view = scripted([() => tooMany('1'), () => tooMany('1'), () => tooMany('1')]);
+    const outcomes = [
+      outcomeOf(view.client.call('readProfile')),
+      outcomeOf(view.client.call('listPurchases')),
+    ];
+    await vi.advanceTimersByTimeAsync(10_000);
+    for (const outcome of await Promise.all(outcomes)) {
+      expect(outcome).toBeInstanceOf(ApiError);
+      expect(outcome).toMatchObject({ statusCode: 429, message: RENEWAL_FAILED_MESSAGE });
+    }
+    expect(view.refreshes()).toBe(3);
+    expect(view.calls.map((call) => call.url)).toEqual(Array(3).fill('/api/auth/refresh'));
+    expect(view.tokens.read()).toEqual({ accessToken: stale.access, refreshToken: stale.refresh });
+    expect(view.renewalFailures).toEqual([RENEWAL_FAILED_MESSAGE]);
+    expect(view.unauthorizedCount()).toBe(0);
+
+    // The next request tries again, and the server is back.
+    const later = outcomeOf(view.client.call('readProfile'));
+    expect(await later).toBe('done');
+    expect(view.tokens.read()).toEqual(renewed);
+  });
+
+  it('says the server cannot be reached when the network keeps failing', async () => {
+    const offline = () => Promise.reject(new TypeError('Failed to fetch'));
+    const view = scripted([offline, offline, offline]);
+    const outcome = outcomeOf(view.client.call('readProfile'));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(await outcome).toMatchObject({ statusCode: 0, message: NETWORK_ERROR_MESSAGE });
+    expect(view.tokens.read()).toEqual({ accessToken: stale.access, refreshToken: stale.refresh });
+    expect(view.renewalFailures).toEqual([NETWORK_ERROR_MESSAGE]);
+  });
+
+  it('does not wait longer than 10 s: a later Retry-After fails the request at once, tokens kept', async () => {
+    const view = scripted([() => tooMany('60')]);
+    const outcome = outcomeOf(view.client.call('readProfile'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await outcome).toMatchObject({ statusCode: 429, message: RENEWAL_FAILED_MESSAGE });
+    expect(view.refreshes()).toBe(1);
+    expect(view.tokens.read()).toEqual({ accessToken: stale.access, refreshToken: stale.refresh });
+  });
+
+  it('never retries with a refresh token another tab has renewed meanwhile', async () => {
+    const view = scripted([() => busy('5')]);
+    const outcome = outcomeOf(view.client.call('readProfile'));
+    await vi.advanceTimersByTimeAsync(1_000);
+    // Another tab renewed the pair: presenting the old refresh token again would end the session.
+    view.tokens.write(renewed);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await outcome).toBe('done');
+    expect(view.refreshes()).toBe(1);
+    expect(view.calls.at(-1)!.headers.authorization).toBe(`Bearer ${renewed.accessToken}`);
+  });
+
+  it('still removes both tokens on a 401, at once', async () => {
+    const view = scripted([
+      () => json(401, { statusCode: 401, error: 'Unauthorized', message: 'ended' }),
+    ]);
+    const outcome = outcomeOf(view.client.call('readProfile'));
+    await vi.advanceTimersByTimeAsync(0);
+    await outcome;
+    expect(view.refreshes()).toBe(1);
+    expect(view.tokens.read()).toBeNull();
   });
 });

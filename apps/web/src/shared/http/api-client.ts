@@ -2,7 +2,9 @@
 // - every request carries the access token as a bearer header;
 // - before a request whose access token has expired while the refresh token is still valid, both
 //   are renewed, once even when several requests need it (single flight); never before a call to
-//   an /auth path; a failed renewal removes both tokens;
+//   an /auth path. Only a 401 from the renewal removes both tokens; a network error, a 429 or a
+//   5xx keeps them and is retried (Retry-After honoured), and if it keeps failing the requests
+//   that waited fail with a clear message and `onRenewalFailed` is told once;
 // - a 401 calls `onUnauthorized` (the app decides, by the current page, whether to go to login);
 // - errors become `ApiError`, whose message is the server's, arrays joined by newlines.
 // No UI in here: toasts and navigation belong to the app. The README's Product rules give the
@@ -33,6 +35,8 @@ export class ApiError extends Error {
 
 export const NETWORK_ERROR_MESSAGE =
   'Could not reach the server. Check your connection and try again.';
+export const RENEWAL_FAILED_MESSAGE =
+  'The server is busy and could not renew your session. You are still signed in: please try again in a moment.';
 const UNKNOWN_ERROR_MESSAGE = 'Something went wrong. Please try again.';
 
 type QueryValue = string | number | boolean | Array<string | number | boolean> | undefined;
@@ -61,9 +65,39 @@ export interface ApiClientOptions {
   baseUrl: string;
   tokens: TokenStore;
   onUnauthorized: () => void;
+  /** A renewal kept failing (the tokens stay): the app tells the person, once per renewal. */
+  onRenewalFailed?: (message: string) => void;
   fetch?: typeof fetch;
   now?: () => number;
 }
+
+/** Tries of one renewal, and the longest wait between two (a later Retry-After fails at once). */
+const RENEWAL_ATTEMPTS = 3;
+const LONGEST_RENEWAL_WAIT_MS = 10_000;
+/**
+ * Waits without a Retry-After: 1 s, then 2 s. Kept short on purpose: a renewal whose answer was
+ * lost may have rotated the token, and the server gives the same successor to the old token only
+ * within 10 seconds (README, API: Tokens).
+ */
+const RENEWAL_BACKOFF_MS = [1_000, 2_000];
+
+/** Retry-After in milliseconds (seconds or an HTTP date), or undefined without a usable one. */
+export function retryAfterMs(header: string | null, nowMs: number): number | undefined {
+  const value = header?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+/** Answers worth another try: the server may take the same token in a moment. */
+function isTransient(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/** `renewed`: the stored pair is the one to use now (this renewal's, or another tab's). */
+type RenewalOutcome =
+  { kind: 'renewed' } | { kind: 'refused' } | { kind: 'failed'; error: ApiError };
 
 export function joinErrorMessage(message: string | string[]): string {
   return Array.isArray(message) ? message.join('\n') : message;
@@ -112,24 +146,67 @@ async function errorFrom(response: Response): Promise<ApiError> {
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
   const now = options.now ?? Date.now;
-  let refreshInFlight: Promise<void> | null = null;
+  let refreshInFlight: Promise<RenewalOutcome> | null = null;
 
-  async function renewTokens(refreshToken: string): Promise<void> {
+  /** One try of a renewal: its outcome, or `again` with the server's Retry-After (0: none). */
+  async function tryRenewal(
+    refreshToken: string,
+  ): Promise<RenewalOutcome | { kind: 'again'; error: ApiError; retryAfterMs: number }> {
+    let response: Response;
     try {
-      const response = await fetchImpl(`${options.baseUrl}${apiRoutes.refresh.path}`, {
+      response = await fetchImpl(`${options.baseUrl}${apiRoutes.refresh.path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${refreshToken}` },
         body: JSON.stringify({ refreshToken }),
       });
-      const pair: unknown = response.ok ? await response.json() : undefined;
-      if (isTokenPair(pair)) options.tokens.write(pair);
-      else options.tokens.clear();
     } catch {
-      // The network failed, not the token: keep it for the next attempt.
+      // The network failed, not the token.
+      return { kind: 'again', error: new ApiError(0, NETWORK_ERROR_MESSAGE), retryAfterMs: 0 };
     }
+    if (response.status === 401) return { kind: 'refused' };
+    const pair: unknown = response.ok ? await response.json().catch(() => undefined) : undefined;
+    if (isTokenPair(pair)) {
+      options.tokens.write(pair);
+      return { kind: 'renewed' };
+    }
+    const error = new ApiError(response.ok ? 502 : response.status, RENEWAL_FAILED_MESSAGE);
+    if (!isTransient(response.status)) return { kind: 'failed', error };
+    const waitMs = retryAfterMs(response.headers.get('retry-after'), now()) ?? 0;
+    // Asked to wait longer than anyone waits for a page: fail now, the next request tries again.
+    if (waitMs > LONGEST_RENEWAL_WAIT_MS) return { kind: 'failed', error };
+    return { kind: 'again', error, retryAfterMs: waitMs };
   }
 
-  /** Renews the pair when the access token has expired; one renewal at a time. */
+  /**
+   * Renews the pair; only the server's refusal of the refresh token (401) removes both (README,
+   * Product rules: Token renewal).
+   */
+  async function renewTokens(refreshToken: string): Promise<RenewalOutcome> {
+    let outcome: RenewalOutcome = { kind: 'refused' };
+    for (let attempt = 1; attempt <= RENEWAL_ATTEMPTS; attempt += 1) {
+      const tried = await tryRenewal(refreshToken);
+      if (tried.kind !== 'again') {
+        outcome = tried;
+        break;
+      }
+      outcome = { kind: 'failed', error: tried.error };
+      if (attempt === RENEWAL_ATTEMPTS) break;
+      // Never sooner than the server asked, nor than the backoff.
+      const backoff = RENEWAL_BACKOFF_MS[attempt - 1] ?? LONGEST_RENEWAL_WAIT_MS;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(tried.retryAfterMs, backoff)));
+      // Another tab renewed (or signed out) meanwhile: its tokens are the ones to use, and
+      // presenting this spent refresh token again could end the session.
+      if (options.tokens.read()?.refreshToken !== refreshToken) return { kind: 'renewed' };
+    }
+    if (outcome.kind === 'refused') options.tokens.clear();
+    if (outcome.kind === 'failed') options.onRenewalFailed?.(outcome.error.message);
+    return outcome;
+  }
+
+  /**
+   * Renews the pair when the access token has expired; one renewal at a time. Throws when the
+   * renewal kept failing: the request would only meet a 401 with the expired token.
+   */
   async function ensureFreshTokens(): Promise<void> {
     const pair = options.tokens.read();
     if (!pair || !isTokenExpired(pair.accessToken, now())) return;
@@ -140,7 +217,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     refreshInFlight ??= renewTokens(pair.refreshToken).finally(() => {
       refreshInFlight = null;
     });
-    await refreshInFlight;
+    const outcome = await refreshInFlight;
+    if (outcome.kind === 'failed') throw outcome.error;
   }
 
   async function send(

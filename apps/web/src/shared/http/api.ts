@@ -2,7 +2,10 @@ import { env } from '../../config/env';
 import { createApiClient } from './api-client';
 import { ACCESS_TOKEN_KEY, createTokenStore, REFRESH_TOKEN_KEY } from './token-store';
 
-/** The app's token store (localStorage) and API client; the app sets what a 401 does. */
+/**
+ * The app's token store (localStorage) and API client; the app sets what a 401 does and how a
+ * renewal that keeps failing is told.
+ */
 export const tokenStore = createTokenStore(window.localStorage);
 
 let unauthorizedHandler: () => void = () => {};
@@ -11,10 +14,17 @@ export function setUnauthorizedHandler(handler: () => void): void {
   unauthorizedHandler = handler;
 }
 
+let renewalFailedHandler: (message: string) => void = () => {};
+
+export function setRenewalFailedHandler(handler: (message: string) => void): void {
+  renewalFailedHandler = handler;
+}
+
 export const api = createApiClient({
   baseUrl: env.apiBaseUrl,
   tokens: tokenStore,
   onUnauthorized: () => unauthorizedHandler(),
+  onRenewalFailed: (message) => renewalFailedHandler(message),
 });
 
 // Another tab signed in or out: follow it.
