@@ -81,6 +81,7 @@ export default tseslint.config(
       'apps/api/src/config.ts',
       'apps/api/test/support/test-env.ts',
       'apps/api/bench/**',
+      'apps/api/cluster/**',
       '**/*.config.ts',
       'scripts/**',
     ],

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Unit and integration tests of every workspace. The API's run on PGlite always and also on
 // PostgreSQL when TEST_DATABASE_URL is set (see apps/api/test/support/test-databases.ts).
@@ -31,6 +31,7 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['apps/api/test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'apps/api/test/cluster/**'],
           globalSetup: ['apps/api/test/support/template-databases.ts'],
           // Processes, not worker threads: argon2's native addon aborts the whole run when a
           // thread is ended while a hash is still in flight.
@@ -45,6 +46,18 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // Two built server processes behind HAProxy on PostgreSQL and Redis (`npm run cluster`):
+        // its own part of `npm test` (`npm run test:cluster`), after the others, as it starts
+        // real processes and wants the build, TEST_DATABASE_URL, TEST_REDIS_URL and HAProxy.
+        test: {
+          name: 'cluster',
+          include: ['apps/api/test/cluster/**/*.test.ts'],
+          pool: 'forks',
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
         },
       },
     ],

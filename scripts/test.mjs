@@ -1,8 +1,9 @@
 // `npm test`: every check, in two rounds that each keep both cores busy. Round one: type checks,
 // lint, formatting, and the build the end-to-end tests serve. Round two: the unit and
-// integration tests (Vitest) beside the end-to-end journeys (Playwright, one browser), which
-// spend much of their time waiting on the page. Each line is prefixed with its part's name; the
-// run fails if any part fails, and says which.
+// integration tests (Vitest), then the cluster test (two built processes behind HAProxy, which
+// wants the build too), beside the end-to-end journeys (Playwright, one browser), which spend
+// much of their time waiting on the page and outlast the other two. Each line is prefixed with its
+// part's name; the run fails if any part fails, and says which.
 import { spawn } from 'node:child_process';
 
 const rounds = [
@@ -13,10 +14,26 @@ const rounds = [
     { name: 'build', command: ['node', 'scripts/start.mjs', '--build-only'] },
   ],
   [
-    { name: 'unit', command: ['npm', 'run', '--silent', 'test:unit'] },
+    // One after the other: each starts processes of its own, and together they would take the
+    // cores the end-to-end journeys' timing depends on.
+    [
+      { name: 'unit', command: ['npm', 'run', '--silent', 'test:unit'] },
+      { name: 'cluster', command: ['npm', 'run', '--silent', 'test:cluster'] },
+    ],
     { name: 'e2e', command: ['npm', 'run', '--silent', 'test:e2e'] },
   ],
 ];
+
+/** A lane of a round: one part, or parts run one after another (stopping at a failure). */
+async function runLane(lane) {
+  const outcomes = [];
+  for (const part of [lane].flat()) {
+    const outcome = await run(part);
+    outcomes.push(outcome);
+    if (!outcome.ok) break;
+  }
+  return outcomes;
+}
 
 function run({ name, command }) {
   const startedAt = Date.now();
@@ -46,7 +63,7 @@ function run({ name, command }) {
 
 const results = [];
 for (const round of rounds) {
-  const outcomes = await Promise.all(round.map(run));
+  const outcomes = (await Promise.all(round.map(runLane))).flat();
   results.push(...outcomes);
   if (outcomes.some((outcome) => !outcome.ok)) break;
 }
@@ -54,7 +71,7 @@ console.log(
   `\n${results.map(({ name, ok, seconds }) => `${name} ${ok ? 'passed' : 'FAILED'} (${seconds} s)`).join(', ')}`,
 );
 const failed = results.filter((outcome) => !outcome.ok);
-if (failed.length > 0 || results.length < rounds.flat().length) {
+if (failed.length > 0 || results.length < rounds.flat(2).length) {
   console.error(`npm test failed: ${failed.map((outcome) => outcome.name).join(', ')}`);
   process.exit(1);
 }

@@ -24,6 +24,7 @@ import { databasePlugin } from './plugins/database';
 import { errorHandlerPlugin } from './plugins/error-handler';
 import { identityPlugin } from './plugins/identity';
 import { mailPlugin, type MailPluginOptions } from './plugins/mail';
+import { metricsPlugin } from './plugins/metrics';
 import { paymentsPlugin } from './plugins/payments';
 import { pwnedPasswordsPlugin } from './plugins/pwned-passwords';
 import { rateLimitPlugin } from './plugins/rate-limit';
@@ -84,6 +85,8 @@ export async function buildApp(
   // Compresses API answers and the small files the build did not precompress; the .br/.gz twins
   // of the web app's assets pass through untouched (their Content-Encoding is set).
   await app.register(fastifyCompress);
+  // First among the outside worlds, so that it times every request and the others can report.
+  await app.register(metricsPlugin, { config });
   await app.register(databasePlugin, { config: config.database });
   await app.register(mailPlugin, { config, timing: options.mail });
   await app.register(paymentsPlugin, { config });

@@ -104,6 +104,17 @@ const EnvSchema = z.object({
       .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)')
       .optional(),
   ),
+  STRIPE_API_URL: optionalString.pipe(
+    z
+      .url({
+        protocol: /^https?$/,
+        error: 'must be the base URL of a Stripe API, such as https://api.stripe.com',
+      })
+      .refine((value) => ['', '/'].includes(new URL(value).pathname), {
+        error: 'must be a base URL without a path, such as http://127.0.0.1:12111',
+      })
+      .optional(),
+  ),
   STRIPE_WEBHOOK_SECRET: optionalString.pipe(
     z
       .string()
@@ -150,6 +161,16 @@ const EnvSchema = z.object({
   PWNED_PASSWORDS_URL: z
     .url({ protocol: /^https?$/, error: 'must be the URL of the Pwned Passwords range API' })
     .default('https://api.pwnedpasswords.com'),
+  METRICS_TOKEN: optionalString.pipe(
+    z
+      .string()
+      .min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)')
+      .regex(
+        /^[\x21-\x7e]+$/,
+        'must be printable ASCII without spaces (it is sent as a bearer token)',
+      )
+      .optional(),
+  ),
 });
 
 export type DatabaseConfig =
@@ -195,6 +216,11 @@ export interface Config {
   stripe: {
     /** Without it, the local payment sandbox stands in for Stripe (development only). */
     secretKey: string | undefined;
+    /**
+     * Where the SDK sends its calls with a secret key; undefined for Stripe itself. Another
+     * address serves one Stripe stand-in to several processes (`npm run cluster`).
+     */
+    apiUrl: string | undefined;
     /** Verifies the Stripe-Signature of webhook deliveries. */
     webhookSecret: string;
   };
@@ -216,6 +242,11 @@ export interface Config {
    * on by default in production only. An unanswered question never refuses a password.
    */
   pwnedPasswords: { url: string } | 'off';
+  /**
+   * The bearer token that opens /metrics to scrapers beyond loopback; without it, only clients
+   * on this machine that come straight to the process (not through a proxy) may read it.
+   */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -237,7 +268,8 @@ export function loadConfig(env: Environment = process.env): Config {
         const variable = String(issue.path[0]);
         const given = env[variable];
         // Secrets and URLs that can carry passwords are never echoed.
-        const isSensitive = variable.includes('SECRET') || SENSITIVE_URLS.has(variable);
+        const isSensitive =
+          variable.includes('SECRET') || variable.includes('TOKEN') || SENSITIVE_URLS.has(variable);
         const shown = isSensitive ? '' : ` (got "${given ?? ''}")`;
         return `${variable}: ${issue.message}${shown}`;
       }),
@@ -256,6 +288,11 @@ export function loadConfig(env: Environment = process.env): Config {
   if (isProduction && !values.STRIPE_SECRET_KEY) {
     problems.push('STRIPE_SECRET_KEY: required in production (the payment sandbox is refused)');
   }
+  if (values.STRIPE_API_URL && !values.STRIPE_SECRET_KEY) {
+    problems.push(
+      'STRIPE_API_URL: needs STRIPE_SECRET_KEY (without a key the local sandbox stands in for Stripe)',
+    );
+  }
   if (isProduction && !values.STRIPE_WEBHOOK_SECRET) {
     problems.push('STRIPE_WEBHOOK_SECRET: required in production (generated secrets are refused)');
   }
@@ -268,12 +305,14 @@ export function loadConfig(env: Environment = process.env): Config {
     // Identity providers' keys and endpoints over plain http could be swapped on the way, and
     // a password's hash prefix is nobody else's business.
     for (const name of [
+      'STRIPE_API_URL',
       'GOOGLE_ISSUER',
       'APPLE_ISSUER',
       'APPLE_JWKS_URL',
       'PWNED_PASSWORDS_URL',
     ] as const) {
-      if (values[name].startsWith('http://')) problems.push(`${name}: must be https in production`);
+      if (values[name]?.startsWith('http://'))
+        problems.push(`${name}: must be https in production`);
     }
   }
   if (isProduction && values.TRUST_PROXY === true) {
@@ -349,12 +388,14 @@ export function loadConfig(env: Environment = process.env): Config {
         : 'sandbox',
     stripe: {
       secretKey: values.STRIPE_SECRET_KEY,
+      apiUrl: values.STRIPE_API_URL?.replace(/\/+$/, ''),
       webhookSecret: values.STRIPE_WEBHOOK_SECRET ?? generated().stripeWebhookSecret,
     },
     pwnedPasswords:
       (values.PWNED_PASSWORDS ?? (isProduction ? 'on' : 'off')) === 'on'
         ? { url: values.PWNED_PASSWORDS_URL.replace(/\/+$/, '') }
         : 'off',
+    metricsToken: values.METRICS_TOKEN,
   };
 }
 

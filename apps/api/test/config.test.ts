@@ -121,6 +121,40 @@ describe('loadConfig', () => {
     expect(problem).not.toContain('short"');
   });
 
+  it('points the Stripe SDK at STRIPE_API_URL only with a key, and only over https in production', () => {
+    const withKey = { DATA_DIR: freshDataDir(), STRIPE_SECRET_KEY: 'sk_test_abc' };
+    expect(loadConfig(withKey).stripe.apiUrl).toBeUndefined();
+    expect(
+      loadConfig({ ...withKey, STRIPE_API_URL: 'http://127.0.0.1:12111/' }).stripe.apiUrl,
+    ).toBe('http://127.0.0.1:12111');
+    expect(problemsOf({ DATA_DIR: freshDataDir(), STRIPE_API_URL: 'http://127.0.0.1:1' })).toEqual([
+      'STRIPE_API_URL: needs STRIPE_SECRET_KEY (without a key the local sandbox stands in for Stripe)',
+    ]);
+    expect(problemsOf({ ...withKey, STRIPE_API_URL: 'http://127.0.0.1:1/v1' })).toEqual([
+      'STRIPE_API_URL: must be a base URL without a path, such as http://127.0.0.1:12111 (got "http://127.0.0.1:1/v1")',
+    ]);
+    expect(
+      problemsOf({
+        ...withKey,
+        NODE_ENV: 'production',
+        TOKEN_SECRET: 'x'.repeat(40),
+        SMTP_URL: 'smtps://mail.example.com',
+        STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+        PUBLIC_URL: 'https://app.example.com',
+        STRIPE_API_URL: 'http://stripe-mock:12111',
+      }),
+    ).toEqual(['STRIPE_API_URL: must be https in production']);
+  });
+
+  it('takes a METRICS_TOKEN of 32 characters or more, and never prints a refused one', () => {
+    const token = 'm'.repeat(20) + '0123456789ab';
+    expect(loadConfig({ DATA_DIR: freshDataDir(), METRICS_TOKEN: token }).metricsToken).toBe(token);
+    expect(loadConfig({ DATA_DIR: freshDataDir() }).metricsToken).toBeUndefined();
+    const [problem] = problemsOf({ DATA_DIR: freshDataDir(), METRICS_TOKEN: 'tooshort' });
+    expect(problem).toMatch(/^METRICS_TOKEN: must be at least 32 characters/);
+    expect(problem).not.toContain('tooshort');
+  });
+
   it('sizes the /auth budgets for 5,000 people behind one address by default', () => {
     const config = loadConfig({ DATA_DIR: freshDataDir() });
     expect(config.authRequestsPerMinute).toBe(5000);

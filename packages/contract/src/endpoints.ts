@@ -38,7 +38,14 @@ const COMMON_PASSWORD_RULE = `One of the most common passwords (compared without
 export const endpoints = {
   health: defineEndpoint(routes.health, {
     tag: 'Health',
-    summary: 'Whether the server and its database answer (for load balancers).',
+    summary: 'Whether this server process is alive (liveness: it checks nothing beyond itself).',
+    success: { 200: HealthSchema },
+  }),
+  ready: defineEndpoint(routes.ready, {
+    tag: 'Health',
+    summary: 'Whether this server process can serve calls (readiness, for load balancers).',
+    description:
+      'Answers 200 while the database and, when REDIS_URL is set, Redis answer within 2 seconds; 503 otherwise, naming what does not answer.',
     success: { 200: HealthSchema },
     errors: [503],
   }),

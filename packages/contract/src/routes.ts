@@ -17,6 +17,7 @@ export interface Route {
 
 export const apiRoutes = {
   health: { method: 'GET', path: '/health', auth: false },
+  ready: { method: 'GET', path: '/ready', auth: false },
 
   register: { method: 'POST', path: '/auth/local/register/email', auth: false },
   login: { method: 'POST', path: '/auth/local/login/email', auth: false },

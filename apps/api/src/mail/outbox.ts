@@ -123,6 +123,23 @@ export class OutboxWorker implements Mailer {
     this.wake();
   }
 
+  /** The mail not yet sent nor given up, by every process: how far behind delivery is. */
+  async backlog(): Promise<{ count: number; oldestAgeSeconds: number }> {
+    const row = await this.db
+      .selectFrom('outboxEmails')
+      .select([
+        sql<string>`count(*)`.as('count'),
+        sql<string | null>`extract(epoch from now() - min(created_at))`.as('oldestAgeSeconds'),
+      ])
+      .where('sentAt', 'is', null)
+      .where('failedAt', 'is', null)
+      .executeTakeFirstOrThrow();
+    return {
+      count: Number(row.count),
+      oldestAgeSeconds: Math.max(0, Number(row.oldestAgeSeconds ?? 0)),
+    };
+  }
+
   /** Sends what is due now, without waiting for the next poll. */
   wake(): void {
     if (this.stopped) return;

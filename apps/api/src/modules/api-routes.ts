@@ -31,6 +31,7 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
   const { db } = api.database;
   const { publicUrl, supportEmail } = config;
   const hasher = passwordHasher ?? createPasswordHasher();
+  api.metrics.readHashingWith(() => hasher.load());
   const authService = createAuthService({
     db,
     hasher,
@@ -112,5 +113,6 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
     paymentsService,
     stripe: api.stripe,
     webhookSecret: config.stripe.webhookSecret,
+    countWebhook: api.metrics.countWebhook,
   });
 };

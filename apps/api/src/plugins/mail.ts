@@ -50,6 +50,7 @@ export const mailPlugin = fp<MailPluginOptions>(
       app.log,
     );
     app.decorate('mail', { enqueue: (transaction, email) => outbox.enqueue(transaction, email) });
+    app.metrics.readOutboxWith(() => outbox.backlog());
     if (localInbox) await app.register(devInboxRoutes, { inbox: localInbox });
 
     app.addHook('onReady', async () => outbox.start());
@@ -58,5 +59,5 @@ export const mailPlugin = fp<MailPluginOptions>(
       await localInbox?.close();
     });
   },
-  { name: 'mail', dependencies: ['database'] },
+  { name: 'mail', dependencies: ['database', 'metrics'] },
 );

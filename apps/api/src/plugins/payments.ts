@@ -1,5 +1,6 @@
-// The Stripe client: the official SDK, pointed at Stripe with STRIPE_SECRET_KEY, or (development
-// only) at the local Stripe sandbox on loopback, which delivers its webhooks back to this server.
+// The Stripe client: the official SDK, pointed at Stripe with STRIPE_SECRET_KEY (or at the Stripe
+// stand-in of STRIPE_API_URL), or (development only) at a local Stripe sandbox of its own on
+// loopback, which delivers its webhooks back to this server.
 import { apiRoutes } from '@kegel/contract';
 import { startStripeSandbox, type StripeSandbox } from '@kegel/sandbox/stripe-sandbox';
 import fp from 'fastify-plugin';
@@ -36,7 +37,10 @@ export const paymentsPlugin = fp<{ config: Pick<Config, 'stripe' | 'port'> }>(
           protocol: 'http',
           maxNetworkRetries: 2,
         })
-      : new Stripe(config.stripe.secretKey ?? '', { maxNetworkRetries: 2 });
+      : new Stripe(config.stripe.secretKey ?? '', {
+          maxNetworkRetries: 2,
+          ...(config.stripe.apiUrl ? sdkEndpoint(config.stripe.apiUrl) : {}),
+        });
     app.decorate('stripe', stripe);
     app.addHook('onClose', async () => {
       await sandbox?.close();
@@ -44,3 +48,14 @@ export const paymentsPlugin = fp<{ config: Pick<Config, 'stripe' | 'port'> }>(
   },
   { name: 'payments' },
 );
+
+/** The SDK's host, port and protocol settings for a base URL (STRIPE_API_URL). */
+function sdkEndpoint(apiUrl: string): { host: string; port: number; protocol: 'http' | 'https' } {
+  const url = new URL(apiUrl);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return {
+    host: url.hostname,
+    port: Number(url.port) || (protocol === 'http' ? 80 : 443),
+    protocol,
+  };
+}

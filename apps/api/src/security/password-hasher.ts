@@ -43,6 +43,8 @@ export interface PasswordHasher {
   verify(hash: string, password: string): Promise<PasswordCheck>;
   /** Spends the same work as a real verify, for accounts that do not exist (no enumeration). */
   verifyAgainstNothing(password: string): Promise<false>;
+  /** Hashes being computed and waiting for a slot (the metrics' hashing queue). */
+  load(): { running: number; waiting: number };
 }
 
 export function createPasswordHasher(
@@ -93,5 +95,6 @@ export function createPasswordHasher(
       if (normalized !== password) await withSlot(() => argon2.verify(decoy, password));
       return false;
     },
+    load: () => ({ running: active, waiting: queue.length }),
   };
 }

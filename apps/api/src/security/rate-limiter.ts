@@ -68,6 +68,8 @@ export interface RateLimiter {
     ticket: string,
     outcome: GateOutcome,
   ): Promise<void>;
+  /** Whether the counters can be reached within `timeoutMs` (always, in memory): readiness. */
+  isAnswering(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -177,6 +179,9 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
         gate.lastFailureAt = now();
         gate.forgetAt = gate.lastFailureAt + rule.forgetAfterSeconds * 1000;
       }
+    },
+    async isAnswering() {
+      return true;
     },
     async close() {
       clearInterval(sweep);
@@ -329,6 +334,11 @@ export function createRedisRateLimiter(
     // outcome is still counted, and a stale place in the gate frees itself (STALE_ATTEMPT_MS).
     leaveGate: (rule, key, ticket, outcome) =>
       counted((limiter) => limiter.leaveGate(rule, key, ticket, outcome)),
+    // Redis itself, never the fallback: readiness tells a load balancer that Redis is away.
+    isAnswering: async (timeoutMs) => {
+      await firstConnection;
+      return shared.isAnswering(timeoutMs);
+    },
     async close() {
       clearInterval(probe);
       await local.close();
@@ -414,6 +424,21 @@ function redisCounters(redis: Redis, prefix: string, now: () => number): RateLim
         now(),
         rule.forgetAfterSeconds * 1000,
       );
+    },
+    async isAnswering(timeoutMs) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      });
+      const ping = redis.ping().then(
+        (reply) => reply === 'PONG',
+        () => false,
+      );
+      try {
+        return await Promise.race([ping, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     async close() {},
   };

@@ -17,6 +17,7 @@ function holdingHasher() {
   } = {
     hash: (password) => real.hash(password),
     verifyAgainstNothing: (password) => real.verifyAgainstNothing(password),
+    load: () => real.load(),
     async verify(hash, password) {
       const result = await real.verify(hash, password);
       const hold = held;

@@ -1,10 +1,12 @@
 import type { CheckoutSession } from '@kegel/contract';
+import { startStripeSandbox, type StripeSandbox } from '@kegel/sandbox/stripe-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { login, post, register } from '../support/accounts';
 import {
   startTestServer,
   TEST_PUBLIC_URL,
+  TEST_STRIPE_WEBHOOK_SECRET,
   type TestServer,
   uniqueEmail,
 } from '../support/test-app';
@@ -167,5 +169,43 @@ describe.each(testDatabaseKinds)('checkout through the Stripe sandbox on $name',
       error: 'Not Found',
       message: 'Payment not found',
     });
+  });
+});
+
+describe('checkout through a Stripe stand-in at STRIPE_API_URL', () => {
+  const kind = testDatabaseKinds[0]!;
+  let sandbox: StripeSandbox;
+  let server: TestServer;
+  beforeAll(async () => {
+    // Outside the server, as `npm run cluster` runs one for all its processes.
+    sandbox = await startStripeSandbox({
+      webhookSecret: TEST_STRIPE_WEBHOOK_SECRET,
+      // Nothing is paid here, so nothing is delivered.
+      webhookUrl: 'http://127.0.0.1:1/unused',
+    });
+    server = await startTestServer(kind, {
+      env: { STRIPE_SECRET_KEY: 'sk_test_stand_in', STRIPE_API_URL: sandbox.baseUrl },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await sandbox.close();
+  });
+
+  it('makes the session there, and reads it back from there', async () => {
+    const response = await post(server.app, '/payments/stripe/new', {
+      planId: '1-month',
+      email: uniqueEmail('stand-in'),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const paymentURL = response.json<{ paymentURL: string }>().paymentURL;
+    expect(paymentURL.startsWith(`${sandbox.baseUrl}/checkout/cs_test_`)).toBe(true);
+    const sessionId = paymentURL.split('/').pop();
+    const described = await server.app.inject({
+      method: 'GET',
+      url: `/api/payments/stripe/session/${sessionId}`,
+    });
+    expect(described.statusCode).toBe(200);
+    expect(described.json<CheckoutSession>()).toMatchObject({ id: sessionId, durationDays: 30 });
   });
 });

@@ -4,6 +4,8 @@ export const testEnv = {
   postgresUrl: process.env.TEST_DATABASE_URL || undefined,
   /** A Redis server for the shared rate-limit tests. */
   redisUrl: process.env.TEST_REDIS_URL || undefined,
+  /** CLUSTER=required: the cluster test fails, rather than skips, without PostgreSQL, Redis or HAProxy. */
+  clusterRequired: process.env.CLUSTER === 'required',
 };
 
 /** The PATH a child process needs to find its tools. */

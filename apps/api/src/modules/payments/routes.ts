@@ -5,6 +5,7 @@ import type Stripe from 'stripe';
 import { AppError } from '../../errors';
 import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
+import type { WebhookOutcome } from '../../plugins/metrics';
 import { callerFrom } from '../../security/client-address';
 import type { PaymentsService } from './service';
 
@@ -12,6 +13,8 @@ export interface PaymentRoutesOptions {
   paymentsService: PaymentsService;
   stripe: Stripe;
   webhookSecret: string;
+  /** Tells the metrics what became of each webhook delivery. */
+  countWebhook: (outcome: WebhookOutcome) => void;
 }
 
 /** Stripe's default tolerance: a signature older than five minutes is refused (replays). */
@@ -26,7 +29,7 @@ const HANDLED_EVENTS = new Set([
 /** Plans, checkout, the customer portal, the caller's purchases, and Stripe's webhook. */
 export const paymentRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> =
   async function paymentRoutes(app, options) {
-    const { paymentsService, stripe, webhookSecret } = options;
+    const { paymentsService, stripe, webhookSecret, countWebhook } = options;
 
     serveEndpoint(app, endpoints.listPlans, async function listPlans() {
       return paymentsService.listPlans();
@@ -66,6 +69,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> =
         async function receiveStripeEvent(request) {
           const signature = request.headers['stripe-signature'];
           if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
+            countWebhook('invalid-signature');
             throw new AppError(400, 'Missing Stripe signature');
           }
           let event: Stripe.Event;
@@ -77,9 +81,13 @@ export const paymentRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> =
               SIGNATURE_TOLERANCE_SECONDS,
             );
           } catch {
+            countWebhook('invalid-signature');
             throw new AppError(400, 'Invalid Stripe signature');
           }
-          if (!HANDLED_EVENTS.has(event.type)) return { received: true as const };
+          if (!HANDLED_EVENTS.has(event.type)) {
+            countWebhook('ignored-type');
+            return { received: true as const };
+          }
 
           const session = event.data.object as Stripe.Checkout.Session;
           const email =
@@ -90,24 +98,32 @@ export const paymentRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> =
               { eventId: event.id, sessionId: session.id },
               'stripe: checkout without email or plan',
             );
+            countWebhook('incomplete');
             return { received: true as const };
           }
-          const outcome = await paymentsService.grantCheckout({
-            eventId: event.id,
-            eventType: event.type,
-            sessionId: session.id,
-            email,
-            planId,
-            amountCents: session.amount_total ?? 0,
-            currency: session.currency ?? 'usd',
-            isPaid:
-              event.type !== 'checkout.session.async_payment_failed' &&
-              session.payment_status === 'paid',
-            customerId:
-              typeof session.customer === 'string'
-                ? session.customer
-                : (session.customer?.id ?? null),
-          });
+          // A failure answers 500, and Stripe delivers the event again later.
+          const outcome = await paymentsService
+            .grantCheckout({
+              eventId: event.id,
+              eventType: event.type,
+              sessionId: session.id,
+              email,
+              planId,
+              amountCents: session.amount_total ?? 0,
+              currency: session.currency ?? 'usd',
+              isPaid:
+                event.type !== 'checkout.session.async_payment_failed' &&
+                session.payment_status === 'paid',
+              customerId:
+                typeof session.customer === 'string'
+                  ? session.customer
+                  : (session.customer?.id ?? null),
+            })
+            .catch((error: unknown) => {
+              countWebhook('failed');
+              throw error;
+            });
+          countWebhook(outcome.kind);
           if (outcome.kind === 'unknown-plan') {
             request.log.error(
               { eventId: event.id, planId },
