@@ -137,7 +137,7 @@ describe('loadConfig', () => {
       problemsOf({
         ...withKey,
         NODE_ENV: 'production',
-        TOKEN_SECRET: 'x'.repeat(40),
+        TOKEN_SECRET: randomBytes(48).toString('base64'),
         SMTP_URL: 'smtps://mail.example.com',
         STRIPE_WEBHOOK_SECRET: 'whsec_abc',
         PUBLIC_URL: 'https://app.example.com',
