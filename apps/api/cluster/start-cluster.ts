@@ -287,6 +287,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
           STRIPE_API_URL: `http://127.0.0.1:${stripe.port}`,
           STRIPE_WEBHOOK_SECRET: webhookSecret,
           SMTP_URL: smtpUrl,
+          // The local capture speaks plain SMTP on loopback; a real server gets TLS.
+          ...(options.smtpUrl ? {} : { SMTP_ALLOW_INSECURE: 'true' }),
           TRUST_PROXY: trustProxy,
           ...options.env,
         },
