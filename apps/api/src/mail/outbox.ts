@@ -276,9 +276,9 @@ export class OutboxWorker implements Mailer {
   }
 
   /**
-   * After a failed attempt: the next one, later each time, or none. A mail whose link would have
-   * expired by the next attempt is given up now; one out of attempts too, unless it must never
-   * be given up.
+   * After a failed attempt: the next one, later each time, or none. A link mail is tried until a
+   * minute before its link dies, then given up; one out of attempts too, unless it must never be
+   * given up.
    */
   private async scheduleRetry(
     row: { id: string; template: string; attempts: number; neverGiveUp: boolean },
@@ -289,8 +289,11 @@ export class OutboxWorker implements Mailer {
     const delayMs = isOutOfAttempts
       ? maxRetryDelayMs
       : Math.min(retryBaseMs * 2 ** (row.attempts - 1), maxRetryDelayMs);
-    const nextAttemptAt = sql<Date>`now() + make_interval(secs => ${delayMs / 1000})`;
-    const givesUp = sql<boolean>`(${sql.lit(isOutOfAttempts && !row.neverGiveUp)} or coalesce(useless_after <= ${nextAttemptAt}, false))`;
+    // A link mail's last attempt comes a minute before its link dies, not a backoff step past it:
+    // a mail server back at minute 35 still delivers a 60-minute reset link.
+    const lastUsefulAttemptAt = sql<Date>`useless_after - interval '1 minute'`;
+    const nextAttemptAt = sql<Date>`least(now() + make_interval(secs => ${delayMs / 1000}), coalesce(${lastUsefulAttemptAt}, 'infinity'))`;
+    const givesUp = sql<boolean>`(${sql.lit(isOutOfAttempts && !row.neverGiveUp)} or coalesce(${lastUsefulAttemptAt} <= now(), false))`;
     const updated = await this.db
       .updateTable('outboxEmails')
       .set({

@@ -182,6 +182,48 @@ describe.each(testDatabaseKinds)('mail outbox on $name', (kind) => {
     }
   });
 
+  it('keeps trying a link mail until shortly before its link dies, not one backoff step short', async () => {
+    const port = await freePort();
+    // Backoff steps of minutes, as in production: the next would land past the link's end.
+    const app = await buildTestApp(database, {
+      env: { SMTP_URL: `smtp://127.0.0.1:${port}` },
+      mail: { pollIntervalMs: 50, retryBaseMs: 120_000 },
+    });
+    try {
+      const email = uniqueEmail('late-server');
+      await register(app, email, 'correct horse');
+      await post(app, '/auth/reset-password', { email });
+      await expect
+        .poll(async () => (await outboxRow(app, email, 'password-reset')).attempts, {
+          timeout: 10_000,
+        })
+        .toBeGreaterThanOrEqual(1);
+      // 100 s of the link left; the next step would be 240 s away.
+      const { id } = await outboxRow(app, email, 'password-reset');
+      await app.database.db
+        .updateTable('outboxEmails')
+        .set({
+          uselessAfter: sql<Date>`now() + interval '100 seconds'`,
+          nextAttemptAt: sql<Date>`now()`,
+        })
+        .where('id', '=', id)
+        .execute();
+      await expect
+        .poll(async () => (await outboxRow(app, email, 'password-reset')).attempts, {
+          timeout: 10_000,
+        })
+        .toBeGreaterThanOrEqual(2);
+
+      const row = await outboxRow(app, email, 'password-reset');
+      expect(row.failedAt).toBeNull();
+      expect(row.encryptedPayload).not.toBeNull();
+      // One more try, a minute before the link's end.
+      expect(row.nextAttemptAt.getTime()).toBeLessThanOrEqual(row.uselessAfter!.getTime() - 59_000);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('does not send a mail whose link expired before its first attempt (this server was down)', async () => {
     const inbox = await startSmtpInbox();
     const app = await buildTestApp(database, { env: { SMTP_URL: inbox.url } });
