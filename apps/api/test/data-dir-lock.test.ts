@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -137,10 +137,19 @@ describe.runIf(isLinux)('the lock of the embedded database directory', () => {
     takes(dataDir);
   });
 
-  it('refuses a lock taken on another machine (a shared volume), where its pid says nothing', () => {
+  it('refuses a lock another machine keeps touching (a shared volume), where its pid says nothing', () => {
     const { dataDir, lockFile } = freshDataDir();
     writeLock(lockFile, { host: 'another-host', pid: 2 ** 22 + 1 });
     expect(() => takes(dataDir)).toThrow(/another-host/);
+  });
+
+  it('takes over a lock of another host that nobody touched for a while (a killed container)', () => {
+    // The next container of a killed one has a new host name: the old lock's heartbeat stopped.
+    const { dataDir, lockFile } = freshDataDir();
+    writeLock(lockFile, { host: 'old-container-id', pid: 1 });
+    const minuteAgo = new Date(Date.now() - 60_000);
+    utimesSync(lockFile, minuteAgo, minuteAgo);
+    takes(dataDir);
   });
 
   it('removes its lock when released, but not one that another server has taken since', () => {

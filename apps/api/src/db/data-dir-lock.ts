@@ -7,12 +7,27 @@
 // alive forever. The file therefore names its holder by pid, host, boot id
 // (/proc/sys/kernel/random/boot_id) and the process's start time (/proc/<pid>/stat, field 22):
 // the holder is gone if the machine booted since, or if that pid is not running or started at
-// another time. A lock from another host (a shared volume) is never judged gone: a person must.
+// another time. Another host's pids mean nothing here (a shared volume, or the next container of
+// a killed one, which gets a new host name): the holder touches the file every 10 s, and a lock
+// from another host left untouched for 30 s is gone.
 // Not an OS lock because Node offers none (flock, fcntl) without a native addon. Without /proc
 // (macOS) only the pid is checked.
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
+
+const HEARTBEAT_MS = 10_000;
+const ANOTHER_HOST_STALE_MS = 30_000;
 
 interface LockHolder {
   pid: number;
@@ -47,15 +62,26 @@ export function lockDataDir(dataDir: string): () => void {
   const content = JSON.stringify(self);
   for (let attempt = 0; attempt < 3; attempt += 1) {
     if (createWithContent(lockFile, content)) {
+      const heartbeat = setInterval(() => {
+        try {
+          const now = new Date();
+          utimesSync(lockFile, now, now);
+        } catch {
+          // Gone or unwritable for a moment: the next beat tries again.
+        }
+      }, HEARTBEAT_MS);
+      heartbeat.unref();
       return () => {
+        clearInterval(heartbeat);
         // Only our own: a lock another server took over (judged ours stale) stays its lock.
         if (readIfExists(lockFile) === content) rmSync(lockFile, { force: true });
       };
     }
     const existing = readIfExists(lockFile);
-    if (existing === undefined) continue;
+    const untouchedMs = untouchedForMs(lockFile);
+    if (existing === undefined || untouchedMs === undefined) continue;
     const holder = parseHolder(existing);
-    if (holder && isHolderAlive(holder, self))
+    if (holder && isHolderAlive(holder, self, untouchedMs))
       throw new DataDirLockedError(dataDir, lockFile, holder);
     rmSync(lockFile, { force: true });
   }
@@ -114,9 +140,21 @@ function parseHolder(text: string): LockHolder | undefined {
   }
 }
 
-function isHolderAlive(holder: LockHolder, self: LockHolder): boolean {
-  // Another machine's pids, boots and clocks mean nothing here: only a person can tell.
-  if (holder.host !== undefined && holder.host !== self.host) return true;
+/** How long since the lock file was last touched; undefined when it is gone. */
+function untouchedForMs(file: string): number | undefined {
+  try {
+    return Date.now() - statSync(file).mtimeMs;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function isHolderAlive(holder: LockHolder, self: LockHolder, untouchedMs: number): boolean {
+  // Another host's pids and boots mean nothing here; its heartbeat does.
+  if (holder.host !== undefined && holder.host !== self.host) {
+    return untouchedMs < ANOTHER_HOST_STALE_MS;
+  }
   // Rebooted since: no process of that boot runs any more.
   if (holder.bootId && self.bootId && holder.bootId !== self.bootId) return false;
   if (!isProcessRunning(holder.pid)) return false;
