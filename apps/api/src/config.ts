@@ -75,7 +75,7 @@ const EnvSchema = z.object({
   SMTP_ALLOW_INSECURE: z
     .enum(['true', 'false'], { error: 'must be true or false' })
     .transform((value) => value === 'true')
-    .default(false),
+    .optional(),
   MAIL_FROM: z
     .string()
     .trim()
@@ -355,7 +355,11 @@ export function loadConfig(env: Environment = process.env): Config {
     mail: {
       smtpUrl: values.SMTP_URL,
       from: values.MAIL_FROM,
-      requireTls: !values.SMTP_ALLOW_INSECURE,
+      // Unset: TLS always, except a mail catcher on this machine (Mailpit, MailHog) in development.
+      requireTls: !(
+        values.SMTP_ALLOW_INSECURE ??
+        (!isProduction && isLoopbackUrl(values.SMTP_URL))
+      ),
     },
     redisUrl: values.REDIS_URL,
     redisKeyPrefix: values.REDIS_KEY_PREFIX,
@@ -397,6 +401,13 @@ export function loadConfig(env: Environment = process.env): Config {
         : 'off',
     metricsToken: values.METRICS_TOKEN,
   };
+}
+
+/** Whether a URL's host is this machine (localhost, 127.0.0.0/8, ::1). */
+function isLoopbackUrl(url: string | undefined): boolean {
+  if (!url) return false;
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
 
 /** Names proxy-addr (Fastify's) understands for well-known ranges. */

@@ -356,6 +356,16 @@ describe('loadConfig', () => {
       expect(insecure.mail.requireTls).toBe(false);
     });
 
+    it('lets a mail catcher on this machine go without TLS in development only', () => {
+      const dataDir = freshDataDir();
+      const catcher = { DATA_DIR: dataDir, SMTP_URL: 'smtp://localhost:1025' };
+      expect(loadConfig(catcher).mail.requireTls).toBe(false);
+      expect(loadConfig({ ...catcher, SMTP_ALLOW_INSECURE: 'false' }).mail.requireTls).toBe(true);
+      expect(
+        loadConfig({ DATA_DIR: dataDir, SMTP_URL: 'smtp://mail.example.com:587' }).mail.requireTls,
+      ).toBe(true);
+    });
+
     it('names SMTP_ALLOW_INSECURE when it is not true or false', () => {
       expect(problemsOf({ DATA_DIR: freshDataDir(), SMTP_ALLOW_INSECURE: 'yes' })).toEqual([
         'SMTP_ALLOW_INSECURE: must be true or false (got "yes")',
