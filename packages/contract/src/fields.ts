@@ -55,7 +55,15 @@ export const EmailSchema = z
 export const NewPasswordSchema = z
   .string({ error: messageWhenMissing(fieldMessages.required, fieldMessages.passwordRequired) })
   .min(PASSWORD_MIN_LENGTH, fieldMessages.passwordTooShort)
-  .max(PASSWORD_MAX_LENGTH, fieldMessages.passwordTooLong);
+  .max(PASSWORD_MAX_LENGTH, fieldMessages.passwordTooLong)
+  // Counted as it is stored (NFKC, see the API's password hasher): four accents typed on a Mac
+  // arrive as eight code units but are four characters.
+  .refine(
+    (password) =>
+      password.length < PASSWORD_MIN_LENGTH ||
+      password.normalize('NFKC').length >= PASSWORD_MIN_LENGTH,
+    fieldMessages.passwordTooShort,
+  );
 
 /** A password being presented (login, confirming a change): only non-empty and bounded. */
 export const CurrentPasswordSchema = z

@@ -66,6 +66,17 @@ describe.each(testDatabaseKinds)('password handling on $name', (kind) => {
     await login(server.app, email, composed);
   });
 
+  it('counts the length of a new password as it is stored (NFKC)', async () => {
+    const fourAccents = 'éèêë'.normalize('NFD');
+    expect(fourAccents.length).toBe(8);
+    const response = await post(server.app, '/auth/local/register/email', {
+      email: uniqueEmail('short-nfd'),
+      password: fourAccents,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ message: ['Password is too short'] });
+  });
+
   it('checks the cheap things before spending a hash', async () => {
     const email = uniqueEmail('cheap');
     await register(server.app, email, 'correct horse');
