@@ -55,6 +55,8 @@ export interface RateLimiter {
   hit(rule: RateLimitRule, key: string): Promise<RateLimitResult>;
   /** The events counted against `key` in the current window, without counting one. */
   peek(rule: RateLimitRule, key: string): Promise<RateLimitResult>;
+  /** Counts `key` once in a window that starts now (a mark that lasts the rule's window). */
+  mark(rule: RateLimitRule, key: string): Promise<void>;
   /** Forgets `key`'s count, or its failures for a gate. */
   reset(rule: RateLimitRule | FailureGateRule, key: string): Promise<void>;
   enterGate(rule: FailureGateRule, key: string): Promise<GateAnswer>;
@@ -152,6 +154,9 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
     async peek(rule, key) {
       const window = current(`${rule.name}:${key}`);
       return result(rule, window?.count ?? 0, (window?.resetsAt ?? now()) - now());
+    },
+    async mark(rule, key) {
+      windows.set(`${rule.name}:${key}`, { count: 1, resetsAt: now() + rule.windowSeconds * 1000 });
     },
     async reset(rule, key) {
       windows.delete(`${rule.name}:${key}`);
@@ -328,6 +333,7 @@ export function createRedisRateLimiter(
   return {
     hit: (rule, key) => counted((limiter) => limiter.hit(rule, key)),
     peek: (rule, key) => counted((limiter) => limiter.peek(rule, key)),
+    mark: (rule, key) => counted((limiter) => limiter.mark(rule, key)),
     reset: (rule, key) => counted((limiter) => limiter.reset(rule, key)),
     enterGate: (rule, key) => counted((limiter) => limiter.enterGate(rule, key)),
     // A ticket from one store handed back to the other is unknown there and does no harm: the
@@ -388,6 +394,9 @@ function redisCounters(redis: Redis, prefix: string, now: () => number): RateLim
       const id = `${prefix}${rule.name}:${key}`;
       const replies = await redis.multi().get(id).pttl(id).exec();
       return result(rule, Number(replies?.[0]?.[1] ?? 0), Number(replies?.[1]?.[1] ?? 0));
+    },
+    async mark(rule, key) {
+      await redis.set(`${prefix}${rule.name}:${key}`, 1, 'PX', rule.windowSeconds * 1000);
     },
     async reset(rule, key) {
       // Two calls at once, not one after the other: the wait on a hung Redis stays one timeout.

@@ -64,6 +64,21 @@ describe.each(implementations)('failure gate in $name', (implementation) => {
     await limiter.leaveGate(gate, key, answer.ticket, 'failure');
   }
 
+  it('marks a key for a window that starts at each mark', async () => {
+    const { clock, limiter, key } = setUp();
+    const rule = { name: 'test-mark', limit: 1, windowSeconds: 60 };
+    await limiter.mark(rule, key);
+    clock.advance(50);
+    await limiter.mark(rule, key);
+    expect((await limiter.peek(rule, key)).count).toBe(1);
+    if (implementation.name === 'memory') {
+      clock.advance(50);
+      expect((await limiter.peek(rule, key)).count).toBe(1);
+      clock.advance(11);
+      expect((await limiter.peek(rule, key)).count).toBe(0);
+    }
+  });
+
   it('lets the free failures through, then waits twice as long after each further one', async () => {
     const { clock, limiter, key } = setUp();
     for (let failure = 0; failure < 3; failure += 1) await fail(limiter, key);

@@ -224,10 +224,8 @@ export function createAuthService(deps: AuthServiceDependencies) {
 
   /** Remembers the caller's network as one the account signs in from (for 30 days). */
   async function rememberSignInAddress(userId: string, caller: Caller): Promise<void> {
-    const key = attemptKey(userId, caller);
-    // Restarts the window: an address stays known for 30 days after its latest sign-in.
-    await rateLimiter.reset(rateLimitRules.knownAddresses, key);
-    await rateLimiter.hit(rateLimitRules.knownAddresses, key);
+    // A window that starts now: an address stays known for 30 days after its latest sign-in.
+    await rateLimiter.mark(rateLimitRules.knownAddresses, attemptKey(userId, caller));
   }
 
   /** Counts one registration or reset request against the caller's address, or refuses. */

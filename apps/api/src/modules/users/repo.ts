@@ -6,34 +6,26 @@ import type { Database } from '../../db/schema';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
+/** What the account rules read of a member's row. */
+const ACCOUNT_COLUMNS = [
+  'id',
+  'email',
+  'passwordHash',
+  'subscriptionEndDate',
+  'emailVerifiedAt',
+  'credentialVersion',
+] as const;
+
 export function findUserByEmail(db: Executor, email: string) {
   return db
     .selectFrom('users')
-    .select([
-      'id',
-      'email',
-      'passwordHash',
-      'subscriptionEndDate',
-      'emailVerifiedAt',
-      'credentialVersion',
-    ])
+    .select(ACCOUNT_COLUMNS)
     .where(sql<string>`lower(email)`, '=', sql<string>`lower(${email})`)
     .executeTakeFirst();
 }
 
 export function findUserById(db: Executor, id: string) {
-  return db
-    .selectFrom('users')
-    .select([
-      'id',
-      'email',
-      'passwordHash',
-      'subscriptionEndDate',
-      'emailVerifiedAt',
-      'credentialVersion',
-    ])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return db.selectFrom('users').select(ACCOUNT_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 export function insertUser(
