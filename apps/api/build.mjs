@@ -11,8 +11,9 @@ const external = Object.keys(packageJson.dependencies).filter(
 
 await rm('dist', { recursive: true, force: true });
 await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  // The server, and the operator's command that grants parked payments.
+  entryPoints: ['src/main.ts', 'src/replay-payments.ts'],
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -22,4 +23,4 @@ await build({
   logLevel: 'warning',
 });
 await cp('src/db/migrations', 'dist/migrations', { recursive: true });
-console.log('api built: apps/api/dist/main.js');
+console.log('api built: apps/api/dist/main.js, apps/api/dist/replay-payments.js');

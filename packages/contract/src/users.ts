@@ -20,6 +20,8 @@ export const SubscriptionItemSchema = z.object({
   provider: SubscriptionProviderSchema,
   createdAt: IsoDateTimeSchema,
   expiresAt: IsoDateTimeSchema,
+  /** Set when the purchase was refunded (or charged back): its days no longer count. */
+  refundedAt: IsoDateTimeSchema.optional(),
 });
 export type SubscriptionItem = z.infer<typeof SubscriptionItemSchema>;
 

@@ -81,7 +81,11 @@ export function isDatabaseUnreachable(error: unknown, depth = 0): boolean {
 }
 
 /** Opens the configured database (PGlite on disk, or PostgreSQL by URL) and migrates it. */
-export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
+export async function openDatabase(
+  config: DatabaseConfig,
+  /** Tests of a migration stop before it (`through` the one before), to build what it meets. */
+  migrations: { through?: string } = {},
+): Promise<DatabaseHandle> {
   const { db, release, target } = await connect(config);
   try {
     await sql`select 1`.execute(db);
@@ -92,7 +96,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
   }
   let appliedMigrations: string[];
   try {
-    appliedMigrations = await runMigrations(db);
+    appliedMigrations = await runMigrations(db, migrations);
   } catch (error) {
     await db.destroy().catch(() => {});
     release();

@@ -28,9 +28,18 @@ async function readMigrationFiles(): Promise<MigrationFile[]> {
   );
 }
 
-/** Applies the migrations not applied yet; returns their names. */
-export async function runMigrations(db: Kysely<Database>): Promise<string[]> {
-  const files = await readMigrationFiles();
+/**
+ * Applies the migrations not applied yet; returns their names. `through` stops after the named
+ * file (tests of a migration build the data it meets first).
+ */
+export async function runMigrations(
+  db: Kysely<Database>,
+  options: { through?: string } = {},
+): Promise<string[]> {
+  const all = await readMigrationFiles();
+  const last = options.through ? all.findIndex((file) => file.name === options.through) : -1;
+  if (options.through && last < 0) throw new Error(`no migration named ${options.through}`);
+  const files = last < 0 ? all : all.slice(0, last + 1);
   return db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
     try {

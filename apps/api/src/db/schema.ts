@@ -12,6 +12,10 @@ export interface Database {
   outboxEmails: OutboxEmailsTable;
   purchases: PurchasesTable;
   stripeEvents: StripeEventsTable;
+  premiumLedger: PremiumLedgerTable;
+  stripeCharges: StripeChargesTable;
+  stripeDisputes: StripeDisputesTable;
+  stripeParkedEvents: StripeParkedEventsTable;
   userIdentities: UserIdentitiesTable;
   usedSignInNonces: UsedSignInNoncesTable;
 }
@@ -37,6 +41,8 @@ export interface UsersTable {
   passwordHash: string | null;
   subscriptionEndDate: Date | null;
   stripeCustomerId: Generated<string | null>;
+  /** The email the Stripe customer was last given; null when not known. */
+  stripeCustomerEmail: Generated<string | null>;
   emailVerifiedAt: Generated<Date | null>;
   /** Raised whenever the password or email changes: codes issued before stop working. */
   credentialVersion: Generated<number>;
@@ -108,9 +114,66 @@ export interface PurchasesTable {
   amountCents: number;
   currency: string;
   days: number;
+  /** The period the ledger gives it (kept as it was while the purchase is revoked). */
   startsAt: Date;
   expiresAt: Date;
   createdAt: Generated<Date>;
+  /** Stripe's PaymentIntent, which refunds and disputes name. */
+  paymentIntentId: Generated<string | null>;
+  /** The plan's price when it was bought: differs from amountCents when Stripe charged else. */
+  listedPriceCents: Generated<number | null>;
+  listedCurrency: Generated<string | null>;
+  /** Set (from the ledger) while the purchase is taken out by a refund or a lost dispute. */
+  revokedAt: Generated<Date | null>;
+  revokedReason: Generated<string | null>;
+}
+
+export type LedgerEntryKind = 'grant' | 'revoke' | 'reinstate' | 'balance';
+
+export interface PremiumLedgerTable {
+  sequence: Generated<string>;
+  userId: string;
+  source: 'stripe' | 'legacy';
+  entry: LedgerEntryKind;
+  purchaseId: string | null;
+  days: number | null;
+  endsAt: Date | null;
+  reason: string;
+  occurredAt: Date;
+  recordedAt: Generated<Date>;
+}
+
+export interface StripeChargesTable {
+  paymentIntentId: string;
+  chargeId: string;
+  amountCents: number;
+  amountRefundedCents: number;
+  currency: string;
+  refundedAt: Date | null;
+  updatedAt: Generated<Date>;
+}
+
+export interface StripeDisputesTable {
+  id: string;
+  paymentIntentId: string;
+  chargeId: string;
+  amountCents: number;
+  currency: string;
+  reason: string;
+  status: string;
+  openedAt: Date;
+  closedAt: Date | null;
+  updatedAt: Generated<Date>;
+}
+
+export interface StripeParkedEventsTable {
+  eventId: string;
+  type: string;
+  /** The event's JSON, as verified. */
+  payload: string;
+  reason: string;
+  parkedAt: Generated<Date>;
+  replayedAt: Date | null;
 }
 
 export interface StripeEventsTable {

@@ -73,6 +73,31 @@ function smtpOptionsFromUrl(smtpUrl: string, requireTls: boolean) {
   };
 }
 
+async function insertEmail(
+  transaction: Transaction<Database> | Kysely<Database>,
+  encryptionKey: Buffer,
+  email: OutgoingEmail,
+): Promise<void> {
+  await transaction
+    .insertInto('outboxEmails')
+    .values({
+      recipient: email.to,
+      template: email.template,
+      encryptedPayload: seal(encryptionKey, JSON.stringify(email.content)),
+      uselessAfter: email.uselessAfter ?? null,
+      neverGiveUp: email.neverGiveUp ?? false,
+    })
+    .execute();
+}
+
+/**
+ * Writes mail into the outbox without sending it, for a one-off command (a payments replay):
+ * a running server's worker sends it, or the next one to start.
+ */
+export function outboxWriter(encryptionKey: Buffer): Mailer {
+  return { enqueue: (transaction, email) => insertEmail(transaction, encryptionKey, email) };
+}
+
 const CLAIM_BATCH = 10;
 const CLAIM_LEASE_SECONDS = 120;
 
@@ -109,16 +134,7 @@ export class OutboxWorker implements Mailer {
     transaction: Transaction<Database> | Kysely<Database>,
     email: OutgoingEmail,
   ): Promise<void> {
-    await transaction
-      .insertInto('outboxEmails')
-      .values({
-        recipient: email.to,
-        template: email.template,
-        encryptedPayload: seal(this.settings.encryptionKey, JSON.stringify(email.content)),
-        uselessAfter: email.uselessAfter ?? null,
-        neverGiveUp: email.neverGiveUp ?? false,
-      })
-      .execute();
+    await insertEmail(transaction, this.settings.encryptionKey, email);
     this.expectMailUntil = Date.now() + EXPECT_MAIL_FOR_MS;
     this.wake();
   }

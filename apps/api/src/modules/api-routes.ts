@@ -13,6 +13,7 @@ import { createAuthService } from './auth/service';
 import { healthRoutes } from './health/routes';
 import { paymentRoutes } from './payments/routes';
 import { createPaymentsService } from './payments/service';
+import { createStripeEventHandler } from './payments/stripe-events';
 import { socialRoutes } from './social/routes';
 import { createSocialService } from './social/service';
 import { userRoutes } from './users/routes';
@@ -32,6 +33,25 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
   const { publicUrl, supportEmail } = config;
   const hasher = passwordHasher ?? createPasswordHasher();
   api.metrics.readHashingWith(() => hasher.load());
+  const paymentsService = createPaymentsService({
+    db,
+    publicUrl,
+    stripe: api.stripe,
+    rateLimiter: api.rateLimiter,
+    checkoutLimits: {
+      perAddress: {
+        name: 'checkouts-per-address',
+        limit: config.checkoutsPerAddressPerHour,
+        windowSeconds: 60 * 60,
+      },
+      perEmail: {
+        name: 'checkouts-per-email',
+        limit: config.checkoutsPerEmailPerHour,
+        windowSeconds: 60 * 60,
+      },
+    },
+  });
+
   const authService = createAuthService({
     db,
     hasher,
@@ -51,6 +71,12 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
       limit: config.authAttemptsPerAddressPerHour,
       windowSeconds: 60 * 60,
     },
+    onEmailChanged(userId) {
+      // Stripe's page shows the customer's email; the next checkout retries if this fails.
+      paymentsService.syncCustomerEmail(userId).catch((error: unknown) => {
+        api.log.error({ err: error, userId }, 'stripe: customer email not updated');
+      });
+    },
   });
   const socialService = createSocialService({
     db,
@@ -62,27 +88,6 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
     google: api.identity.google,
     apple: api.identity.apple,
   });
-  const paymentsService = createPaymentsService({
-    db,
-    hasher,
-    mail: api.mail,
-    publicUrl,
-    stripe: api.stripe,
-    rateLimiter: api.rateLimiter,
-    checkoutLimits: {
-      perAddress: {
-        name: 'checkouts-per-address',
-        limit: config.checkoutsPerAddressPerHour,
-        windowSeconds: 60 * 60,
-      },
-      perEmail: {
-        name: 'checkouts-per-email',
-        limit: config.checkoutsPerEmailPerHour,
-        windowSeconds: 60 * 60,
-      },
-    },
-  });
-
   api.setNotFoundHandler(sendRouteNotFound);
   await api.register(healthRoutes);
   await api.register(async function signIn(auth) {
@@ -111,6 +116,13 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
   await api.register(userRoutes, { usersService: createUsersService({ db }) });
   await api.register(paymentRoutes, {
     paymentsService,
+    stripeEvents: createStripeEventHandler({
+      db,
+      hasher,
+      mail: api.mail,
+      publicUrl,
+      stripe: api.stripe,
+    }),
     stripe: api.stripe,
     webhookSecret: config.stripe.webhookSecret,
     countWebhook: api.metrics.countWebhook,

@@ -137,6 +137,11 @@ export interface AuthServiceDependencies {
    * stuffing), registrations (an existing email answers 409) and reset requests.
    */
   attemptsPerAddress: RateLimitRule;
+  /**
+   * Told (after commit) when an account's email changed, so the payment provider's copy can
+   * follow; it must not throw, nor hold the member's request up.
+   */
+  onEmailChanged?: (userId: string) => void;
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
@@ -636,6 +641,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
         if (isUniqueViolation(error)) throw new AppError(409, messages.emailInUse);
         throw error;
       }
+      deps.onEmailChanged?.(open.userId);
     },
 
     /**
@@ -689,6 +695,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
       if (outcome === 'address-taken') {
         throw new AppError(409, messages.cancelAddressTaken(deps.supportEmail));
       }
+      deps.onEmailChanged?.(open.userId);
       return messages.emailChangeCancelled;
     },
   };

@@ -1,5 +1,6 @@
-// The rules of buying premium: plans from the database, and granting a paid Stripe Checkout Session
-// exactly once, whatever the number, order or concurrency of the events that announce it.
+// The rules of buying premium on the web: plans from the database, Stripe Checkout Sessions that
+// name their buyer, the customer portal and the member's purchases. What Stripe's events do once
+// paid is in stripe-events.ts.
 import { randomUUID } from 'node:crypto';
 
 import type { CheckoutSession, Plan, SubscriptionItem } from '@kegel/contract';
@@ -7,40 +8,14 @@ import type { Kysely } from 'kysely';
 import Stripe from 'stripe';
 
 import type { Database } from '../../db/schema';
-import { AppError, isUniqueViolation, SESSION_ENDED_MESSAGE } from '../../errors';
-import type { Mailer } from '../../mail/outbox';
-import { accountCreatedByPurchaseEmail } from '../../mail/templates';
+import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
 import type { Caller } from '../../security/client-address';
-import type { PasswordHasher } from '../../security/password-hasher';
 import type { RateLimiter, RateLimitRule } from '../../security/rate-limiter';
-import { generatePassword } from './generated-password';
 import * as usersRepo from '../users/repo';
 import * as repo from './repo';
 
-export interface PaidCheckout {
-  eventId: string;
-  eventType: string;
-  sessionId: string;
-  email: string;
-  planId: string;
-  amountCents: number;
-  currency: string;
-  isPaid: boolean;
-  /** The Stripe customer the payment belongs to, kept on the account for the portal. */
-  customerId?: string | null;
-}
-
-export type GrantOutcome =
-  | { kind: 'granted'; userId: string; expiresAt: Date; createdAccount: boolean }
-  | { kind: 'duplicate-event' }
-  | { kind: 'already-granted' }
-  | { kind: 'not-paid-yet' }
-  | { kind: 'unknown-plan' };
-
 export interface PaymentsServiceDependencies {
   db: Kysely<Database>;
-  hasher: PasswordHasher;
-  mail: Mailer;
   publicUrl: string;
   stripe: Stripe;
   rateLimiter: RateLimiter;
@@ -56,83 +31,7 @@ export const checkoutMessages = {
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
 
 export function createPaymentsService(deps: PaymentsServiceDependencies) {
-  const { db, hasher } = deps;
-
-  async function grantOnce(
-    checkout: PaidCheckout,
-    newAccount: { password: string; hash: string } | undefined,
-  ): Promise<GrantOutcome> {
-    return db.transaction().execute(async (transaction): Promise<GrantOutcome> => {
-      // The event, the account, the purchase and the new end date commit together or not at all.
-      if (
-        !(await repo.recordStripeEvent(transaction, {
-          id: checkout.eventId,
-          type: checkout.eventType,
-        }))
-      ) {
-        return { kind: 'duplicate-event' };
-      }
-      if (!checkout.isPaid) return { kind: 'not-paid-yet' };
-      // Days and plan always come from our own plan, never from the payment's metadata alone.
-      const plan = await repo.findPlan(transaction, checkout.planId);
-      if (!plan) return { kind: 'unknown-plan' };
-
-      let user = await usersRepo.findUserByEmail(transaction, checkout.email);
-      let createdAccount = false;
-      if (!user) {
-        if (!newAccount) throw new AccountNeededError();
-        // Its password goes only to this address, so only the address's owner can use it.
-        const emailVerifiedAt = new Date();
-        const created = await usersRepo.insertUser(transaction, {
-          email: checkout.email,
-          passwordHash: newAccount.hash,
-          emailVerifiedAt,
-        });
-        user = {
-          ...created,
-          passwordHash: newAccount.hash,
-          subscriptionEndDate: null,
-          emailVerifiedAt,
-        };
-        createdAccount = true;
-      }
-
-      const period = await usersRepo.lockPremiumPeriod(transaction, user.id, plan.days);
-      const isNewPurchase = await repo.insertPurchase(transaction, {
-        userId: user.id,
-        planId: plan.id,
-        planName: plan.name,
-        provider: 'Stripe',
-        providerPaymentId: checkout.sessionId,
-        amountCents: checkout.amountCents,
-        currency: checkout.currency,
-        days: plan.days,
-        startsAt: period.startsAt,
-        expiresAt: period.expiresAt,
-      });
-      if (!isNewPurchase) return { kind: 'already-granted' };
-      await usersRepo.setPremiumEnd(transaction, user.id, period.expiresAt);
-      if (checkout.customerId)
-        await usersRepo.setStripeCustomerIfMissing(transaction, user.id, checkout.customerId);
-
-      if (createdAccount && newAccount) {
-        await deps.mail.enqueue(transaction, {
-          to: user.email,
-          template: 'account-created-by-purchase',
-          content: accountCreatedByPurchaseEmail({
-            email: user.email,
-            password: newAccount.password,
-            signInUrl: `${deps.publicUrl}/auth/login`,
-            planName: plan.name,
-          }),
-          // The only copy of the generated password: if it were dropped, the buyer could reach
-          // what he paid for only through a reset.
-          neverGiveUp: true,
-        });
-      }
-      return { kind: 'granted', userId: user.id, expiresAt: period.expiresAt, createdAccount };
-    });
-  }
+  const { db } = deps;
 
   /** One Stripe customer per account, created on first need (idempotent per account). */
   async function stripeCustomerFor(userId: string): Promise<string> {
@@ -144,7 +43,17 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       { idempotencyKey: `customer-${userId}` },
     );
     await usersRepo.setStripeCustomerIfMissing(db, userId, customer.id);
-    return (await usersRepo.findStripeCustomer(db, userId))?.stripeCustomerId ?? customer.id;
+    const linked = await usersRepo.findStripeCustomer(db, userId);
+    if (linked?.stripeCustomerId === customer.id)
+      await usersRepo.rememberStripeCustomerEmail(db, userId, user.email);
+    return linked?.stripeCustomerId ?? customer.id;
+  }
+
+  async function syncCustomerEmail(userId: string): Promise<void> {
+    const user = await usersRepo.findStripeCustomer(db, userId);
+    if (!user?.stripeCustomerId || user.stripeCustomerEmail === user.email) return;
+    await deps.stripe.customers.update(user.stripeCustomerId, { email: user.email });
+    await usersRepo.rememberStripeCustomerEmail(db, userId, user.email);
   }
 
   return {
@@ -167,6 +76,7 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       if (!plan) throw new AppError(400, 'Plan is required');
       const user = await usersRepo.findUserByEmail(db, input.email);
       const customer = user ? await stripeCustomerFor(user.id) : undefined;
+      if (user) await syncCustomerEmail(user.id);
       const successQuery = `registered=${user ? 'true' : 'false'}&email=${encodeURIComponent(input.email)}`;
       const session = await deps.stripe.checkout.sessions.create(
         {
@@ -186,7 +96,9 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
           ...(customer
             ? { customer }
             : { customer_email: input.email, customer_creation: 'always' as const }),
-          metadata: { planId: plan.id, email: input.email },
+          // The buyer, named by something an email change cannot move: the account itself.
+          ...(user ? { client_reference_id: user.id } : {}),
+          metadata: { planId: plan.id, email: input.email, ...(user ? { userId: user.id } : {}) },
           // Stripe fills in {CHECKOUT_SESSION_ID} itself; it must stay unencoded.
           success_url: `${deps.publicUrl}/purchase/complete?${successQuery}&session={CHECKOUT_SESSION_ID}`,
           cancel_url: `${deps.publicUrl}/purchase`,
@@ -250,35 +162,15 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
         provider: purchase.provider,
         createdAt: purchase.createdAt.toISOString(),
         expiresAt: purchase.expiresAt.toISOString(),
+        ...(purchase.revokedAt ? { refundedAt: purchase.revokedAt.toISOString() } : {}),
       }));
     },
 
     /**
-     * Grants a paid checkout: premium end = max(now, current end) + plan days, with the
-     * purchase row and the event id, in one transaction. An email without an account gets one,
-     * with a generated password mailed once. Two grants racing to create the same account (the
-     * email in two cases, say) collide on the unique email; the loser runs again and extends the
-     * winner's account.
+     * Gives the account's Stripe customer the account's current email, when it differs from
+     * the one it was last given: after an email change, and before each checkout (so Stripe's
+     * page, which shows the customer's email read-only, never shows an old address).
      */
-    async grantCheckout(checkout: PaidCheckout): Promise<GrantOutcome> {
-      for (let attempt = 0; ; attempt += 1) {
-        // Hashing is slow: done before the transaction, and only when no account exists yet.
-        const hasAccount = (await usersRepo.findUserByEmail(db, checkout.email)) !== undefined;
-        let newAccount: { password: string; hash: string } | undefined;
-        if (!hasAccount && checkout.isPaid) {
-          const password = generatePassword();
-          newAccount = { password, hash: await hasher.hash(password) };
-        }
-        try {
-          return await grantOnce(checkout, newAccount);
-        } catch (error) {
-          const isRace = isUniqueViolation(error) || error instanceof AccountNeededError;
-          if (!isRace || attempt >= 3) throw error;
-        }
-      }
-    },
+    syncCustomerEmail,
   };
 }
-
-/** The account vanished or appeared between the check and the transaction: run again. */
-class AccountNeededError extends Error {}

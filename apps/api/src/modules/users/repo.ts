@@ -110,36 +110,6 @@ export async function updateEmail(db: Executor, userId: string, email: string): 
     .execute();
 }
 
-/**
- * Locks the user's row until the transaction ends (so grants for one user take turns) and says
- * when a purchase of `days` made now would start and end: after the current premium, or now.
- */
-export function lockPremiumPeriod(db: Transaction<Database>, userId: string, days: number) {
-  return db
-    .selectFrom('users')
-    .select([
-      sql<Date>`greatest(now(), coalesce(subscription_end_date, now()))`.as('startsAt'),
-      sql<Date>`greatest(now(), coalesce(subscription_end_date, now())) + make_interval(days => ${days})`.as(
-        'expiresAt',
-      ),
-    ])
-    .where('id', '=', userId)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
-}
-
-export async function setPremiumEnd(
-  db: Transaction<Database>,
-  userId: string,
-  endsAt: Date,
-): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ subscriptionEndDate: endsAt, updatedAt: sql<Date>`now()` })
-    .where('id', '=', userId)
-    .execute();
-}
-
 export async function setStripeCustomerIfMissing(
   db: Executor,
   userId: string,
@@ -156,7 +126,30 @@ export async function setStripeCustomerIfMissing(
 export function findStripeCustomer(db: Executor, userId: string) {
   return db
     .selectFrom('users')
-    .select(['email', 'stripeCustomerId'])
+    .select(['email', 'stripeCustomerId', 'stripeCustomerEmail'])
     .where('id', '=', userId)
     .executeTakeFirst();
+}
+
+/** The account a Stripe customer belongs to, if any. */
+export function findUserByStripeCustomer(db: Executor, customerId: string) {
+  return db
+    .selectFrom('users')
+    .select(ACCOUNT_COLUMNS)
+    .where('stripeCustomerId', '=', customerId)
+    .executeTakeFirst();
+}
+
+/** Stripe's customer now has this email: remembered unless the account's changed meanwhile. */
+export async function rememberStripeCustomerEmail(
+  db: Executor,
+  userId: string,
+  email: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ stripeCustomerEmail: email })
+    .where('id', '=', userId)
+    .where('email', '=', email)
+    .execute();
 }

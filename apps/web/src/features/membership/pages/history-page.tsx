@@ -24,8 +24,10 @@ export function HistoryPage(): React.JSX.Element | null {
   if (!profile) return null;
 
   const purchases = subscriptions.data?.data ?? [];
-  // Active: only the ones whose expiresAt is still ahead.
-  const active = purchases.filter((item) => new Date(item.expiresAt).getTime() > now);
+  // Active: only the ones whose expiresAt is still ahead, and not refunded.
+  const active = purchases.filter(
+    (item) => !item.refundedAt && new Date(item.expiresAt).getTime() > now,
+  );
   const hasStripe = active.some((item) => item.provider === 'Stripe');
 
   return (
@@ -85,7 +87,14 @@ export function HistoryPage(): React.JSX.Element | null {
               rows={purchases.map((item) => ({
                 key: rowKey(item),
                 cells: [
-                  item.name,
+                  item.refundedAt ? (
+                    <span key="name" className={styles.packageName}>
+                      {item.name}
+                      <span className={styles.refundedLabel}>Refunded</span>
+                    </span>
+                  ) : (
+                    item.name
+                  ),
                   formatShortDate(item.createdAt),
                   formatShortDate(item.expiresAt),
                 ],

@@ -1,0 +1,56 @@
+// The operator's way to grant a paid checkout that was parked (a plan this server did not know,
+// say): once the cause is fixed, `npm run payments:replay -- <event id> …` grants it, exactly once,
+// as the webhook would have. It writes to the database the server uses; mail it writes (a new
+// account's password) is sent by the server's outbox.
+import Stripe from 'stripe';
+
+import type { Config } from '../../config';
+import { type DatabaseHandle, openDatabase } from '../../db/database';
+import { outboxWriter } from '../../mail/outbox';
+import { deriveKey } from '../../security/keys';
+import { createPasswordHasher } from '../../security/password-hasher';
+import * as repo from './repo';
+import { createStripeEventHandler } from './stripe-events';
+
+export interface ReplayResult {
+  eventId: string;
+  /** 'granted', 'already-granted', 'parked' (still not grantable), 'not-parked' (no such event). */
+  outcome: string;
+}
+
+export async function replayParkedCheckouts(
+  config: Config,
+  eventIds: readonly string[],
+  /** The server's own database handle, when called inside it (tests). */
+  options: { database?: DatabaseHandle } = {},
+): Promise<ReplayResult[]> {
+  const database = options.database ?? (await openDatabase(config.database));
+  try {
+    const handler = createStripeEventHandler({
+      db: database.db,
+      hasher: createPasswordHasher(),
+      mail: outboxWriter(deriveKey(config.tokenSecret, 'outbox-encryption')),
+      publicUrl: config.publicUrl,
+      // Only refunds and disputes call Stripe; a replay grants, so no call is made.
+      stripe: new Stripe(config.stripe.secretKey ?? 'sk_test_replay_makes_no_calls'),
+    });
+    const results: ReplayResult[] = [];
+    for (const eventId of eventIds) {
+      const outcome = await handler.replayParkedEvent(eventId);
+      results.push({ eventId, outcome: outcome?.kind ?? 'not-parked' });
+    }
+    return results;
+  } finally {
+    if (!options.database) await database.close();
+  }
+}
+
+/** What is parked now, for the command without arguments. */
+export async function listParkedCheckouts(config: Config) {
+  const database = await openDatabase(config.database);
+  try {
+    return await repo.listParkedEvents(database.db);
+  } finally {
+    await database.close();
+  }
+}
