@@ -1,6 +1,11 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-
-import { formatLongDate } from '../src/shared/format/dates';
+import {
+  activeUntil,
+  DECLINED,
+  payWithCard,
+  startCheckout,
+  SUCCEEDS,
+  waitForNewEndDate,
+} from './support/checkout';
 import {
   createUser,
   dismissToasts,
@@ -11,7 +16,6 @@ import {
   screenshotBothWidths,
   signIn,
   test,
-  toast,
   uniqueEmail,
 } from './support/fixtures';
 
@@ -21,55 +25,9 @@ import {
  */
 const PASSWORD = 'correct horse battery';
 const DAY = 24 * 60 * 60 * 1000;
-const SUCCEEDS = '4242 4242 4242 4242';
-const DECLINED = '4000 0000 0000 0002';
 
 // Dates are compared as the page writes them; one zone for the browser and this file.
 test.use({ timezoneId: 'UTC' });
-
-/** On /purchase: picks a plan, fills the email if given, and returns the checkout tab. */
-async function startCheckout(page: Page, planName: string, email?: string): Promise<Page> {
-  await page.goto('/purchase');
-  await page.getByRole('radio', { name: planName, exact: true }).check();
-  if (email !== undefined) await page.getByRole('textbox', { name: 'Email' }).fill(email);
-  const checkoutTab = page.waitForEvent('popup');
-  await page.getByRole('button', { name: 'Pay with Stripe' }).click();
-  await expect(toast(page, 'Payment link has been generated')).toBeVisible();
-  const tab = await checkoutTab;
-  await tab.waitForURL(/\/checkout\/cs_test_\w+$/);
-  return tab;
-}
-
-/** Fills the sandbox's hosted checkout form with a test card and submits it. */
-async function payWithCard(checkout: Page, card: string): Promise<void> {
-  await checkout.getByLabel('Card number').fill(card);
-  await checkout.getByLabel('Expiry').fill('12 / 34');
-  await checkout.getByLabel('CVC').fill('123');
-  await checkout.getByRole('button', { name: /^Pay \$/ }).click();
-}
-
-/** Waits until the webhook has moved the member's premium end date away from `previous`. */
-async function waitForNewEndDate(
-  page: Page,
-  request: APIRequestContext,
-  previous: string | null,
-): Promise<string> {
-  let end: string | null = previous;
-  await expect
-    .poll(
-      async () => {
-        end = (await profileOf(page, request)).subscriptionEndDate;
-        return end !== previous;
-      },
-      { timeout: 15_000 },
-    )
-    .toBe(true);
-  return end!;
-}
-
-function activeUntil(end: string | Date): string {
-  return `Your premium plan is active and will expire on ${formatLongDate(end, 'UTC')}`;
-}
 
 test.describe('buying premium', () => {
   test('a visitor buys 1 Week with a new email, signs in with the mailed password, sees it', async ({
