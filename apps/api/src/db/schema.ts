@@ -41,8 +41,6 @@ export interface UsersTable {
   passwordHash: string | null;
   subscriptionEndDate: Date | null;
   stripeCustomerId: Generated<string | null>;
-  /** The email the Stripe customer was last given; null when not known. */
-  stripeCustomerEmail: Generated<string | null>;
   emailVerifiedAt: Generated<Date | null>;
   /** Raised whenever the password or email changes: codes issued before stop working. */
   credentialVersion: Generated<number>;

@@ -35,6 +35,7 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
   api.metrics.readHashingWith(() => hasher.load());
   const paymentsService = createPaymentsService({
     db,
+    log: api.log,
     publicUrl,
     stripe: api.stripe,
     rateLimiter: api.rateLimiter,
@@ -72,10 +73,9 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
       windowSeconds: 60 * 60,
     },
     onEmailChanged(userId) {
-      // Stripe's page shows the customer's email; the next checkout retries if this fails.
-      paymentsService.syncCustomerEmail(userId).catch((error: unknown) => {
-        api.log.error({ err: error, userId }, 'stripe: customer email not updated');
-      });
+      // Not awaited: Stripe's answer must not hold the member's request up (failures are logged,
+      // and the next checkout or portal visit tries again).
+      void paymentsService.syncCustomerEmail(userId);
     },
   });
   const socialService = createSocialService({
@@ -122,6 +122,7 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
       mail: api.mail,
       publicUrl,
       stripe: api.stripe,
+      log: api.log,
     }),
     stripe: api.stripe,
     webhookSecret: config.stripe.webhookSecret,

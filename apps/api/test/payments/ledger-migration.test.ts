@@ -21,6 +21,8 @@ async function grantAsBefore(
   userId: string,
   days: number,
   paidAt: Date,
+  /** When its transaction began, if before another grant that took the row lock first. */
+  createdAt: Date = paidAt,
 ): Promise<void> {
   await db.transaction().execute(async (transaction) => {
     const { rows } = await sql<{ startsAt: Date; expiresAt: Date }>`
@@ -35,13 +37,13 @@ async function grantAsBefore(
         planId: null,
         planName: `${days} days`,
         provider: 'Stripe',
-        providerPaymentId: `cs_test_${userId}_${paidAt.getTime()}`,
+        providerPaymentId: `cs_test_${userId}_${paidAt.getTime()}_${days}`,
         amountCents: 999,
         currency: 'usd',
         days,
         startsAt: period.startsAt,
         expiresAt: period.expiresAt,
-        createdAt: paidAt,
+        createdAt,
       })
       .execute();
     await transaction
@@ -116,8 +118,31 @@ describe.each(testDatabaseKinds)('the ledger migration on $name', (kind) => {
       .set({ subscriptionEndDate: null })
       .where('id', '=', takenAway)
       .execute();
+    // Two grants at once: the one that began first took the lock second (it starts after).
+    const raced = await member('raced');
+    await grantAsBefore(db, raced, 7, at(5));
+    await grantAsBefore(db, raced, 30, at(5), at(4.9));
+    // A year's pass cut short by hand, then a month bought on top of what was left.
+    const cutBetween = await member('cut-between');
+    await grantAsBefore(db, cutBetween, 365, at(6));
+    await db
+      .updateTable('users')
+      .set({ subscriptionEndDate: at(8) })
+      .where('id', '=', cutBetween)
+      .execute();
+    await grantAsBefore(db, cutBetween, 30, at(7));
     const never = await member('never');
-    const members = [stacked, byHand, handThenBought, boughtThenHand, cutShort, takenAway, never];
+    const members = [
+      stacked,
+      byHand,
+      handThenBought,
+      boughtThenHand,
+      cutShort,
+      takenAway,
+      raced,
+      cutBetween,
+      never,
+    ];
 
     // To the microsecond, as stored.
     const storedEnds = () =>
@@ -176,7 +201,7 @@ describe.each(testDatabaseKinds)('the ledger migration on $name', (kind) => {
       .execute();
     // Only the members whose end the purchases do not explain get a balance.
     expect(balances.map((row) => row.userId).sort()).toEqual(
-      [byHand, boughtThenHand, cutShort, takenAway].sort(),
+      [byHand, boughtThenHand, cutShort, takenAway, cutBetween].sort(),
     );
   }, 120_000);
 });

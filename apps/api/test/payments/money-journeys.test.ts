@@ -7,7 +7,7 @@ import { testDatabaseKinds } from '../support/test-databases';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Issue 13 end to end through the official SDK and the Stripe sandbox: the hosted page, the
+ * Money end to end through the official SDK and the Stripe sandbox: the hosted page, the
  * signed webhooks it delivers back to the listening server, refunds made through Stripe's API.
  */
 describe.each(testDatabaseKinds)('money through the Stripe sandbox on $name', (kind) => {
@@ -94,7 +94,7 @@ describe.each(testDatabaseKinds)('money through the Stripe sandbox on $name', (k
     expect(await accountOf(oldEmail)).toBeUndefined();
   });
 
-  it('takes a refund made through Stripe out of the premium, also of a purchase from before the ledger', async () => {
+  it('takes a refund made through Stripe out of the premium, also of a purchase recorded without its PaymentIntent', async () => {
     const email = uniqueEmail('refunded');
     const tokens = await registerAndLogin(server.app, email, 'correct horse');
     await pay(await startCheckout(email, '1-day'));
@@ -104,7 +104,7 @@ describe.each(testDatabaseKinds)('money through the Stripe sandbox on $name', (k
     await expect.poll(async () => (await purchasesOf(member.id)).length).toBe(2);
     const [kept, refunded] = await purchasesOf(member.id);
     expect(refunded!.paymentIntentId).toMatch(/^pi_/);
-    // Recorded before PaymentIntents were: found through Stripe's sessions of that payment.
+    // As purchases made before PaymentIntents were recorded: found through Stripe's sessions.
     await server.app.database.db
       .updateTable('purchases')
       .set({ paymentIntentId: null })

@@ -2,6 +2,7 @@ import type { SubscriptionItem, SubscriptionsResponse } from '@kegel/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { getProfile, registerAndLogin } from '../support/accounts';
+import { captureLog, LOG_LEVEL } from '../support/log-capture';
 import {
   chargeRefundedEvent,
   checkoutEvent,
@@ -16,13 +17,14 @@ import { testDatabaseKinds } from '../support/test-databases';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Refunds and disputes take a purchase's days out of the ledger (issue 13): exactly that
- * purchase's, once, whatever the order or number of the deliveries.
+ * Refunds and disputes take a purchase's days out of the ledger: exactly that purchase's, once,
+ * whatever the order or number of the deliveries.
  */
 describe.each(testDatabaseKinds)('refunds and disputes on $name', (kind) => {
   let server: TestServer;
+  const log = captureLog();
   beforeAll(async () => {
-    server = await startTestServer(kind);
+    server = await startTestServer(kind, { logger: log.logger });
   });
   afterAll(() => server.close());
 
@@ -103,6 +105,19 @@ describe.each(testDatabaseKinds)('refunds and disputes on $name', (kind) => {
       Array.from({ length: 5 }, () => deliverStripeEvent(server.app, event)),
     );
     expect(responses.map((response) => response.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    // Handled once; the four others were known as the same event.
+    const outcomes = log
+      .find(LOG_LEVEL.info, /stripe: event handled/)
+      .filter((line) => line.eventId === event.id)
+      .map((line) => line.outcome)
+      .sort();
+    expect(outcomes).toEqual([
+      'duplicate-event',
+      'duplicate-event',
+      'duplicate-event',
+      'duplicate-event',
+      'refund-recorded',
+    ]);
     // Another event telling the same (Stripe sends one per refund) takes nothing more out.
     await deliverStripeEvent(server.app, chargeRefundedEvent({ paymentIntentId: refunded }));
     expect(await premiumEnd(accessToken)).toBe(endBefore - 7 * DAY_MS);
@@ -213,5 +228,38 @@ describe.each(testDatabaseKinds)('refunds and disputes on $name', (kind) => {
     const list = await purchases(accessToken);
     expect(list).toHaveLength(2);
     expect(list[1]!.refundedAt).toEqual(expect.any(String));
+  });
+
+  it('revokes a payment whose refund and grant come in at the same moment', async () => {
+    const { email, accessToken } = await member('race');
+    await buy(email);
+    const endBefore = (await premiumEnd(accessToken))!;
+    const paymentIntentId = newPaymentIntentId();
+    const responses = await Promise.all([
+      deliverStripeEvent(server.app, checkoutEvent({ email, paymentIntentId })),
+      deliverStripeEvent(server.app, chargeRefundedEvent({ paymentIntentId })),
+    ]);
+    expect(responses.map((response) => response.statusCode)).toEqual([200, 200]);
+    expect(await premiumEnd(accessToken)).toBe(endBefore);
+    expect((await purchases(accessToken))[1]!.refundedAt).toEqual(expect.any(String));
+  });
+
+  it('gives the days back when a lost dispute is won on appeal', async () => {
+    const { email, accessToken } = await member('appeal');
+    await buy(email, '1-day');
+    const paymentIntentId = await buy(email);
+    const endBefore = (await premiumEnd(accessToken))!;
+    const disputeId = newDisputeId();
+    await deliverStripeEvent(
+      server.app,
+      disputeEvent({ paymentIntentId, disputeId, status: 'lost' }),
+    );
+    expect(await premiumEnd(accessToken)).toBe(endBefore - 7 * DAY_MS);
+    await deliverStripeEvent(
+      server.app,
+      disputeEvent({ paymentIntentId, disputeId, status: 'won' }),
+    );
+    expect(await premiumEnd(accessToken)).toBe(endBefore);
+    expect((await purchases(accessToken))[1]!.refundedAt).toBeUndefined();
   });
 });

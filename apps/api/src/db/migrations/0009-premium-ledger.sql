@@ -22,14 +22,14 @@ create table premium_ledger (
   entry text not null
     constraint premium_ledger_entry check (entry in ('grant', 'revoke', 'reinstate', 'balance')),
   purchase_id uuid references purchases (id) on delete cascade,
-  -- A pass's days, added after the later of occurred_at and the end before it.
+  -- A pass's days, added after the later of occurred_at (when it was granted) and the end before it.
   days integer check (days > 0),
   -- A balance's premium end (null: none): the end as it stood before the ledger, when the
   -- purchases alone do not explain it.
   ends_at timestamptz,
   -- 'payment', 'refund', 'dispute lost', 'dispute won', 'before the ledger'.
   reason text not null,
-  -- When it happened: the payment for a grant, the refund or dispute for a revocation.
+  -- When it happened: the grant, the refund, the dispute's close.
   occurred_at timestamptz not null,
   recorded_at timestamptz not null default now(),
   constraint premium_ledger_purchase check ((entry = 'balance') = (purchase_id is null)),
@@ -38,13 +38,36 @@ create table premium_ledger (
 create index premium_ledger_user on premium_ledger (user_id, sequence);
 create unique index premium_ledger_one_grant on premium_ledger (purchase_id) where entry = 'grant';
 
--- The ledger of the purchases made so far, in the order they were granted. A purchase's start
--- was max(its payment, the end before it); taking the start itself as the grant's time gives the
--- same period (the end before it is never later), so the ledger reproduces every period exactly.
-insert into premium_ledger (user_id, source, entry, purchase_id, days, reason, occurred_at)
-select user_id, 'stripe', 'grant', id, days, 'payment', starts_at
-from purchases
-order by created_at, starts_at, id;
+-- The ledger of the purchases made so far, in the order they were granted: the order of their
+-- starts, since each began at or after the end of the ones granted before it (their transactions
+-- may have begun in another order). A purchase's start was max(its payment, the end before it);
+-- its start itself as the grant's time gives the same period. Where the end before it was later
+-- than its start (premium cut short by hand between two purchases), a balance just before it
+-- sets the end to its start, so its period is reproduced too. Days are counted as the ledger
+-- counts them, 24 hours each (the old SQL added calendar days, an hour off across a summer-time
+-- change on a server in such a zone; the balance below then keeps the member's end exact).
+with ordered as (
+  select
+    purchases.*,
+    row_number() over member_order as position,
+    lag(starts_at + make_interval(hours => 24 * days)) over member_order as end_before
+  from purchases
+  window member_order as (partition by user_id order by starts_at, created_at, id)
+),
+entries as (
+  select user_id, 'legacy' as source, 'balance' as entry, null::uuid as purchase_id,
+    null::integer as days, starts_at as ends_at, 'before the ledger' as reason,
+    starts_at as occurred_at, position * 2 as place
+  from ordered
+  where end_before > starts_at
+  union all
+  select user_id, 'stripe', 'grant', id, days, null, 'payment', starts_at, position * 2 + 1
+  from ordered
+)
+insert into premium_ledger (user_id, source, entry, purchase_id, days, ends_at, reason, occurred_at)
+select user_id, source, entry, purchase_id, days, ends_at, reason, occurred_at
+from entries
+order by user_id, place;
 
 -- A member whose stored end the purchases do not explain (set by hand, say) keeps it: a balance
 -- after his purchases sets the end to what it is now.
@@ -52,21 +75,11 @@ insert into premium_ledger (user_id, source, entry, ends_at, reason, occurred_at
 select users.id, 'legacy', 'balance', users.subscription_end_date, 'before the ledger', now()
 from users
 left join lateral (
-  with recursive ordered as (
-    select row_number() over (order by created_at, starts_at, id) as position, starts_at, days
-    from purchases
-    where purchases.user_id = users.id
-  ),
-  chain as (
-    select position, starts_at + make_interval(days => days) as ends_at
-    from ordered
-    where position = 1
-    union all
-    select ordered.position, greatest(ordered.starts_at, chain.ends_at) + make_interval(days => ordered.days)
-    from chain
-    join ordered on ordered.position = chain.position + 1
-  )
-  select ends_at from chain order by position desc limit 1
+  select starts_at + make_interval(hours => 24 * days) as ends_at
+  from purchases
+  where purchases.user_id = users.id
+  order by starts_at desc, created_at desc, id desc
+  limit 1
 ) as from_purchases on true
 where users.subscription_end_date is distinct from from_purchases.ends_at;
 
@@ -110,7 +123,3 @@ create table stripe_parked_events (
   parked_at timestamptz not null default now(),
   replayed_at timestamptz
 );
-
--- The email the account's Stripe customer was last given, so a changed account email is sent
--- to Stripe (and the checkout page shows the current one). Null: not known, send it.
-alter table users add column stripe_customer_email text;

@@ -10,7 +10,13 @@ import { outboxWriter } from '../../mail/outbox';
 import { deriveKey } from '../../security/keys';
 import { createPasswordHasher } from '../../security/password-hasher';
 import * as repo from './repo';
-import { createStripeEventHandler } from './stripe-events';
+import { createStripeEventHandler, type OperatorLog } from './stripe-events';
+
+const stderrLog: OperatorLog = {
+  error(details, message) {
+    process.stderr.write(`${message} ${JSON.stringify(details)}\n`);
+  },
+};
 
 export interface ReplayResult {
   eventId: string;
@@ -21,8 +27,12 @@ export interface ReplayResult {
 export async function replayParkedCheckouts(
   config: Config,
   eventIds: readonly string[],
-  /** The server's own database handle, when called inside it (tests). */
-  options: { database?: DatabaseHandle } = {},
+  options: {
+    /** The server's own database handle, when called inside it (tests). */
+    database?: DatabaseHandle;
+    /** Where to report what an operator must know (a mismatched amount); stderr by default. */
+    log?: OperatorLog;
+  } = {},
 ): Promise<ReplayResult[]> {
   const database = options.database ?? (await openDatabase(config.database));
   try {
@@ -33,6 +43,7 @@ export async function replayParkedCheckouts(
       publicUrl: config.publicUrl,
       // Only refunds and disputes call Stripe; a replay grants, so no call is made.
       stripe: new Stripe(config.stripe.secretKey ?? 'sk_test_replay_makes_no_calls'),
+      log: options.log ?? stderrLog,
     });
     const results: ReplayResult[] = [];
     for (const eventId of eventIds) {

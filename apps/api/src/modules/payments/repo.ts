@@ -72,7 +72,7 @@ export function findPurchaseByPaymentIntent(db: Executor, paymentIntentId: strin
 export function findPurchaseBySession(db: Executor, sessionId: string) {
   return db
     .selectFrom('purchases')
-    .select(['id', 'userId', 'paymentIntentId'])
+    .select(['id', 'userId'])
     .where('provider', '=', 'Stripe')
     .where('providerPaymentId', '=', sessionId)
     .executeTakeFirst();
@@ -183,18 +183,16 @@ export async function findPaymentReversal(db: Transaction<Database>, paymentInte
   };
 }
 
-/** Keeps a paid checkout that cannot be granted yet; false when it was kept before. */
+/** Keeps a paid checkout that cannot be granted yet (once: a replay that fails again keeps it). */
 export async function parkEvent(
   db: Transaction<Database>,
   event: { eventId: string; type: string; payload: unknown; reason: string },
-): Promise<boolean> {
-  const inserted = await db
+): Promise<void> {
+  await db
     .insertInto('stripeParkedEvents')
     .values({ ...event, payload: JSON.stringify(event.payload), replayedAt: null })
     .onConflict((conflict) => conflict.column('eventId').doNothing())
-    .returning('eventId')
-    .executeTakeFirst();
-  return inserted !== undefined;
+    .execute();
 }
 
 export function findParkedEvent(db: Executor, eventId: string) {

@@ -87,19 +87,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> =
           });
           countWebhook(outcome.kind);
           const about = { eventId: event.id, type: event.type, outcome: outcome.kind };
-          if (outcome.kind === 'granted' && outcome.mismatch) {
-            // Granted per the plan all the same (the buyer paid what our checkout asked, or a
-            // coupon we gave): an operator must see that a price and Stripe disagree.
-            const { paid, listed } = outcome.mismatch;
-            request.log.error(
-              {
-                ...about,
-                paid: `${paid.amountCents} ${paid.currency}`,
-                listed: `${listed.amountCents} ${listed.currency}`,
-              },
-              `stripe: paid ${paid.amountCents} ${paid.currency} where the plan lists ${listed.amountCents} ${listed.currency}`,
-            );
-          } else if (outcome.kind === 'parked') {
+          if (outcome.kind === 'parked') {
             request.log.error(
               { ...about, reason: outcome.reason },
               `stripe: paid checkout kept, not granted (${outcome.reason}); once fixed, run: npm run payments:replay -- ${event.id}`,

@@ -13,9 +13,11 @@ import type { Caller } from '../../security/client-address';
 import type { RateLimiter, RateLimitRule } from '../../security/rate-limiter';
 import * as usersRepo from '../users/repo';
 import * as repo from './repo';
+import type { OperatorLog } from './stripe-events';
 
 export interface PaymentsServiceDependencies {
   db: Kysely<Database>;
+  log: OperatorLog;
   publicUrl: string;
   stripe: Stripe;
   rateLimiter: RateLimiter;
@@ -43,17 +45,28 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       { idempotencyKey: `customer-${userId}` },
     );
     await usersRepo.setStripeCustomerIfMissing(db, userId, customer.id);
-    const linked = await usersRepo.findStripeCustomer(db, userId);
-    if (linked?.stripeCustomerId === customer.id)
-      await usersRepo.rememberStripeCustomerEmail(db, userId, user.email);
-    return linked?.stripeCustomerId ?? customer.id;
+    return (await usersRepo.findStripeCustomer(db, userId))?.stripeCustomerId ?? customer.id;
   }
 
+  /**
+   * Gives the account's Stripe customer the account's current email if Stripe has another: read
+   * from Stripe each time, so updates that crossed (a change, then its undoing) are put right.
+   */
   async function syncCustomerEmail(userId: string): Promise<void> {
     const user = await usersRepo.findStripeCustomer(db, userId);
-    if (!user?.stripeCustomerId || user.stripeCustomerEmail === user.email) return;
+    if (!user?.stripeCustomerId) return;
+    const customer = await deps.stripe.customers.retrieve(user.stripeCustomerId);
+    if (customer.deleted || customer.email === user.email) return;
     await deps.stripe.customers.update(user.stripeCustomerId, { email: user.email });
-    await usersRepo.rememberStripeCustomerEmail(db, userId, user.email);
+  }
+
+  /** A sync that fails must not keep the member from paying or from his portal. */
+  async function trySyncCustomerEmail(userId: string): Promise<void> {
+    try {
+      await syncCustomerEmail(userId);
+    } catch (error) {
+      deps.log.error({ err: error, userId }, 'stripe: customer email not updated');
+    }
   }
 
   return {
@@ -76,7 +89,8 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       if (!plan) throw new AppError(400, 'Plan is required');
       const user = await usersRepo.findUserByEmail(db, input.email);
       const customer = user ? await stripeCustomerFor(user.id) : undefined;
-      if (user) await syncCustomerEmail(user.id);
+      // Stripe's page shows the customer's email, read-only: the current one, not an old one.
+      if (user) await trySyncCustomerEmail(user.id);
       const successQuery = `registered=${user ? 'true' : 'false'}&email=${encodeURIComponent(input.email)}`;
       const session = await deps.stripe.checkout.sessions.create(
         {
@@ -138,6 +152,7 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
     /** The caller's own billing portal. */
     async openCustomerPortal(userId: string): Promise<string> {
       const customer = await stripeCustomerFor(userId);
+      await trySyncCustomerEmail(userId);
       const portal = await deps.stripe.billingPortal.sessions.create(
         { customer, return_url: `${deps.publicUrl}/dashboard/history` },
         { idempotencyKey: `portal-${randomUUID()}` },
@@ -166,11 +181,7 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       }));
     },
 
-    /**
-     * Gives the account's Stripe customer the account's current email, when it differs from
-     * the one it was last given: after an email change, and before each checkout (so Stripe's
-     * page, which shows the customer's email read-only, never shows an old address).
-     */
-    syncCustomerEmail,
+    /** After an email change (and before each checkout and portal visit, in case that failed). */
+    syncCustomerEmail: trySyncCustomerEmail,
   };
 }

@@ -35,12 +35,12 @@ export interface PaidCheckout {
   customerId: string | null;
   /** The payer's email: whom to grant to only when neither of the above names an account. */
   email: string | null;
-  planId: string;
+  /** Null when the session carries none: kept (parked), not granted. */
+  planId: string | null;
   amountCents: number;
   currency: string;
   isPaid: boolean;
   paymentIntentId: string | null;
-  paidAt: Date;
 }
 
 /** The amount Stripe charged differs from the plan's price (a changed price, a coupon). */
@@ -69,12 +69,19 @@ export type StripeEventOutcome =
   /** A refund or dispute of a payment no purchase here is known for (yet): kept for when it is. */
   | { kind: 'unknown-payment' };
 
+/** The part of a logger (pino's, the server's) an operator reads. */
+export interface OperatorLog {
+  error(details: object, message: string): void;
+}
+
 export interface StripeEventsDependencies {
   db: Kysely<Database>;
   hasher: PasswordHasher;
   mail: Mailer;
   publicUrl: string;
   stripe: Stripe;
+  /** Where what an operator must act on is written (the server's log, or the replay's). */
+  log: OperatorLog;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -84,7 +91,7 @@ function idOf(value: string | { id: string } | null | undefined): string | null 
   return typeof value === 'string' ? value : value.id;
 }
 
-/** When Stripe made the event: the payment's time for a checkout, never later than now. */
+/** When Stripe made the event (a refund, a dispute), never later than now. */
 function eventTime(event: Stripe.Event): Date {
   const now = Date.now();
   return typeof event.created === 'number'
@@ -92,16 +99,43 @@ function eventTime(event: Stripe.Event): Date {
     : new Date(now);
 }
 
-/** The facts of a checkout event, or why it cannot be granted. */
-export function checkoutFromEvent(event: Stripe.Event): PaidCheckout | { incomplete: string } {
+/**
+ * What a parked checkout keeps of its event: what a grant reads, and of the payer's details only
+ * his email (not his name, address or phone).
+ */
+function parkedCopy(event: Stripe.Event): unknown {
   const session = event.data.object as Stripe.Checkout.Session;
-  const planId = session.metadata?.planId;
+  return {
+    id: event.id,
+    object: 'event',
+    type: event.type,
+    created: event.created,
+    data: {
+      object: {
+        id: session.id,
+        object: 'checkout.session',
+        client_reference_id: session.client_reference_id ?? null,
+        customer: idOf(session.customer),
+        customer_email: session.customer_email ?? null,
+        customer_details: { email: session.customer_details?.email ?? null },
+        metadata: session.metadata ?? {},
+        amount_total: session.amount_total,
+        currency: session.currency,
+        payment_status: session.payment_status,
+        payment_intent: idOf(session.payment_intent),
+      },
+    },
+  };
+}
+
+/** The facts of a checkout event. */
+export function checkoutFromEvent(event: Stripe.Event): PaidCheckout {
+  const session = event.data.object as Stripe.Checkout.Session;
+  const planId = session.metadata?.planId ?? null;
   const accountId = session.client_reference_id ?? session.metadata?.userId ?? null;
   const customerId = idOf(session.customer);
   const email =
     session.customer_details?.email ?? session.customer_email ?? session.metadata?.email ?? null;
-  if (!planId) return { incomplete: 'checkout without a plan' };
-  if (!accountId && !customerId && !email) return { incomplete: 'checkout without a buyer' };
   return {
     eventId: event.id,
     eventType: event.type,
@@ -115,7 +149,6 @@ export function checkoutFromEvent(event: Stripe.Event): PaidCheckout | { incompl
     isPaid:
       event.type !== 'checkout.session.async_payment_failed' && session.payment_status === 'paid',
     paymentIntentId: idOf(session.payment_intent),
-    paidAt: eventTime(event),
   };
 }
 
@@ -173,6 +206,9 @@ export function createStripeEventHandler(deps: StripeEventsDependencies) {
     newAccount: { password: string; hash: string } | undefined,
     isReplay: boolean,
   ): Promise<StripeEventOutcome> {
+    // The pass counts from when it is granted here, not from Stripe's event: a delivery delayed
+    // by an outage, or a parked checkout replayed weeks later, must not cost the buyer his days.
+    const grantedAt = new Date();
     return db.transaction().execute(async (transaction): Promise<StripeEventOutcome> => {
       // The event, the account, the purchase and the ledger commit together or not at all.
       const isNewEvent = await repo.recordStripeEvent(transaction, {
@@ -181,24 +217,27 @@ export function createStripeEventHandler(deps: StripeEventsDependencies) {
       });
       if (!isNewEvent && !isReplay) return { kind: 'duplicate-event' };
       if (!checkout.isPaid) return { kind: 'not-paid-yet' };
-      // Days and plan always come from our own plan, never from the payment's metadata alone.
-      const plan = await repo.findPlan(transaction, checkout.planId);
-      if (!plan) {
-        const reason = `unknown plan ${checkout.planId}`;
+      // A paid checkout that cannot be granted now is kept, for an operator to replay.
+      const park = async (reason: string): Promise<StripeEventOutcome> => {
         await repo.parkEvent(transaction, {
           eventId: event.id,
           type: event.type,
-          payload: event,
+          payload: parkedCopy(event),
           reason,
         });
         return { kind: 'parked', reason };
-      }
+      };
+      // Days and plan always come from our own plan, never from the payment's metadata alone.
+      if (!checkout.planId) return park('checkout without a plan');
+      const plan = await repo.findPlan(transaction, checkout.planId);
+      if (!plan) return park(`unknown plan ${checkout.planId}`);
       if (checkout.paymentIntentId) await repo.lockPayment(transaction, checkout.paymentIntentId);
 
       let user = await findBuyer(transaction, checkout);
       let createdAccount = false;
       if (!user) {
-        if (!newAccount || !checkout.email) throw new AccountNeededError();
+        if (!checkout.email) return park('no account named and no email');
+        if (!newAccount) throw new AccountNeededError();
         // Its password goes only to this address, so only the address's owner can use it.
         const created = await usersRepo.insertUser(transaction, {
           email: checkout.email,
@@ -226,8 +265,8 @@ export function createStripeEventHandler(deps: StripeEventsDependencies) {
         listedCurrency: plan.currency,
         days: plan.days,
         // Placeholders: the ledger gives the period, a line below.
-        startsAt: checkout.paidAt,
-        expiresAt: checkout.paidAt,
+        startsAt: grantedAt,
+        expiresAt: grantedAt,
       });
       if (isReplay) await repo.markParkedEventReplayed(transaction, event.id);
       if (!purchaseId) return { kind: 'already-granted' };
@@ -235,7 +274,7 @@ export function createStripeEventHandler(deps: StripeEventsDependencies) {
         userId: user.id,
         purchaseId,
         days: plan.days,
-        paidAt: checkout.paidAt,
+        grantedAt,
       });
       if (checkout.customerId)
         await usersRepo.setStripeCustomerIfMissing(transaction, user.id, checkout.customerId);
@@ -264,6 +303,19 @@ export function createStripeEventHandler(deps: StripeEventsDependencies) {
       }
       const isMismatch =
         checkout.amountCents !== plan.priceCents || checkout.currency !== plan.currency;
+      if (isMismatch) {
+        // Granted per the plan all the same (the buyer paid what our checkout asked, or what a
+        // coupon we issued left): an operator must see that a price and Stripe disagree.
+        deps.log.error(
+          {
+            eventId: event.id,
+            sessionId: checkout.sessionId,
+            paid: `${checkout.amountCents} ${checkout.currency}`,
+            listed: `${plan.priceCents} ${plan.currency}`,
+          },
+          `stripe: paid ${checkout.amountCents} ${checkout.currency} where the plan lists ${plan.priceCents} ${plan.currency}`,
+        );
+      }
       return {
         kind: 'granted',
         userId: user.id,
@@ -289,7 +341,6 @@ export function createStripeEventHandler(deps: StripeEventsDependencies) {
    */
   async function grantCheckout(event: Stripe.Event, isReplay = false): Promise<StripeEventOutcome> {
     const checkout = checkoutFromEvent(event);
-    if ('incomplete' in checkout) return { kind: 'incomplete', reason: checkout.incomplete };
     for (let attempt = 0; ; attempt += 1) {
       // Hashing is slow: done before the transaction, and only when no account exists yet.
       const hasAccount = (await findBuyer(db, checkout)) !== undefined;
@@ -334,6 +385,9 @@ export function createStripeEventHandler(deps: StripeEventsDependencies) {
         return { isNew: false, purchaseFound: known !== undefined, revoked: false };
       }
       await repo.lockPayment(transaction, paymentIntentId);
+      // The member's row before his purchase's: a grant for him holds the first and then
+      // rewrites the second, so taking them the other way round could deadlock with it.
+      if (known) await usersRepo.lockUser(transaction, known.userId);
       await record(transaction);
       if (known) await repo.setPurchasePaymentIntent(transaction, known.id, paymentIntentId);
       // Read again under the payment's lock: a grant may have committed since.

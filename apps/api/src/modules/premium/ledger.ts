@@ -4,8 +4,7 @@
 // passes bought after it shift back by themselves.
 //
 // The rule for web passes: in the order they were granted, each adds its days after the later of
-// its payment time and the end of the premium granted before it. (The next source, App Store
-// periods, contributes the later of the two ends.)
+// the time it was granted and the end of the premium granted before it.
 import type { Transaction } from 'kysely';
 
 import type { Database, LedgerEntryKind } from '../../db/schema';
@@ -89,7 +88,7 @@ async function currentState(
 /** Adds a paid web pass; returns its period. */
 export async function grantPass(
   transaction: Transaction<Database>,
-  pass: { userId: string; purchaseId: string; days: number; paidAt: Date },
+  pass: { userId: string; purchaseId: string; days: number; grantedAt: Date },
 ): Promise<{ startsAt: Date; expiresAt: Date }> {
   await usersRepo.lockUser(transaction, pass.userId);
   await repo.appendEntry(transaction, {
@@ -99,7 +98,7 @@ export async function grantPass(
     purchaseId: pass.purchaseId,
     days: pass.days,
     reason: 'payment',
-    occurredAt: pass.paidAt,
+    occurredAt: pass.grantedAt,
   });
   const state = await recompute(transaction, pass.userId);
   const period = state.periods.get(pass.purchaseId);
@@ -143,12 +142,4 @@ export async function reinstatePurchase(
   });
   await recompute(transaction, reinstatement.userId);
   return true;
-}
-
-/** The member's end as the ledger gives it, without writing anything (for checks and tests). */
-export async function premiumEndFromLedger(
-  transaction: Transaction<Database>,
-  userId: string,
-): Promise<Date | null> {
-  return foldLedger(await repo.listEntries(transaction, userId)).endsAt;
 }

@@ -126,7 +126,7 @@ export async function setStripeCustomerIfMissing(
 export function findStripeCustomer(db: Executor, userId: string) {
   return db
     .selectFrom('users')
-    .select(['email', 'stripeCustomerId', 'stripeCustomerEmail'])
+    .select(['email', 'stripeCustomerId'])
     .where('id', '=', userId)
     .executeTakeFirst();
 }
@@ -138,18 +138,4 @@ export function findUserByStripeCustomer(db: Executor, customerId: string) {
     .select(ACCOUNT_COLUMNS)
     .where('stripeCustomerId', '=', customerId)
     .executeTakeFirst();
-}
-
-/** Stripe's customer now has this email: remembered unless the account's changed meanwhile. */
-export async function rememberStripeCustomerEmail(
-  db: Executor,
-  userId: string,
-  email: string,
-): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ stripeCustomerEmail: email })
-    .where('id', '=', userId)
-    .where('email', '=', email)
-    .execute();
 }
