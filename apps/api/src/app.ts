@@ -25,6 +25,7 @@ import { errorHandlerPlugin } from './plugins/error-handler';
 import { identityPlugin } from './plugins/identity';
 import { mailPlugin, type MailPluginOptions } from './plugins/mail';
 import { metricsPlugin } from './plugins/metrics';
+import { appStorePlugin } from './plugins/app-store';
 import { paymentsPlugin } from './plugins/payments';
 import { pwnedPasswordsPlugin } from './plugins/pwned-passwords';
 import { rateLimitPlugin } from './plugins/rate-limit';
@@ -90,6 +91,7 @@ export async function buildApp(
   await app.register(databasePlugin, { config: config.database });
   await app.register(mailPlugin, { config, timing: options.mail });
   await app.register(paymentsPlugin, { config });
+  await app.register(appStorePlugin, { config });
   await app.register(rateLimitPlugin, { config });
   await app.register(pwnedPasswordsPlugin, {
     config,

@@ -4,7 +4,7 @@
 // Defaults make a fresh clone work offline (PGlite under DATA_DIR, secrets generated into
 // DATA_DIR). `NODE_ENV=production` refuses the defaults that are only safe on a developer's
 // machine.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, X509Certificate } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -140,6 +140,23 @@ const EnvSchema = z.object({
   APPLE_JWKS_URL: z
     .url({ protocol: /^https?$/, error: "must be the URL of Apple's public keys" })
     .default('https://appleid.apple.com/auth/keys'),
+  APPLE_BUNDLE_ID: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+$/, "must be the iOS app's bundle id, e.g. app.kegelcoach.ios")
+      .optional(),
+  ),
+  APPLE_APP_APPLE_ID: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, "must be the app's numeric Apple id (App Store Connect → App Information)")
+      .transform(Number)
+      .optional(),
+  ),
+  APPLE_REFUSE_SANDBOX: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('false'),
+  APPLE_ROOT_CERTIFICATES: optionalString,
   TRUST_PROXY: z
     .string()
     .default('false')
@@ -231,6 +248,22 @@ export interface Config {
   google: { clientId: string; clientSecret: string; issuer: string } | 'sandbox' | 'off';
   apple: { clientId: string; issuer: string; jwksUrl: string } | 'sandbox' | 'off';
   /**
+   * App Store purchases of the iOS app. Without APPLE_BUNDLE_ID: the local App Store sandbox in
+   * development, off in production (its routes answer 404).
+   */
+  appStore:
+    | {
+        bundleId: string;
+        /** Needed to verify Production payloads; without it they are refused. */
+        appAppleId: number | undefined;
+        /** True refuses Sandbox payloads (App Review and TestFlight buy in the Sandbox). */
+        refuseSandbox: boolean;
+        /** DER of each root certificate to trust. */
+        rootCertificates: Buffer[];
+      }
+    | 'sandbox'
+    | 'off';
+  /**
    * Which X-Forwarded-For hops to believe, as Fastify's `trustProxy` takes it: false (none: the
    * socket's address is the client), a number of proxies in front of the server, or the proxies'
    * addresses and CIDRs. `true` (every hop) only outside production: it lets a client choose
@@ -315,6 +348,23 @@ export function loadConfig(env: Environment = process.env): Config {
         problems.push(`${name}: must be https in production`);
     }
   }
+  if (isProduction && values.APPLE_BUNDLE_ID && !values.APPLE_APP_APPLE_ID) {
+    problems.push(
+      'APPLE_APP_APPLE_ID: required in production with APPLE_BUNDLE_ID (Production payloads are verified against it)',
+    );
+  }
+  if (isProduction && values.APPLE_BUNDLE_ID && !values.APPLE_ROOT_CERTIFICATES) {
+    problems.push(
+      'APPLE_ROOT_CERTIFICATES: required in production with APPLE_BUNDLE_ID (the paths of Apple Root CA - G3, DER or PEM)',
+    );
+  }
+  const appleRoots = values.APPLE_ROOT_CERTIFICATES
+    ? readRootCertificates(values.APPLE_ROOT_CERTIFICATES)
+    : [];
+  if (typeof appleRoots === 'string') problems.push(appleRoots);
+  if (values.APPLE_ROOT_CERTIFICATES && !values.APPLE_BUNDLE_ID) {
+    problems.push('APPLE_BUNDLE_ID: required with APPLE_ROOT_CERTIFICATES (payloads name the app)');
+  }
   if (isProduction && values.TRUST_PROXY === true) {
     problems.push(
       'TRUST_PROXY: true trusts every X-Forwarded-For hop, so a client picks its own address; give the number of proxies (e.g. 1) or their addresses',
@@ -386,6 +436,16 @@ export function loadConfig(env: Environment = process.env): Config {
           // Compared exactly with the token's iss, which has no trailing slash.
           issuer: values.APPLE_ISSUER.replace(/\/+$/, ''),
           jwksUrl: values.APPLE_JWKS_URL,
+        }
+      : isProduction
+        ? 'off'
+        : 'sandbox',
+    appStore: values.APPLE_BUNDLE_ID
+      ? {
+          bundleId: values.APPLE_BUNDLE_ID,
+          appAppleId: values.APPLE_APP_APPLE_ID,
+          refuseSandbox: values.APPLE_REFUSE_SANDBOX === 'true',
+          rootCertificates: typeof appleRoots === 'string' ? [] : appleRoots,
         }
       : isProduction
         ? 'off'
@@ -522,4 +582,34 @@ export function redactDatabaseUrl(url: string): string {
   } catch {
     return '(unparseable URL)';
   }
+}
+
+/**
+ * The root certificates of APPLE_ROOT_CERTIFICATES (comma-separated paths, DER or PEM) as DER,
+ * or the one-line problem.
+ */
+function readRootCertificates(paths: string): Buffer[] | string {
+  const certificates: Buffer[] = [];
+  for (const file of paths
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    let content: Buffer;
+    try {
+      content = readFileSync(file);
+    } catch (error) {
+      return `APPLE_ROOT_CERTIFICATES: cannot read ${file}: ${(error as Error).message}`;
+    }
+    const pem = /-----BEGIN CERTIFICATE-----([\s\S]+?)-----END CERTIFICATE-----/.exec(
+      content.toString('latin1'),
+    );
+    const der = pem?.[1] ? Buffer.from(pem[1].replace(/\s+/g, ''), 'base64') : content;
+    try {
+      new X509Certificate(der);
+    } catch {
+      return `APPLE_ROOT_CERTIFICATES: ${file} is not a certificate (DER or PEM)`;
+    }
+    certificates.push(der);
+  }
+  return certificates;
 }

@@ -115,6 +115,64 @@ describe('loadConfig', () => {
     expect(config.environment).toBe('production');
   });
 
+  it('runs the App Store sandbox in development and no App Store in production without APPLE_BUNDLE_ID', () => {
+    expect(loadConfig({ DATA_DIR: freshDataDir() }).appStore).toBe('sandbox');
+    expect(
+      loadConfig({
+        NODE_ENV: 'production',
+        DATA_DIR: freshDataDir(),
+        TOKEN_SECRET: randomBytes(48).toString('base64'),
+        PUBLIC_URL: 'https://app.example.com/',
+        SMTP_URL: 'smtps://mailer:secret@smtp.example.com:465',
+        STRIPE_SECRET_KEY: 'sk_live_abc123',
+        STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
+      }).appStore,
+    ).toBe('off');
+  });
+
+  it('wants the app id and the roots with APPLE_BUNDLE_ID in production, and reads the roots', () => {
+    const dataDir = freshDataDir();
+    expect(
+      problemsOf({
+        NODE_ENV: 'production',
+        DATA_DIR: dataDir,
+        APPLE_BUNDLE_ID: 'app.kegelcoach.ios',
+      }).filter((problem) => problem.startsWith('APPLE_')),
+    ).toEqual([
+      'APPLE_APP_APPLE_ID: required in production with APPLE_BUNDLE_ID (Production payloads are verified against it)',
+      'APPLE_ROOT_CERTIFICATES: required in production with APPLE_BUNDLE_ID (the paths of Apple Root CA - G3, DER or PEM)',
+    ]);
+    const notACertificate = path.join(dataDir, 'root.der');
+    writeFileSync(notACertificate, 'hello');
+    expect(
+      problemsOf({
+        DATA_DIR: dataDir,
+        APPLE_BUNDLE_ID: 'app.kegelcoach.ios',
+        APPLE_APP_APPLE_ID: 'one two',
+        APPLE_REFUSE_SANDBOX: 'yes',
+        APPLE_ROOT_CERTIFICATES: notACertificate,
+      }),
+    ).toEqual([
+      'APPLE_APP_APPLE_ID: must be the app\'s numeric Apple id (App Store Connect → App Information) (got "one two")',
+      'APPLE_REFUSE_SANDBOX: must be true or false (got "yes")',
+    ]);
+    expect(
+      problemsOf({
+        DATA_DIR: dataDir,
+        APPLE_BUNDLE_ID: 'app.kegelcoach.ios',
+        APPLE_ROOT_CERTIFICATES: notACertificate,
+      }),
+    ).toEqual([`APPLE_ROOT_CERTIFICATES: ${notACertificate} is not a certificate (DER or PEM)`]);
+    const missing = path.join(dataDir, 'missing.der');
+    expect(
+      problemsOf({
+        DATA_DIR: dataDir,
+        APPLE_BUNDLE_ID: 'app.kegelcoach.ios',
+        APPLE_ROOT_CERTIFICATES: missing,
+      })[0],
+    ).toMatch(new RegExp(`^APPLE_ROOT_CERTIFICATES: cannot read ${missing}: ENOENT`));
+  });
+
   it('rejects a short TOKEN_SECRET without printing it', () => {
     const [problem] = problemsOf({ DATA_DIR: freshDataDir(), TOKEN_SECRET: 'short' });
     expect(problem).toMatch(/^TOKEN_SECRET: must be at least 32 characters/);

@@ -248,6 +248,9 @@ test.describe('buying premium', () => {
     await expect(page.getByRole('table', { name: 'Purchases' }).getByRole('row')).toHaveCount(3);
     // Only Apple is running: Stripe's portal has nothing to manage.
     await expect(page.getByRole('button', { name: 'Manage Subscription' })).toHaveCount(0);
+    await expect(
+      page.getByText('Manage it in the App Store: Settings → your name → Subscriptions.'),
+    ).toBeVisible();
 
     const tooltip = page.getByRole('tooltip');
     await expect(tooltip).toBeHidden();

@@ -28,6 +28,10 @@ import {
   StartCheckoutRequestSchema,
   StartCheckoutResponseSchema,
   StripeEventReceivedSchema,
+  AppStoreNotificationReceivedSchema,
+  AppStoreNotificationRequestSchema,
+  AppStoreTransactionRequestSchema,
+  AppStoreTransactionResponseSchema,
 } from './payments';
 import { type ApiRouteName, apiRoutes as routes } from './routes';
 import { ProfileSchema, SubscriptionsResponseSchema } from './users';
@@ -212,6 +216,24 @@ export const endpoints = {
       'The body is the raw Stripe event JSON; it is verified against STRIPE_WEBHOOK_SECRET before anything is read, and a signature older than five minutes is refused.',
     success: { 200: StripeEventReceivedSchema },
     errors: [400],
+  }),
+  receiveAppStoreNotification: defineEndpoint(routes.receiveAppStoreNotification, {
+    tag: 'Payments',
+    summary: 'App Store Server Notifications V2 (both environments).',
+    description:
+      "Verified with Apple's library against the configured roots, bundle id, environment and (Production) APPLE_APP_APPLE_ID; 200 only once the change is committed, and for a notification already received. 404 when App Store support is off.",
+    body: AppStoreNotificationRequestSchema,
+    success: { 200: AppStoreNotificationReceivedSchema },
+    errors: [400, 404],
+  }),
+  recordAppStoreTransaction: defineEndpoint(routes.recordAppStoreTransaction, {
+    tag: 'Payments',
+    summary: "The iOS app's StoreKit 2 transaction, right after a purchase or restore.",
+    description:
+      "Binds the subscription (its original transaction) to the member, unless its appAccountToken or an earlier binding names another account (403). Answers the member's premium end.",
+    body: AppStoreTransactionRequestSchema,
+    success: { 200: AppStoreTransactionResponseSchema },
+    errors: [400, 403, 404],
   }),
 } satisfies Record<ApiRouteName, Endpoint>;
 

@@ -46,3 +46,27 @@ export type CustomerPortalResponse = z.infer<typeof CustomerPortalResponseSchema
 
 /** Stripe's webhook gets this once the event is recorded (or known not to concern us). */
 export const StripeEventReceivedSchema = z.object({ received: z.literal(true) });
+
+/** App Store Server Notifications V2: Apple's signed payload, verified before anything is read. */
+export const AppStoreNotificationRequestSchema = z.object({
+  signedPayload: z
+    .string({ error: 'signedPayload is required' })
+    .min(1, 'signedPayload is required'),
+});
+export type AppStoreNotificationRequest = z.infer<typeof AppStoreNotificationRequestSchema>;
+
+/** Apple gets this once the notification is recorded. */
+export const AppStoreNotificationReceivedSchema = z.object({ received: z.literal(true) });
+
+/** What the iOS app posts after a StoreKit 2 purchase or restore. */
+export const AppStoreTransactionRequestSchema = z.object({
+  signedTransaction: z
+    .string({ error: 'signedTransaction is required' })
+    .min(1, 'signedTransaction is required'),
+});
+export type AppStoreTransactionRequest = z.infer<typeof AppStoreTransactionRequestSchema>;
+
+export const AppStoreTransactionResponseSchema = z.object({
+  subscriptionEndDate: IsoDateTimeSchema.nullable(),
+});
+export type AppStoreTransactionResponse = z.infer<typeof AppStoreTransactionResponseSchema>;

@@ -53,6 +53,12 @@ export const apiRoutes = {
   describeCheckout: { method: 'GET', path: '/payments/stripe/session/:session', auth: false },
   openCustomerPortal: { method: 'GET', path: '/payments/stripe/customer-portal', auth: true },
   receiveStripeEvent: { method: 'POST', path: '/payments/stripe/webhook', auth: false },
+  receiveAppStoreNotification: {
+    method: 'POST',
+    path: '/payments/apple/notifications',
+    auth: false,
+  },
+  recordAppStoreTransaction: { method: 'POST', path: '/payments/apple/transactions', auth: true },
 } as const satisfies Record<string, Route>;
 
 export type ApiRouteName = keyof typeof apiRoutes;

@@ -31,6 +31,8 @@ import {
 import type { AddressInfo } from 'node:net';
 
 import type * as X509 from '@peculiar/x509';
+// The Reflect metadata API that @peculiar/x509 (through tsyringe) needs when it loads.
+import 'reflect-metadata';
 
 export type AppStoreEnvironment = 'Sandbox' | 'Production';
 
@@ -196,45 +198,10 @@ const NAMES = {
   leaf: 'CN=Kegel Sandbox App Store Server Notifications Signing, OU=Kegel Sandbox App Store, O=Kegel Coach (test), C=US',
 };
 
-/**
- * The part of the Reflect metadata API (reflect-metadata's) that tsyringe, on which
- * @peculiar/x509 builds, checks for when it loads and then calls. Installed only when no
- * polyfill is loaded already; a real one (reflect-metadata) is better, where a package may add it.
- */
-function installReflectMetadata(): void {
-  const reflect = Reflect as unknown as Record<string, unknown>;
-  if (typeof reflect.getMetadata === 'function') return;
-  const store = new WeakMap<object, Map<string, unknown>>();
-  const slot = (key: unknown, property: unknown): string =>
-    `${String(property)}\u0000${String(key)}`;
-  const getOwnMetadata = (key: unknown, target: object, property?: unknown): unknown =>
-    store.get(target)?.get(slot(key, property));
-  const defineMetadata = (key: unknown, value: unknown, target: object, property?: unknown) => {
-    const own = store.get(target) ?? new Map<string, unknown>();
-    store.set(target, own);
-    own.set(slot(key, property), value);
-  };
-  const getMetadata = (key: unknown, target: object, property?: unknown): unknown => {
-    for (let at: object | null = target; at; at = Object.getPrototypeOf(at) as object | null) {
-      const value = store.get(at)?.get(slot(key, property));
-      if (value !== undefined) return value;
-    }
-    return undefined;
-  };
-  Object.assign(reflect, {
-    getOwnMetadata,
-    getMetadata,
-    defineMetadata,
-    metadata: (key: unknown, value: unknown) => (target: object, property?: unknown) =>
-      defineMetadata(key, value, target, property),
-  });
-}
-
 let x509Loaded: Promise<typeof X509> | undefined;
 
-/** @peculiar/x509, loaded once the Reflect metadata API it needs is there (an import is hoisted). */
+/** @peculiar/x509, loaded once, when the first chain is made. */
 function loadX509(): Promise<typeof X509> {
-  installReflectMetadata();
   x509Loaded ??= import('@peculiar/x509').then((x509) => {
     // Node's WebCrypto makes the keys and signs the certificates.
     x509.cryptoProvider.set(crypto);

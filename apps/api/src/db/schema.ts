@@ -16,6 +16,8 @@ export interface Database {
   stripeCharges: StripeChargesTable;
   stripeDisputes: StripeDisputesTable;
   stripeParkedEvents: StripeParkedEventsTable;
+  appStoreSubscriptions: AppStoreSubscriptionsTable;
+  appStoreNotifications: AppStoreNotificationsTable;
   userIdentities: UserIdentitiesTable;
   usedSignInNonces: UsedSignInNoncesTable;
 }
@@ -32,6 +34,8 @@ export interface PlansTable {
   /** Integer cents: money is never a float in storage. */
   priceCents: number;
   currency: string;
+  /** The iOS app's product of this plan (premium.week …); null for the day pass. */
+  appStoreProductId: Generated<string | null>;
   createdAt: Generated<Date>;
 }
 
@@ -121,17 +125,19 @@ export interface PurchasesTable {
   /** The plan's price when it was bought: differs from amountCents when Stripe charged else. */
   listedPriceCents: Generated<number | null>;
   listedCurrency: Generated<string | null>;
+  /** 'Sandbox' or 'Production' for an App Store purchase; null for Stripe. */
+  environment: Generated<string | null>;
   /** Set (from the ledger) while the purchase is taken out by a refund or a lost dispute. */
   revokedAt: Generated<Date | null>;
   revokedReason: Generated<string | null>;
 }
 
-export type LedgerEntryKind = 'grant' | 'revoke' | 'reinstate' | 'balance';
+export type LedgerEntryKind = 'grant' | 'period' | 'revoke' | 'reinstate' | 'balance';
 
 export interface PremiumLedgerTable {
   sequence: Generated<string>;
   userId: string;
-  source: 'stripe' | 'legacy';
+  source: 'stripe' | 'app_store' | 'legacy';
   entry: LedgerEntryKind;
   purchaseId: string | null;
   days: number | null;
@@ -192,4 +198,28 @@ export interface UserIdentitiesTable {
 export interface UsedSignInNoncesTable {
   nonceHash: string;
   expiresAt: Date;
+}
+
+export interface AppStoreSubscriptionsTable {
+  originalTransactionId: string;
+  userId: string | null;
+  environment: string;
+  productId: string;
+  autoRenew: boolean | null;
+  status: number | null;
+  gracePeriodExpiresAt: Date | null;
+  signedAt: Date;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface AppStoreNotificationsTable {
+  notificationUuid: string;
+  notificationType: string;
+  subtype: string | null;
+  originalTransactionId: string | null;
+  signedAt: Date;
+  payload: string | null;
+  receivedAt: Generated<Date>;
+  appliedAt: Date | null;
 }

@@ -8,6 +8,8 @@ import { sendRouteNotFound } from '../plugins/error-handler';
 import { createPasswordHasher, type PasswordHasher } from '../security/password-hasher';
 import { createPasswordScreen } from '../security/password-screen';
 import { createSignInNonces } from '../security/sign-in-nonces';
+import { appStoreRoutes } from './app-store/routes';
+import { createAppStoreService } from './app-store/service';
 import { authRoutes, limitRequestsPerAddress } from './auth/routes';
 import { createAuthService } from './auth/service';
 import { healthRoutes } from './health/routes';
@@ -127,5 +129,8 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
     stripe: api.stripe,
     webhookSecret: config.stripe.webhookSecret,
     countWebhook: api.metrics.countWebhook,
+  });
+  await api.register(appStoreRoutes, {
+    appStoreService: createAppStoreService({ db, verifier: api.appStore }),
   });
 };

@@ -28,7 +28,7 @@ declare module 'fastify' {
   }
 }
 
-type IdentityConfig = Pick<Config, 'google' | 'apple' | 'publicUrl'>;
+type IdentityConfig = Pick<Config, 'google' | 'apple' | 'publicUrl' | 'appStore'>;
 
 export const identityPlugin = fp<{ config: IdentityConfig }>(
   async function identityPlugin(app, { config }) {
@@ -110,7 +110,8 @@ function identitySettings(
           verifier: createIdTokenVerifier({
             jwksUrl: apple.jwksUrl,
             issuers: [apple.issuer],
-            audience: apple.clientId,
+            // The iOS app's own Sign in with Apple issues tokens for its bundle id.
+            audience: [apple.clientId, ...iosBundleIds(config)],
           }),
         }
       : undefined,
@@ -127,3 +128,12 @@ function identitySettings(
     },
   };
 }
+
+/** The iOS app's bundle id, whose Apple identity tokens are accepted beside the web's. */
+function iosBundleIds(config: IdentityConfig): string[] {
+  if (typeof config.appStore === 'object') return [config.appStore.bundleId];
+  return config.appStore === 'sandbox' ? [SANDBOX_IOS_BUNDLE_ID] : [];
+}
+
+/** The App Store sandbox's app (plugins/app-store.ts): its bundle id signs in too in development. */
+const SANDBOX_IOS_BUNDLE_ID = 'app.kegelcoach.ios';

@@ -35,8 +35,10 @@ export function createIdTokenVerifier(options: {
   jwksUrl: string | (() => Promise<string>);
   /** Accepted `iss` values, compared exactly (a trailing slash is another issuer). */
   issuers: string[];
-  audience: string;
+  /** Our client id, or several (Apple: the web's Services ID and the iOS app's bundle id). */
+  audience: string | string[];
 }): IdTokenVerifier {
+  const audiences = Array.isArray(options.audience) ? options.audience : [options.audience];
   let keySet: ReturnType<typeof createRemoteJWKSet> | undefined;
   async function keys(): Promise<ReturnType<typeof createRemoteJWKSet>> {
     if (!keySet) {
@@ -57,7 +59,7 @@ export function createIdTokenVerifier(options: {
         ({ payload } = await jwtVerify(idToken, keyResolver, {
           algorithms: ['RS256'],
           issuer: options.issuers,
-          audience: options.audience,
+          audience: audiences,
           requiredClaims: ['sub', 'exp', 'iat'],
           clockTolerance: 0,
         }));
@@ -74,7 +76,7 @@ export function createIdTokenVerifier(options: {
       if (
         Array.isArray(payload.aud) &&
         payload.aud.length > 1 &&
-        payload.azp !== options.audience
+        !audiences.includes(String(payload.azp))
       ) {
         throw new InvalidIdTokenError('several audiences, and the authorized party is not us');
       }

@@ -73,6 +73,20 @@ describe('the ID token verifier (Google settings)', () => {
     expect(identity.subject).toBe('1234567890');
   });
 
+  it("accepts a token for any of its clients (Apple: the web's Services ID and the iOS bundle id)", async () => {
+    const both = createIdTokenVerifier({
+      jwksUrl: `${sandbox.google.issuer}/jwks`,
+      issuers: [sandbox.google.issuer],
+      audience: [clientId, 'app.kegelcoach.ios'],
+    });
+    const fromTheApp = await sandbox.signIdToken('google', claims({ aud: 'app.kegelcoach.ios' }));
+    expect((await both.verify(fromTheApp)).subject).toBe('1234567890');
+    await expect(verifier().verify(fromTheApp)).rejects.toBeInstanceOf(InvalidIdTokenError);
+    await expect(
+      both.verify(await sandbox.signIdToken('google', claims({ aud: 'com.someone.else' }))),
+    ).rejects.toBeInstanceOf(InvalidIdTokenError);
+  });
+
   const bad: Array<[string, () => Promise<string>]> = [
     ['a wrong aud', () => sandbox.signIdToken('google', claims({ aud: 'another-client' }))],
     ['a wrong iss', () => sandbox.signIdToken('google', claims({ iss: 'https://evil.example' }))],

@@ -32,28 +32,54 @@ export interface PremiumState {
 
 /** What the entries add up to, read in the order they were written. */
 export function foldLedger(entries: readonly LedgerEntry[]): PremiumState {
-  // A purchase counts unless its latest revocation was not reinstated since.
+  // A purchase counts unless the latest word on it (by when it happened, then by when it was
+  // written) is a revocation: an App Store refund signed after a renewal wins over it, whatever
+  // order they arrived in.
+  const latestWord = new Map<string, LedgerEntry>();
+  for (const entry of entries) {
+    if (!entry.purchaseId || (entry.entry !== 'revoke' && entry.entry !== 'reinstate')) continue;
+    const previous = latestWord.get(entry.purchaseId);
+    if (!previous || entry.occurredAt.getTime() >= previous.occurredAt.getTime())
+      latestWord.set(entry.purchaseId, entry);
+  }
   const revoked = new Map<string, { at: Date; reason: string }>();
-  for (const { entry, purchaseId, occurredAt, reason } of entries) {
-    if (!purchaseId) continue;
-    if (entry === 'revoke') revoked.set(purchaseId, { at: occurredAt, reason });
-    if (entry === 'reinstate') revoked.delete(purchaseId);
+  for (const [purchaseId, word] of latestWord) {
+    if (word.entry === 'revoke')
+      revoked.set(purchaseId, { at: word.occurredAt, reason: word.reason });
   }
 
   const periods = new Map<string, { startsAt: Date; expiresAt: Date }>();
-  let endsAt: Date | null = null;
-  for (const { entry, purchaseId, days, endsAt: balance, occurredAt } of entries) {
+  // Web passes, one after another.
+  let webEndsAt: Date | null = null;
+  // App Store periods run side by side with them: the latest end counts.
+  let appStoreEndsAt: Date | null = null;
+  for (const { entry, purchaseId, days, endsAt, occurredAt } of entries) {
     if (entry === 'balance') {
       // The end as it stood before the ledger, when the purchases alone did not explain it.
-      endsAt = balance;
+      webEndsAt = endsAt;
     } else if (entry === 'grant' && purchaseId && days !== null && !revoked.has(purchaseId)) {
       const startsAt: Date =
-        endsAt && endsAt.getTime() > occurredAt.getTime() ? endsAt : occurredAt;
+        webEndsAt && webEndsAt.getTime() > occurredAt.getTime() ? webEndsAt : occurredAt;
       const expiresAt: Date = new Date(startsAt.getTime() + days * DAY_MS);
       periods.set(purchaseId, { startsAt, expiresAt });
-      endsAt = expiresAt;
+      webEndsAt = expiresAt;
+    } else if (entry === 'period' && purchaseId && endsAt && !revoked.has(purchaseId)) {
+      // A grace period after an App Store period extends the same purchase.
+      const known = periods.get(purchaseId);
+      const period = {
+        startsAt: known && known.startsAt < occurredAt ? known.startsAt : occurredAt,
+        expiresAt: known && known.expiresAt > endsAt ? known.expiresAt : endsAt,
+      };
+      periods.set(purchaseId, period);
+      if (!appStoreEndsAt || period.expiresAt > appStoreEndsAt) appStoreEndsAt = period.expiresAt;
     }
   }
+  const endsAt =
+    webEndsAt && appStoreEndsAt
+      ? webEndsAt > appStoreEndsAt
+        ? webEndsAt
+        : appStoreEndsAt
+      : (webEndsAt ?? appStoreEndsAt);
   return { endsAt, periods, revoked };
 }
 
@@ -109,13 +135,19 @@ export async function grantPass(
 /** Takes a purchase's days out; false when it was already out. */
 export async function revokePurchase(
   transaction: Transaction<Database>,
-  revocation: { userId: string; purchaseId: string; reason: string; at: Date },
+  revocation: {
+    userId: string;
+    purchaseId: string;
+    reason: string;
+    at: Date;
+    source?: 'stripe' | 'app_store';
+  },
 ): Promise<boolean> {
   const state = await currentState(transaction, revocation.userId);
   if (state.revoked.has(revocation.purchaseId)) return false;
   await repo.appendEntry(transaction, {
     userId: revocation.userId,
-    source: 'stripe',
+    source: revocation.source ?? 'stripe',
     entry: 'revoke',
     purchaseId: revocation.purchaseId,
     reason: revocation.reason,
@@ -128,13 +160,19 @@ export async function revokePurchase(
 /** Puts a revoked purchase's days back (a dispute won on appeal); false when it counted. */
 export async function reinstatePurchase(
   transaction: Transaction<Database>,
-  reinstatement: { userId: string; purchaseId: string; reason: string; at: Date },
+  reinstatement: {
+    userId: string;
+    purchaseId: string;
+    reason: string;
+    at: Date;
+    source?: 'stripe' | 'app_store';
+  },
 ): Promise<boolean> {
   const state = await currentState(transaction, reinstatement.userId);
   if (!state.revoked.has(reinstatement.purchaseId)) return false;
   await repo.appendEntry(transaction, {
     userId: reinstatement.userId,
-    source: 'stripe',
+    source: reinstatement.source ?? 'stripe',
     entry: 'reinstate',
     purchaseId: reinstatement.purchaseId,
     reason: reinstatement.reason,
@@ -142,4 +180,32 @@ export async function reinstatePurchase(
   });
   await recompute(transaction, reinstatement.userId);
   return true;
+}
+
+/**
+ * Gives an App Store purchase (one transaction) premium until `endsAt` (its expiresDate, or the
+ * end of the grace period after it); nothing is written when it already reaches that far.
+ */
+export async function recordAppStorePeriod(
+  transaction: Transaction<Database>,
+  period: { userId: string; purchaseId: string; startsAt: Date; endsAt: Date; reason: string },
+): Promise<void> {
+  const state = await currentState(transaction, period.userId);
+  const known = state.periods.get(period.purchaseId);
+  if (
+    known &&
+    known.expiresAt.getTime() >= period.endsAt.getTime() &&
+    !state.revoked.has(period.purchaseId)
+  )
+    return;
+  await repo.appendEntry(transaction, {
+    userId: period.userId,
+    source: 'app_store',
+    entry: 'period',
+    purchaseId: period.purchaseId,
+    endsAt: period.endsAt,
+    reason: period.reason,
+    occurredAt: period.startsAt,
+  });
+  await recompute(transaction, period.userId);
 }

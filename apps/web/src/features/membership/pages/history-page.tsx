@@ -29,6 +29,7 @@ export function HistoryPage(): React.JSX.Element | null {
     (item) => !item.refundedAt && new Date(item.expiresAt).getTime() > now,
   );
   const hasStripe = active.some((item) => item.provider === 'Stripe');
+  const hasApple = active.some((item) => item.provider === 'Apple');
 
   return (
     <Card title="Purchase History" titleLevel={1} aside={profile.email}>
@@ -41,7 +42,14 @@ export function HistoryPage(): React.JSX.Element | null {
               <h2 className={styles.sectionTitle} id="active-subscriptions-title">
                 Active Subscriptions
               </h2>
-              {hasStripe ? <ManageSubscriptionButton /> : null}
+              {hasStripe ? (
+                <ManageSubscriptionButton />
+              ) : hasApple ? (
+                // Stripe's portal has nothing to manage: App Store subscriptions live on the iPhone.
+                <p className={styles.manageElsewhere}>
+                  Manage it in the App Store: Settings → your name → Subscriptions.
+                </p>
+              ) : null}
             </div>
             <HistoryTable
               labelledBy="active-subscriptions-title"

@@ -1,0 +1,289 @@
+// The rules of App Store purchases: what each verified notification or posted transaction does
+// to a member's premium. Each App Store transaction (one period of a subscription) is a purchase
+// of provider 'Apple' whose period is a ledger row; a refund or revocation takes that
+// transaction's period out, a refund reversed puts it back; a billing grace period extends the
+// latest period. A subscription is bound to an account by the appAccountToken the iOS app sets
+// (the account id), or by the signed-in member who posts its first transaction; notifications
+// for a subscription bound to no account yet are kept and applied when the binding arrives.
+import type {
+  JWSRenewalInfoDecodedPayload,
+  JWSTransactionDecodedPayload,
+} from '@apple/app-store-server-library';
+import type { Kysely, Transaction } from 'kysely';
+
+import type { Database } from '../../db/schema';
+import { AppError } from '../../errors';
+import {
+  type AppStoreEnvironment,
+  AppStorePayloadRefused,
+  type AppStoreVerifier,
+} from '../../security/app-store-verifier';
+import * as paymentsRepo from '../payments/repo';
+import * as ledger from '../premium/ledger';
+import * as repo from './repo';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const appStoreMessages = {
+  notVerified: 'The App Store payload could not be verified',
+  boundElsewhere: 'This App Store purchase belongs to another account',
+  off: 'App Store purchases are not enabled on this server',
+};
+
+/** A verified notification, as kept until applied. */
+interface Notice {
+  notificationUuid: string;
+  type: string;
+  subtype: string | null;
+  signedAt: number;
+  environment: AppStoreEnvironment;
+  transaction: JWSTransactionDecodedPayload | undefined;
+  renewal: JWSRenewalInfoDecodedPayload | undefined;
+}
+
+export interface AppStoreServiceDependencies {
+  db: Kysely<Database>;
+  /** Null when App Store support is off: every call answers 404. */
+  verifier: AppStoreVerifier | null;
+}
+
+export type AppStoreService = ReturnType<typeof createAppStoreService>;
+
+export function createAppStoreService(deps: AppStoreServiceDependencies) {
+  const { db } = deps;
+
+  function verifierOrOff(): AppStoreVerifier {
+    if (!deps.verifier) throw new AppError(404, appStoreMessages.off);
+    return deps.verifier;
+  }
+
+  async function refusedAs400<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof AppStorePayloadRefused)
+        throw new AppError(400, `${appStoreMessages.notVerified}: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /** The account a token names, if it is an account's id. */
+  async function accountNamedBy(
+    transaction: Transaction<Database>,
+    token: string | undefined,
+  ): Promise<string | undefined> {
+    if (!token || !UUID.test(token)) return undefined;
+    const user = await transaction
+      .selectFrom('users')
+      .select('id')
+      .where('id', '=', token.toLowerCase())
+      .executeTakeFirst();
+    return user?.id;
+  }
+
+  /** Remembers the latest signed word on the subscription (status, renewal, grace). */
+  async function saveState(
+    transaction: Transaction<Database>,
+    notice: Pick<Notice, 'environment' | 'transaction' | 'renewal' | 'signedAt'> & {
+      status?: number;
+    },
+  ): Promise<void> {
+    const { transaction: payment, renewal } = notice;
+    if (!payment?.originalTransactionId) return;
+    await repo.saveSubscriptionState(transaction, {
+      originalTransactionId: payment.originalTransactionId,
+      environment: notice.environment,
+      productId: payment.productId ?? renewal?.productId ?? 'unknown',
+      autoRenew: renewal?.autoRenewStatus === undefined ? null : renewal.autoRenewStatus === 1,
+      status: notice.status ?? null,
+      gracePeriodExpiresAt: renewal?.gracePeriodExpiresDate
+        ? new Date(renewal.gracePeriodExpiresDate)
+        : null,
+      signedAt: new Date(notice.signedAt),
+    });
+  }
+
+  /** What one transaction (and, with a notification, its renewal info) does to the member. */
+  async function applyToMember(
+    transaction: Transaction<Database>,
+    userId: string,
+    notice: Pick<Notice, 'type' | 'signedAt' | 'environment' | 'transaction' | 'renewal'>,
+  ): Promise<void> {
+    const payment = notice.transaction;
+    if (!payment?.transactionId || !payment.productId) return;
+    const startsAt = new Date(payment.purchaseDate ?? notice.signedAt);
+    const expiresAt = payment.expiresDate ? new Date(payment.expiresDate) : undefined;
+    let purchase = await repo.findApplePurchase(transaction, payment.transactionId);
+    if (!purchase) {
+      const plan = await repo.findPlanByProduct(transaction, payment.productId);
+      const days =
+        plan?.days ??
+        Math.max(
+          1,
+          Math.round(((expiresAt?.getTime() ?? startsAt.getTime()) - startsAt.getTime()) / DAY_MS),
+        );
+      const purchaseId = await paymentsRepo.insertPurchase(transaction, {
+        userId,
+        planId: plan?.id ?? null,
+        planName: plan?.name ?? payment.productId,
+        provider: 'Apple',
+        providerPaymentId: payment.transactionId,
+        // Apple's price is in milliunits of the currency.
+        amountCents: Math.round((payment.price ?? 0) / 10),
+        currency: (payment.currency ?? 'usd').toLowerCase(),
+        listedPriceCents: plan?.priceCents ?? null,
+        listedCurrency: plan?.currency ?? null,
+        days,
+        startsAt,
+        expiresAt: expiresAt ?? startsAt,
+        environment: notice.environment,
+      });
+      purchase = purchaseId
+        ? { id: purchaseId, userId }
+        : await repo.findApplePurchase(transaction, payment.transactionId);
+      if (!purchase) return;
+    }
+    if (expiresAt) {
+      await ledger.recordAppStorePeriod(transaction, {
+        userId: purchase.userId,
+        purchaseId: purchase.id,
+        startsAt,
+        endsAt: expiresAt,
+        reason: notice.type === 'DID_RENEW' ? 'App Store renewal' : 'App Store purchase',
+      });
+    }
+    // A billing problem with a grace period: premium lasts while Apple retries.
+    const graceEndsAt = notice.renewal?.gracePeriodExpiresDate;
+    if (
+      notice.type === 'DID_FAIL_TO_RENEW' &&
+      graceEndsAt &&
+      expiresAt &&
+      graceEndsAt > expiresAt.getTime()
+    ) {
+      await ledger.recordAppStorePeriod(transaction, {
+        userId: purchase.userId,
+        purchaseId: purchase.id,
+        startsAt,
+        endsAt: new Date(graceEndsAt),
+        reason: 'App Store billing grace period',
+      });
+    }
+    // The latest signed word on the transaction wins (ledger.ts compares their times): a
+    // renewal signed before a refund but delivered after it does not bring premium back.
+    const signedAt = new Date(notice.signedAt);
+    if (payment.revocationDate) {
+      await ledger.revokePurchase(transaction, {
+        userId: purchase.userId,
+        purchaseId: purchase.id,
+        reason: notice.type === 'REVOKE' ? 'App Store revoke' : 'App Store refund',
+        at: signedAt,
+        source: 'app_store',
+      });
+    } else if (notice.type === 'REFUND_REVERSED') {
+      await ledger.reinstatePurchase(transaction, {
+        userId: purchase.userId,
+        purchaseId: purchase.id,
+        reason: 'App Store refund reversed',
+        at: signedAt,
+        source: 'app_store',
+      });
+    }
+  }
+
+  /** Applies the notifications kept for a subscription now bound to `userId`. */
+  async function applyPending(
+    transaction: Transaction<Database>,
+    originalTransactionId: string,
+    userId: string,
+  ): Promise<void> {
+    for (const pending of await repo.listPendingNotifications(transaction, originalTransactionId)) {
+      if (!pending.payload) continue;
+      await applyToMember(transaction, userId, JSON.parse(pending.payload) as Notice);
+      await repo.markNotificationApplied(transaction, pending.notificationUuid);
+    }
+  }
+
+  return {
+    /** An App Store Server Notification V2; resolves once its change is committed. */
+    async receiveNotification(signedPayload: string): Promise<'applied' | 'duplicate' | 'kept'> {
+      const verified = await refusedAs400(() => verifierOrOff().verifyNotification(signedPayload));
+      const { notification, transaction: payment } = verified;
+      const notice: Notice = {
+        notificationUuid: notification.notificationUUID ?? '',
+        type: String(notification.notificationType ?? ''),
+        subtype: notification.subtype ? String(notification.subtype) : null,
+        signedAt: notification.signedDate ?? Date.now(),
+        environment: verified.environment,
+        transaction: payment,
+        renewal: verified.renewal,
+      };
+      if (!notice.notificationUuid)
+        throw new AppError(400, `${appStoreMessages.notVerified}: no notificationUUID`);
+      const originalTransactionId = payment?.originalTransactionId ?? null;
+      return db.transaction().execute(async (transaction) => {
+        if (originalTransactionId) await repo.lockSubscription(transaction, originalTransactionId);
+        const isNew = await repo.recordNotification(transaction, {
+          notificationUuid: notice.notificationUuid,
+          notificationType: notice.type,
+          subtype: notice.subtype,
+          originalTransactionId,
+          signedAt: new Date(notice.signedAt),
+          payload: JSON.stringify(notice),
+        });
+        if (!isNew) return 'duplicate';
+        if (!originalTransactionId) {
+          // TEST, or a summary: nothing to apply.
+          await repo.markNotificationApplied(transaction, notice.notificationUuid);
+          return 'applied';
+        }
+        await saveState(transaction, {
+          ...notice,
+          status: notification.data?.status,
+        });
+        const subscription = await repo.findSubscription(transaction, originalTransactionId);
+        let owner = subscription?.userId ?? undefined;
+        if (!owner) {
+          owner = await accountNamedBy(transaction, payment?.appAccountToken);
+          if (owner) await repo.bindSubscription(transaction, originalTransactionId, owner);
+        }
+        // Bound to nobody yet: kept until the iOS app posts the transaction of a signed-in member.
+        if (!owner) return 'kept';
+        await applyPending(transaction, originalTransactionId, owner);
+        return 'applied';
+      });
+    },
+
+    /** What the iOS app posts after a purchase or restore: the member's premium end after it. */
+    async recordTransaction(userId: string, signedTransaction: string): Promise<Date | null> {
+      const { transaction: payment, environment } = await refusedAs400(() =>
+        verifierOrOff().verifyTransaction(signedTransaction),
+      );
+      const originalTransactionId = payment.originalTransactionId;
+      if (!originalTransactionId)
+        throw new AppError(400, `${appStoreMessages.notVerified}: no originalTransactionId`);
+      if (payment.appAccountToken && payment.appAccountToken.toLowerCase() !== userId) {
+        throw new AppError(403, appStoreMessages.boundElsewhere);
+      }
+      return db.transaction().execute(async (transaction) => {
+        await repo.lockSubscription(transaction, originalTransactionId);
+        const subscription = await repo.findSubscription(transaction, originalTransactionId);
+        if (subscription?.userId && subscription.userId !== userId) {
+          throw new AppError(403, appStoreMessages.boundElsewhere);
+        }
+        const notice = {
+          type: 'TRANSACTION',
+          signedAt: payment.signedDate ?? Date.now(),
+          environment,
+          transaction: payment,
+          renewal: undefined,
+        };
+        await saveState(transaction, notice);
+        await repo.bindSubscription(transaction, originalTransactionId, userId);
+        await applyToMember(transaction, userId, notice);
+        await applyPending(transaction, originalTransactionId, userId);
+        return (await repo.readPremiumEnd(transaction, userId))?.subscriptionEndDate ?? null;
+      });
+    },
+  };
+}
