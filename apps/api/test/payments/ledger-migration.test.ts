@@ -159,7 +159,7 @@ describe.each(testDatabaseKinds)('the ledger migration on $name', (kind) => {
     await before.close();
     cleanups.pop();
 
-    const after = await open(database);
+    const after = await open(database, LEDGER_MIGRATION);
     expect(after.appliedMigrations).toEqual([LEDGER_MIGRATION]);
     expect(
       await sql<{ id: string; end: string | null }>`
