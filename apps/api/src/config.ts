@@ -362,6 +362,11 @@ export function loadConfig(env: Environment = process.env): Config {
     ? readRootCertificates(values.APPLE_ROOT_CERTIFICATES)
     : [];
   if (typeof appleRoots === 'string') problems.push(appleRoots);
+  if (!isProduction && values.APPLE_BUNDLE_ID && !values.APPLE_ROOT_CERTIFICATES) {
+    problems.push(
+      'APPLE_ROOT_CERTIFICATES: required with APPLE_BUNDLE_ID (without roots no payload verifies; unset APPLE_BUNDLE_ID for the App Store sandbox)',
+    );
+  }
   if (values.APPLE_ROOT_CERTIFICATES && !values.APPLE_BUNDLE_ID) {
     problems.push('APPLE_BUNDLE_ID: required with APPLE_ROOT_CERTIFICATES (payloads name the app)');
   }

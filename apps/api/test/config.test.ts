@@ -163,6 +163,9 @@ describe('loadConfig', () => {
         APPLE_ROOT_CERTIFICATES: notACertificate,
       }),
     ).toEqual([`APPLE_ROOT_CERTIFICATES: ${notACertificate} is not a certificate (DER or PEM)`]);
+    expect(problemsOf({ DATA_DIR: dataDir, APPLE_BUNDLE_ID: 'app.kegelcoach.ios' })).toEqual([
+      'APPLE_ROOT_CERTIFICATES: required with APPLE_BUNDLE_ID (without roots no payload verifies; unset APPLE_BUNDLE_ID for the App Store sandbox)',
+    ]);
     const missing = path.join(dataDir, 'missing.der');
     expect(
       problemsOf({

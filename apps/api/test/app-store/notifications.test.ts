@@ -221,6 +221,19 @@ describe.each(testDatabaseKinds)('App Store purchases on $name', (kind) => {
       );
     }
     expect(await notificationsWritten()).toBe(before);
+    const written = await server.app.database.db
+      .selectFrom('purchases')
+      .select('id')
+      .where('userId', '=', id)
+      .execute();
+    expect(written).toEqual([]);
+    expect(
+      await server.app.database.db
+        .selectFrom('appStoreSubscriptions')
+        .select('originalTransactionId')
+        .where('originalTransactionId', '=', period.originalTransactionId)
+        .execute(),
+    ).toEqual([]);
   });
 
   it('honours Sandbox payloads unless APPLE_REFUSE_SANDBOX, and verifies Production ones against the app id', async () => {
@@ -292,8 +305,10 @@ describe.each(testDatabaseKinds)('App Store purchases on $name', (kind) => {
       transaction: second,
       signedDate: Date.now() - 2000,
     });
-    await notify({ type: 'SUBSCRIBED', transaction: first, signedDate: Date.now() - 3000 });
+    // The renewal arrives first; the first purchase's SUBSCRIBED, signed before it, after.
     await deliverNotification(server.app, renewal);
+    expect(await premiumEnd(accessToken)).toBe(second.expiresDate);
+    await notify({ type: 'SUBSCRIBED', transaction: first, signedDate: Date.now() - 3000 });
     expect(await premiumEnd(accessToken)).toBe(second.expiresDate);
 
     // A refund of the renewal signed after it, then the renewal delivered again (Apple retries).
@@ -309,6 +324,71 @@ describe.each(testDatabaseKinds)('App Store purchases on $name', (kind) => {
     });
     expect((await deliverNotification(server.app, late)).statusCode).toBe(200);
     expect(await premiumEnd(accessToken)).toBe(first.expiresDate);
+  });
+
+  it('lets the latest signed word on a refund win, whatever order refunds and reversals arrive in', async () => {
+    const { id, accessToken } = await member('refund-order');
+    const base = Date.now() - 60_000;
+    const period = monthFrom(Date.now(), { appAccountToken: id });
+    await notify({ type: 'SUBSCRIBED', transaction: period, signedDate: base });
+    const refunded = { ...period, revocationDate: base + 1000 };
+    const refund1 = signedNotification(sandbox, {
+      type: 'REFUND',
+      transaction: refunded,
+      signedDate: base + 1000,
+    });
+    const reversed = signedNotification(sandbox, {
+      type: 'REFUND_REVERSED',
+      transaction: period,
+      signedDate: base + 3000,
+    });
+    const refund2 = signedNotification(sandbox, {
+      type: 'REFUND',
+      transaction: refunded,
+      signedDate: base + 4000,
+    });
+
+    // The reversal delivered before the refund it reverses: it still counts.
+    await deliverNotification(server.app, reversed);
+    await deliverNotification(server.app, refund1);
+    expect(await premiumEnd(accessToken)).toBe(period.expiresDate);
+    // A later refund wins over the reversal, delivered before or after it.
+    await deliverNotification(server.app, refund2);
+    expect(await premiumEnd(accessToken)).toBeNull();
+    await deliverNotification(server.app, reversed);
+    expect(await premiumEnd(accessToken)).toBeNull();
+  });
+
+  it("grants to the account a notification's token names, even on a subscription bound to another", async () => {
+    const first = await member('shared-first');
+    const second = await member('shared-second');
+    const lapsed = monthFrom(Date.now() - 40 * DAY_MS);
+    expect(
+      (
+        await postTransaction(
+          server.app,
+          first.accessToken,
+          sandbox.sign(transactionPayload(lapsed)),
+        )
+      ).statusCode,
+    ).toBe(200);
+    // The same Apple ID resubscribes in the app signed in as the second member.
+    const resubscribed = {
+      ...lapsed,
+      transactionId: `${lapsed.originalTransactionId}9`,
+      purchaseDate: Date.now(),
+      expiresDate: Date.now() + 30 * DAY_MS,
+      appAccountToken: second.id,
+    };
+    await notify({ type: 'SUBSCRIBED', subtype: 'RESUBSCRIBE', transaction: resubscribed });
+    expect(await premiumEnd(second.accessToken)).toBe(resubscribed.expiresDate);
+    expect(await premiumEnd(first.accessToken)).toBe(lapsed.expiresDate);
+    const posted = await postTransaction(
+      server.app,
+      second.accessToken,
+      sandbox.sign(transactionPayload(resubscribed)),
+    );
+    expect(posted.statusCode).toBe(200);
   });
 
   it('binds a posted transaction to the signed-in member and applies what was kept for it; another account gets 403', async () => {

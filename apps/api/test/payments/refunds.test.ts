@@ -261,5 +261,9 @@ describe.each(testDatabaseKinds)('refunds and disputes on $name', (kind) => {
     );
     expect(await premiumEnd(accessToken)).toBe(endBefore);
     expect((await purchases(accessToken))[1]!.refundedAt).toBeUndefined();
+    // Then refunded in full (Stripe's time is in whole seconds, before the reinstatement's
+    // milliseconds): the refund is the latest word, and takes the days out.
+    await deliverStripeEvent(server.app, chargeRefundedEvent({ paymentIntentId }));
+    expect(await premiumEnd(accessToken)).toBe(endBefore - 7 * DAY_MS);
   });
 });

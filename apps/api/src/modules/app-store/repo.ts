@@ -92,6 +92,7 @@ export async function saveSubscriptionState(
     .execute();
 }
 
+/** The subscription belongs to this account from now on (its service decides when it may). */
 export async function bindSubscription(
   db: Transaction<Database>,
   originalTransactionId: string,
@@ -101,7 +102,6 @@ export async function bindSubscription(
     .updateTable('appStoreSubscriptions')
     .set({ userId, updatedAt: sql<Date>`now()` })
     .where('originalTransactionId', '=', originalTransactionId)
-    .where('userId', 'is', null)
     .execute();
 }
 

@@ -19,6 +19,7 @@ import {
   type AppStoreVerifier,
 } from '../../security/app-store-verifier';
 import * as paymentsRepo from '../payments/repo';
+import * as usersRepo from '../users/repo';
 import * as ledger from '../premium/ledger';
 import * as repo from './repo';
 
@@ -172,21 +173,17 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
     // The latest signed word on the transaction wins (ledger.ts compares their times): a
     // renewal signed before a refund but delivered after it does not bring premium back.
     const signedAt = new Date(notice.signedAt);
-    if (payment.revocationDate) {
-      await ledger.revokePurchase(transaction, {
+    if (payment.revocationDate || notice.type === 'REFUND_REVERSED') {
+      await ledger.recordAppStoreWord(transaction, {
         userId: purchase.userId,
         purchaseId: purchase.id,
-        reason: notice.type === 'REVOKE' ? 'App Store revoke' : 'App Store refund',
-        at: signedAt,
-        source: 'app_store',
-      });
-    } else if (notice.type === 'REFUND_REVERSED') {
-      await ledger.reinstatePurchase(transaction, {
-        userId: purchase.userId,
-        purchaseId: purchase.id,
-        reason: 'App Store refund reversed',
-        at: signedAt,
-        source: 'app_store',
+        counts: !payment.revocationDate,
+        reason: payment.revocationDate
+          ? notice.type === 'REVOKE'
+            ? 'App Store revoke'
+            : 'App Store refund'
+          : 'App Store refund reversed',
+        signedAt,
       });
     }
   }
@@ -241,14 +238,20 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
           ...notice,
           status: notification.data?.status,
         });
+        // The account the transaction's token names wins (a resubscription on a shared Apple ID
+        // by another member carries his token); else the account the subscription is bound to.
         const subscription = await repo.findSubscription(transaction, originalTransactionId);
-        let owner = subscription?.userId ?? undefined;
-        if (!owner) {
-          owner = await accountNamedBy(transaction, payment?.appAccountToken);
-          if (owner) await repo.bindSubscription(transaction, originalTransactionId, owner);
-        }
+        const owner =
+          (await accountNamedBy(transaction, payment?.appAccountToken)) ??
+          subscription?.userId ??
+          undefined;
         // Bound to nobody yet: kept until the iOS app posts the transaction of a signed-in member.
         if (!owner) return 'kept';
+        // The member's row before the rows that reference it (the binding, a purchase): two
+        // changes of one member then queue instead of deadlocking.
+        await usersRepo.lockUser(transaction, owner);
+        if (subscription?.userId !== owner)
+          await repo.bindSubscription(transaction, originalTransactionId, owner);
         await applyPending(transaction, originalTransactionId, owner);
         return 'applied';
       });
@@ -267,8 +270,10 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
       }
       return db.transaction().execute(async (transaction) => {
         await repo.lockSubscription(transaction, originalTransactionId);
+        await usersRepo.lockUser(transaction, userId);
         const subscription = await repo.findSubscription(transaction, originalTransactionId);
-        if (subscription?.userId && subscription.userId !== userId) {
+        // Without a token, the first binding holds; a token naming this member is proof enough.
+        if (subscription?.userId && subscription.userId !== userId && !payment.appAccountToken) {
           throw new AppError(403, appStoreMessages.boundElsewhere);
         }
         const notice = {

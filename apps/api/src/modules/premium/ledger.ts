@@ -14,6 +14,7 @@ import * as repo from './repo';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface LedgerEntry {
+  source: 'stripe' | 'app_store' | 'legacy';
   entry: LedgerEntryKind;
   purchaseId: string | null;
   days: number | null;
@@ -32,15 +33,19 @@ export interface PremiumState {
 
 /** What the entries add up to, read in the order they were written. */
 export function foldLedger(entries: readonly LedgerEntry[]): PremiumState {
-  // A purchase counts unless the latest word on it (by when it happened, then by when it was
-  // written) is a revocation: an App Store refund signed after a renewal wins over it, whatever
-  // order they arrived in.
+  // A purchase counts unless the latest word on it is a revocation. For Stripe the latest is the
+  // last written (each was decided on the state before it). For the App Store it is the latest
+  // signed by Apple (then the last written): a refund signed after a reversal wins over it,
+  // whatever order they were delivered in.
   const latestWord = new Map<string, LedgerEntry>();
   for (const entry of entries) {
     if (!entry.purchaseId || (entry.entry !== 'revoke' && entry.entry !== 'reinstate')) continue;
     const previous = latestWord.get(entry.purchaseId);
-    if (!previous || entry.occurredAt.getTime() >= previous.occurredAt.getTime())
-      latestWord.set(entry.purchaseId, entry);
+    const isLater =
+      !previous ||
+      entry.source !== 'app_store' ||
+      entry.occurredAt.getTime() >= previous.occurredAt.getTime();
+    if (isLater) latestWord.set(entry.purchaseId, entry);
   }
   const revoked = new Map<string, { at: Date; reason: string }>();
   for (const [purchaseId, word] of latestWord) {
@@ -132,22 +137,16 @@ export async function grantPass(
   return period;
 }
 
-/** Takes a purchase's days out; false when it was already out. */
+/** Takes a Stripe purchase's days out; false when it was already out. */
 export async function revokePurchase(
   transaction: Transaction<Database>,
-  revocation: {
-    userId: string;
-    purchaseId: string;
-    reason: string;
-    at: Date;
-    source?: 'stripe' | 'app_store';
-  },
+  revocation: { userId: string; purchaseId: string; reason: string; at: Date },
 ): Promise<boolean> {
   const state = await currentState(transaction, revocation.userId);
   if (state.revoked.has(revocation.purchaseId)) return false;
   await repo.appendEntry(transaction, {
     userId: revocation.userId,
-    source: revocation.source ?? 'stripe',
+    source: 'stripe',
     entry: 'revoke',
     purchaseId: revocation.purchaseId,
     reason: revocation.reason,
@@ -157,22 +156,16 @@ export async function revokePurchase(
   return true;
 }
 
-/** Puts a revoked purchase's days back (a dispute won on appeal); false when it counted. */
+/** Puts a revoked Stripe purchase's days back (a dispute won on appeal); false when it counted. */
 export async function reinstatePurchase(
   transaction: Transaction<Database>,
-  reinstatement: {
-    userId: string;
-    purchaseId: string;
-    reason: string;
-    at: Date;
-    source?: 'stripe' | 'app_store';
-  },
+  reinstatement: { userId: string; purchaseId: string; reason: string; at: Date },
 ): Promise<boolean> {
   const state = await currentState(transaction, reinstatement.userId);
   if (!state.revoked.has(reinstatement.purchaseId)) return false;
   await repo.appendEntry(transaction, {
     userId: reinstatement.userId,
-    source: reinstatement.source ?? 'stripe',
+    source: 'stripe',
     entry: 'reinstate',
     purchaseId: reinstatement.purchaseId,
     reason: reinstatement.reason,
@@ -208,4 +201,33 @@ export async function recordAppStorePeriod(
     occurredAt: period.startsAt,
   });
   await recompute(transaction, period.userId);
+}
+
+/**
+ * Apple's word, signed at `signedAt`, on whether an App Store purchase counts (a refund or
+ * revocation: no; a refund reversed: yes). Written unless a word at least as recent is there
+ * already: the fold takes the latest signed, so words delivered out of order end right.
+ */
+export async function recordAppStoreWord(
+  transaction: Transaction<Database>,
+  word: { userId: string; purchaseId: string; counts: boolean; reason: string; signedAt: Date },
+): Promise<void> {
+  await usersRepo.lockUser(transaction, word.userId);
+  const entries = await repo.listEntries(transaction, word.userId);
+  const isKnownAlready = entries.some(
+    (entry) =>
+      entry.purchaseId === word.purchaseId &&
+      (entry.entry === 'revoke' || entry.entry === 'reinstate') &&
+      entry.occurredAt.getTime() >= word.signedAt.getTime(),
+  );
+  if (isKnownAlready) return;
+  await repo.appendEntry(transaction, {
+    userId: word.userId,
+    source: 'app_store',
+    entry: word.counts ? 'reinstate' : 'revoke',
+    purchaseId: word.purchaseId,
+    reason: word.reason,
+    occurredAt: word.signedAt,
+  });
+  await recompute(transaction, word.userId);
 }

@@ -8,7 +8,7 @@ import type { Database, PremiumLedgerTable } from '../../db/schema';
 export function listEntries(db: Transaction<Database>, userId: string) {
   return db
     .selectFrom('premiumLedger')
-    .select(['entry', 'purchaseId', 'days', 'endsAt', 'reason', 'occurredAt'])
+    .select(['source', 'entry', 'purchaseId', 'days', 'endsAt', 'reason', 'occurredAt'])
     .where('userId', '=', userId)
     .orderBy('sequence')
     .execute();

@@ -42,14 +42,13 @@ export function HistoryPage(): React.JSX.Element | null {
               <h2 className={styles.sectionTitle} id="active-subscriptions-title">
                 Active Subscriptions
               </h2>
-              {hasStripe ? (
-                <ManageSubscriptionButton />
-              ) : hasApple ? (
-                // Stripe's portal has nothing to manage: App Store subscriptions live on the iPhone.
+              {hasApple ? (
+                // Stripe's portal cannot manage these: App Store subscriptions live on the iPhone.
                 <p className={styles.manageElsewhere}>
                   Manage it in the App Store: Settings → your name → Subscriptions.
                 </p>
               ) : null}
+              {hasStripe ? <ManageSubscriptionButton /> : null}
             </div>
             <HistoryTable
               labelledBy="active-subscriptions-title"
