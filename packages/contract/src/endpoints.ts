@@ -34,7 +34,13 @@ import {
   AppStoreTransactionResponseSchema,
 } from './payments';
 import { type ApiRouteName, apiRoutes as routes } from './routes';
-import { ProfileSchema, SubscriptionsResponseSchema } from './users';
+import {
+  MessageSchema,
+  ProfileSchema,
+  SessionParamsSchema,
+  SessionsResponseSchema,
+  SubscriptionsResponseSchema,
+} from './users';
 
 /** The rule every call that sets a password states, for the reference page. */
 const COMMON_PASSWORD_RULE = `One of the most common passwords (compared without regard to case or Unicode compatibility forms) answers 400 "${fieldMessages.passwordTooCommon}". Where the server checks Have I Been Pwned (production, by default), a breached one answers 400 "${fieldMessages.passwordBreached}".`;
@@ -181,6 +187,25 @@ export const endpoints = {
     tag: 'Profile',
     summary: "The member's purchases, from the web and the App Store, newest first.",
     success: { 200: SubscriptionsResponseSchema },
+  }),
+
+  listSessions: defineEndpoint(routes.listSessions, {
+    tag: 'Profile',
+    summary:
+      "Where the member is signed in: his open sessions, last used first, the caller's marked current.",
+    success: { 200: SessionsResponseSchema },
+  }),
+  endSession: defineEndpoint(routes.endSession, {
+    tag: 'Profile',
+    summary: "Signs one of the member's sessions out (404 for anyone else's).",
+    params: SessionParamsSchema,
+    success: { 200: MessageSchema },
+    errors: [404],
+  }),
+  endOtherSessions: defineEndpoint(routes.endOtherSessions, {
+    tag: 'Profile',
+    summary: 'Signs every session of the member out but the caller.',
+    success: { 200: MessageSchema },
   }),
 
   listPlans: defineEndpoint(routes.listPlans, {

@@ -47,6 +47,9 @@ export const apiRoutes = {
 
   readProfile: { method: 'GET', path: '/users/profile', auth: true },
   listPurchases: { method: 'GET', path: '/users/subscriptions/personal', auth: true },
+  listSessions: { method: 'GET', path: '/users/sessions', auth: true },
+  endSession: { method: 'DELETE', path: '/users/sessions/:id', auth: true },
+  endOtherSessions: { method: 'POST', path: '/users/sessions/revoke-others', auth: true },
 
   listPlans: { method: 'GET', path: '/payments/stripe/plans', auth: false },
   startCheckout: { method: 'POST', path: '/payments/stripe/new', auth: false },

@@ -27,3 +27,24 @@ export type SubscriptionItem = z.infer<typeof SubscriptionItemSchema>;
 
 export const SubscriptionsResponseSchema = z.object({ data: z.array(SubscriptionItemSchema) });
 export type SubscriptionsResponse = z.infer<typeof SubscriptionsResponseSchema>;
+
+/** One place the member is signed in. */
+export const SessionItemSchema = z.object({
+  id: z.string(),
+  createdAt: IsoDateTimeSchema,
+  lastUsedAt: IsoDateTimeSchema,
+  /** "Chrome on macOS", from the browser at sign-in. */
+  device: z.string(),
+  /** How it began; null for a session from before this was recorded. */
+  method: z.enum(['password', 'google', 'apple']).nullable(),
+  /** The session making this call. */
+  current: z.boolean(),
+});
+export type SessionItem = z.infer<typeof SessionItemSchema>;
+
+export const SessionsResponseSchema = z.object({ data: z.array(SessionItemSchema) });
+export type SessionsResponse = z.infer<typeof SessionsResponseSchema>;
+
+export const SessionParamsSchema = z.object({ id: z.string() });
+
+export const MessageSchema = z.object({ message: z.string() });

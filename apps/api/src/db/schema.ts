@@ -59,7 +59,15 @@ export interface AuthSessionsTable {
   expiresAt: Date;
   revokedAt: Date | null;
   revokedReason: string | null;
+  /** How it began; null for sessions from before this was recorded. */
+  signInMethod: Generated<SignInMethod | null>;
+  /** "Chrome on macOS", from the User-Agent at sign-in. */
+  deviceLabel: Generated<string | null>;
+  /** Its last sign-in or renewal. */
+  lastUsedAt: Generated<Date>;
 }
+
+export type SignInMethod = 'password' | 'google' | 'apple';
 
 export interface RefreshTokensTable {
   id: Generated<string>;

@@ -12,6 +12,7 @@ import { appStoreRoutes } from './app-store/routes';
 import { createAppStoreService } from './app-store/service';
 import { authRoutes, limitRequestsPerAddress } from './auth/routes';
 import { createAuthService } from './auth/service';
+import { createSessionPruning } from './auth/session-pruning';
 import { healthRoutes } from './health/routes';
 import { paymentRoutes } from './payments/routes';
 import { createPaymentsService } from './payments/service';
@@ -90,6 +91,12 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
     google: api.identity.google,
     apple: api.identity.apple,
   });
+  const sessionPruning = createSessionPruning({ db, log: api.log });
+  sessionPruning.start();
+  api.addHook('onClose', async () => {
+    sessionPruning.stop();
+  });
+
   api.setNotFoundHandler(sendRouteNotFound);
   await api.register(healthRoutes);
   await api.register(async function signIn(auth) {
@@ -115,7 +122,7 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
       }),
     });
   });
-  await api.register(userRoutes, { usersService: createUsersService({ db }) });
+  await api.register(userRoutes, { usersService: createUsersService({ db }), authService });
   await api.register(paymentRoutes, {
     paymentsService,
     stripeEvents: createStripeEventHandler({

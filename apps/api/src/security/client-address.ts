@@ -6,10 +6,12 @@ import { isIPv6 } from 'node:net';
 export interface Caller {
   /** The client's address (IPv4) or its /64 (IPv6), e.g. `203.0.113.7` or `2001:db8:1:2::/64`. */
   clientAddress: string;
+  /** Its User-Agent, for the label of a session it starts. */
+  userAgent?: string;
 }
 
-export function callerFrom(ip: string): Caller {
-  return { clientAddress: clientNetwork(ip) };
+export function callerFrom(ip: string, userAgent?: string): Caller {
+  return { clientAddress: clientNetwork(ip), ...(userAgent ? { userAgent } : {}) };
 }
 
 export function clientNetwork(ip: string): string {

@@ -1,7 +1,7 @@
 // The SQL of sign-in sessions, refresh tokens and one-time codes. No rules live here.
 import { type Kysely, sql, type Transaction } from 'kysely';
 
-import type { Database, OneTimeCodePurpose } from '../../db/schema';
+import type { Database, OneTimeCodePurpose, SignInMethod } from '../../db/schema';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -11,13 +11,21 @@ type Executor = Kysely<Database> | Transaction<Database>;
  */
 export function insertSession(
   db: Executor,
-  session: { userId: string; expiresAt: Date; credentialVersion?: number },
+  session: {
+    userId: string;
+    expiresAt: Date;
+    credentialVersion?: number;
+    signInMethod: SignInMethod;
+    deviceLabel: string;
+  },
 ) {
   let account = db
     .selectFrom('users')
     .select((eb) => [
       eb.ref('id').as('userId'),
       sql<Date>`${session.expiresAt.toISOString()}::timestamptz`.as('expiresAt'),
+      sql<SignInMethod>`${session.signInMethod}::text`.as('signInMethod'),
+      sql<string>`${session.deviceLabel}::text`.as('deviceLabel'),
     ])
     .where('id', '=', session.userId);
   if (session.credentialVersion !== undefined) {
@@ -25,7 +33,7 @@ export function insertSession(
   }
   return db
     .insertInto('authSessions')
-    .columns(['userId', 'expiresAt'])
+    .columns(['userId', 'expiresAt', 'signInMethod', 'deviceLabel'])
     .expression(account)
     .returning(['id', 'expiresAt'])
     .executeTakeFirst();
@@ -67,6 +75,57 @@ export async function revokeSessionsOfUser(
     .where('revokedAt', 'is', null);
   if (options.exceptSessionId) query = query.where('id', '!=', options.exceptSessionId);
   await query.execute();
+}
+
+/** The member's sessions still open, last used first. */
+export function listLiveSessions(db: Executor, userId: string) {
+  return db
+    .selectFrom('authSessions')
+    .select(['id', 'createdAt', 'lastUsedAt', 'deviceLabel', 'signInMethod'])
+    .where('userId', '=', userId)
+    .where('revokedAt', 'is', null)
+    .where('expiresAt', '>', sql<Date>`now()`)
+    .orderBy('lastUsedAt', 'desc')
+    .orderBy('createdAt', 'desc')
+    .execute();
+}
+
+/** Ends one of the member's open sessions; false when he has no such open session. */
+export async function revokeSessionOfUser(
+  db: Executor,
+  userId: string,
+  sessionId: string,
+  reason: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('authSessions')
+    .set({ revokedAt: sql<Date>`now()`, revokedReason: reason })
+    .where('id', '=', sessionId)
+    .where('userId', '=', userId)
+    .where('revokedAt', 'is', null)
+    .where('expiresAt', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function markSessionUsed(db: Executor, sessionId: string): Promise<void> {
+  await db
+    .updateTable('authSessions')
+    .set({ lastUsedAt: sql<Date>`now()` })
+    .where('id', '=', sessionId)
+    .execute();
+}
+
+/**
+ * Deletes sessions (and, by cascade, their refresh tokens) that ended, by revocation or
+ * expiry, before `endedBefore`; the number deleted.
+ */
+export async function deleteEndedSessions(db: Executor, endedBefore: Date): Promise<number> {
+  const result = await db
+    .deleteFrom('authSessions')
+    .where(sql<Date>`coalesce(revoked_at, expires_at)`, '<', endedBefore)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 export async function insertRefreshToken(

@@ -29,7 +29,7 @@ export function limitRequestsPerAddress(rateLimiter: RateLimiter, rule: RateLimi
 
 /** The client network the limits count against (TRUST_PROXY decides how its address is read). */
 function callerAt(request: FastifyRequest): Caller {
-  return callerFrom(request.ip);
+  return callerFrom(request.ip, request.headers['user-agent']);
 }
 
 /** The account calls. HTTP only: parse, call the service, reply. */

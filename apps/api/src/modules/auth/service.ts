@@ -3,9 +3,9 @@
 // holds the queries, and each multi-step change is one transaction.
 import type { Kysely, Transaction } from 'kysely';
 
-import type { TokenPair } from '@kegel/contract';
+import type { SessionItem, TokenPair } from '@kegel/contract';
 
-import type { Database } from '../../db/schema';
+import type { Database, SignInMethod } from '../../db/schema';
 import { AppError, isUniqueViolation, SESSION_ENDED_MESSAGE } from '../../errors';
 import type { Mailer } from '../../mail/outbox';
 import {
@@ -16,6 +16,7 @@ import {
   passwordResetEmail,
 } from '../../mail/templates';
 import type { Caller } from '../../security/client-address';
+import { deviceLabel } from '../../security/device-label';
 import { hashSecret, randomSecret } from '../../security/keys';
 import type { PasswordCheck, PasswordHasher } from '../../security/password-hasher';
 import type { PasswordScreen } from '../../security/password-screen';
@@ -95,7 +96,10 @@ const GATE_QUEUE_MS = 5_000;
 
 type SignInCheck = 'valid' | 'invalid';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const messages = {
+  sessionNotFound: 'Session not found',
   invalidCredentials: 'Invalid email or password',
   tooManyAttempts: 'Too many failed sign-in attempts. Please try again later.',
   tooManyWrongPasswords: 'Too many wrong passwords. Please try again later.',
@@ -167,13 +171,18 @@ export function createAuthService(deps: AuthServiceDependencies) {
    * password sign-in passes the credential version it checked the password at: if a reset or
    * change landed meanwhile, no session opens and the answer is the wrong-password one.
    */
-  async function startSession(userId: string, credentialVersion?: number): Promise<TokenPair> {
+  async function startSession(
+    userId: string,
+    how: { method: SignInMethod; caller: Caller; credentialVersion?: number },
+  ): Promise<TokenPair> {
     const secret = randomSecret();
     const session = await db.transaction().execute(async (transaction) => {
       const created = await repo.insertSession(transaction, {
         userId,
         expiresAt: new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000),
-        credentialVersion,
+        credentialVersion: how.credentialVersion,
+        signInMethod: how.method,
+        deviceLabel: deviceLabel(how.caller.userAgent),
       });
       if (!created) return undefined;
       await repo.insertRefreshToken(transaction, {
@@ -385,7 +394,11 @@ export function createAuthService(deps: AuthServiceDependencies) {
       const account = { key: input.email.toLowerCase(), user };
       const check = await checkPassword(account, input.password, caller, messages.tooManyAttempts);
       if (!user || check !== 'valid') throw new AppError(401, messages.invalidCredentials);
-      return startSession(user.id, user.credentialVersion);
+      return startSession(user.id, {
+        method: 'password',
+        caller,
+        credentialVersion: user.credentialVersion,
+      });
     },
 
     /**
@@ -413,6 +426,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
             sessionId: row.sessionId,
             tokenHash: hashSecret(successorSecret),
           });
+          await repo.markSessionUsed(transaction, row.sessionId);
           return { kind: 'rotated' as const, userId: row.userId, expiresAt: row.expiresAt };
         }
         // Only the direct predecessor of the current token gets the grace: a token two or more
@@ -642,6 +656,35 @@ export function createAuthService(deps: AuthServiceDependencies) {
         throw error;
       }
       deps.onEmailChanged?.(open.userId);
+    },
+
+    /** Where the member is signed in: his open sessions, last used first, his own marked. */
+    async listSessions(caller: { userId: string; sessionId: string }): Promise<SessionItem[]> {
+      const sessions = await repo.listLiveSessions(db, caller.userId);
+      return sessions.map((session) => ({
+        id: session.id,
+        createdAt: session.createdAt.toISOString(),
+        lastUsedAt: session.lastUsedAt.toISOString(),
+        device: session.deviceLabel ?? 'Unknown device',
+        method: session.signInMethod,
+        current: session.id === caller.sessionId,
+      }));
+    },
+
+    /** Signs one of the member's sessions out; 404 for a session that is not his (or has ended). */
+    async endSession(caller: { userId: string }, sessionId: string): Promise<void> {
+      const isEnded = UUID.test(sessionId)
+        ? await repo.revokeSessionOfUser(db, caller.userId, sessionId, 'signed out by the member')
+        : false;
+      if (!isEnded) throw new AppError(404, messages.sessionNotFound);
+    },
+
+    /** Signs every session of the member out but the one asking. */
+    async endOtherSessions(caller: { userId: string; sessionId: string }): Promise<void> {
+      await repo.revokeSessionsOfUser(db, caller.userId, {
+        reason: 'signed out of other devices',
+        exceptSessionId: caller.sessionId,
+      });
     },
 
     /**

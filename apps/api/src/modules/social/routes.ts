@@ -20,11 +20,17 @@ export const socialRoutes: FastifyPluginAsyncZod<SocialRoutesOptions> = async fu
   { socialService, providers, limitSignInPageRequests },
 ) {
   serveEndpoint(app, endpoints.signInWithGoogle, async function verifyGoogleCode(request) {
-    return socialService.signInWithGoogle(request.body.code, callerFrom(request.ip));
+    return socialService.signInWithGoogle(
+      request.body.code,
+      callerFrom(request.ip, request.headers['user-agent']),
+    );
   });
 
   serveEndpoint(app, endpoints.signInWithApple, async function verifyAppleToken(request) {
-    return socialService.signInWithApple(request.body.token, callerFrom(request.ip));
+    return socialService.signInWithApple(
+      request.body.token,
+      callerFrom(request.ip, request.headers['user-agent']),
+    );
   });
 
   // Fetched on every load of the sign-in and registration pages, by everyone behind an address

@@ -145,7 +145,7 @@ export function createSocialService(deps: SocialServiceDependencies) {
     for (let attempt = 0; ; attempt += 1) {
       try {
         const userId = await accountFor(provider, identity);
-        const tokens = await deps.auth.startSession(userId);
+        const tokens = await deps.auth.startSession(userId, { method: provider, caller });
         // The owner's network: the limits that keep strangers out never keep him out from here.
         await deps.auth.rememberSignInAddress(userId, caller);
         return tokens;

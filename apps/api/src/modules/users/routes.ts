@@ -3,12 +3,29 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
+import type { AuthService } from '../auth/service';
 import type { UsersService } from './service';
 
-/** The signed-in member's own account. */
-export const userRoutes: FastifyPluginAsyncZod<{ usersService: UsersService }> =
-  async function userRoutes(app, { usersService }) {
-    serveEndpoint(app, endpoints.readProfile, async function readProfile(request) {
-      return usersService.readProfile(callerOf(request).userId);
-    });
-  };
+/** The signed-in member's own account, and where he is signed in. */
+export const userRoutes: FastifyPluginAsyncZod<{
+  usersService: UsersService;
+  authService: AuthService;
+}> = async function userRoutes(app, { usersService, authService }) {
+  serveEndpoint(app, endpoints.readProfile, async function readProfile(request) {
+    return usersService.readProfile(callerOf(request).userId);
+  });
+
+  serveEndpoint(app, endpoints.listSessions, async function listSessions(request) {
+    return { data: await authService.listSessions(callerOf(request)) };
+  });
+
+  serveEndpoint(app, endpoints.endSession, async function endSession(request) {
+    await authService.endSession(callerOf(request), request.params.id);
+    return { message: 'Signed out' };
+  });
+
+  serveEndpoint(app, endpoints.endOtherSessions, async function endOtherSessions(request) {
+    await authService.endOtherSessions(callerOf(request));
+    return { message: 'Signed out of all other devices' };
+  });
+};

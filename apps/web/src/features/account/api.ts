@@ -4,7 +4,7 @@ import {
   type ChangePasswordRequest,
   type VerifyEmailRequest,
 } from '@kegel/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api, tokenStore } from '../../shared/http/api';
 import type { SendingForm } from '../../shared/query/query-client';
@@ -85,5 +85,32 @@ export function useEmailPasswordLink() {
   return useMutation({
     mutationFn: emailPasswordLink,
     meta: { toasts: { pending: 'Sending link', success: 'Link sent. Please check your inbox.' } },
+  });
+}
+
+/** Where the member is signed in. Keyed under the session: signing out drops it. */
+export const sessionListQuery = () =>
+  queryOptions({
+    queryKey: [...sessionQueries.all(), 'signed-in-devices'],
+    queryFn: ({ signal }) => api.call('listSessions', { signal }),
+  });
+
+export function useEndSession() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.call('endSession', { params: { id } }),
+    meta: { toasts: { pending: 'Signing out', success: 'Signed out' } },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: sessionListQuery().queryKey }),
+  });
+}
+
+export function useEndOtherSessions() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.call('endOtherSessions', {}),
+    meta: {
+      toasts: { pending: 'Signing out', success: 'Signed out of all other devices' },
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: sessionListQuery().queryKey }),
   });
 }

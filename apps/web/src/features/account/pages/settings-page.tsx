@@ -3,6 +3,7 @@ import { Card } from '../../../shared/ui/card';
 import { ChangeEmailSection } from '../components/change-email-section';
 import { ChangePasswordSection } from '../components/change-password-section';
 import { SetPasswordSection } from '../components/set-password-section';
+import { SignedInDevicesSection } from '../components/signed-in-devices-section';
 import styles from '../components/settings.module.css';
 
 /** `/dashboard/settings`: 'Account Settings'. */
@@ -32,6 +33,7 @@ export function SettingsPage(): React.JSX.Element | null {
             <SetPasswordSection email={profile.email} />
           </>
         )}
+        <SignedInDevicesSection />
       </div>
     </Card>
   );
