@@ -35,6 +35,7 @@ import {
 } from './payments';
 import { type ApiRouteName, apiRoutes as routes } from './routes';
 import {
+  DataExportSchema,
   MessageSchema,
   ProfileSchema,
   SessionParamsSchema,
@@ -189,6 +190,14 @@ export const endpoints = {
     success: { 200: SubscriptionsResponseSchema },
   }),
 
+  exportData: defineEndpoint(routes.exportData, {
+    tag: 'Profile',
+    summary:
+      'Download your data: one JSON document, an attachment named kegel-coach-data-YYYY-MM-DD.json.',
+    description:
+      'Profile, sign-in identities (provider and email), sessions, purchases and refunds, App Store subscriptions and the emails sent to the member (template, time, recipient). Never a password hash, token, code or email body.',
+    success: { 200: DataExportSchema },
+  }),
   listSessions: defineEndpoint(routes.listSessions, {
     tag: 'Profile',
     summary:

@@ -48,6 +48,7 @@ export const apiRoutes = {
   readProfile: { method: 'GET', path: '/users/profile', auth: true },
   listPurchases: { method: 'GET', path: '/users/subscriptions/personal', auth: true },
   listSessions: { method: 'GET', path: '/users/sessions', auth: true },
+  exportData: { method: 'GET', path: '/users/export', auth: true },
   endSession: { method: 'DELETE', path: '/users/sessions/:id', auth: true },
   endOtherSessions: { method: 'POST', path: '/users/sessions/revoke-others', auth: true },
 

@@ -48,3 +48,66 @@ export type SessionsResponse = z.infer<typeof SessionsResponseSchema>;
 export const SessionParamsSchema = z.object({ id: z.string() });
 
 export const MessageSchema = z.object({ message: z.string() });
+
+/** "Download your data": everything the product keeps about the member, never a secret. */
+export const DataExportSchema = z.object({
+  exportedAt: IsoDateTimeSchema,
+  profile: z.object({
+    id: z.string(),
+    email: z.string(),
+    createdAt: IsoDateTimeSchema,
+    emailVerifiedAt: IsoDateTimeSchema.nullable(),
+    hasPassword: z.boolean(),
+    subscriptionEndDate: IsoDateTimeSchema.nullable(),
+  }),
+  identities: z.array(
+    z.object({
+      provider: z.string(),
+      email: z.string().nullable(),
+      linkedAt: IsoDateTimeSchema,
+      lastSignInAt: IsoDateTimeSchema,
+    }),
+  ),
+  sessions: z.array(
+    z.object({
+      createdAt: IsoDateTimeSchema,
+      lastUsedAt: IsoDateTimeSchema,
+      expiresAt: IsoDateTimeSchema,
+      endedAt: IsoDateTimeSchema.nullable(),
+      device: z.string().nullable(),
+      method: z.string().nullable(),
+    }),
+  ),
+  purchases: z.array(
+    z.object({
+      plan: z.string(),
+      provider: z.string(),
+      environment: z.string().nullable(),
+      amount: z.number(),
+      currency: z.string(),
+      purchasedAt: IsoDateTimeSchema,
+      startsAt: IsoDateTimeSchema,
+      expiresAt: IsoDateTimeSchema,
+      refundedAt: IsoDateTimeSchema.nullable(),
+      refundedAmount: z.number().nullable(),
+    }),
+  ),
+  appStoreSubscriptions: z.array(
+    z.object({
+      originalTransactionId: z.string(),
+      productId: z.string(),
+      environment: z.string(),
+      autoRenew: z.boolean().nullable(),
+      gracePeriodExpiresAt: IsoDateTimeSchema.nullable(),
+    }),
+  ),
+  emails: z.array(
+    z.object({
+      template: z.string(),
+      recipient: z.string(),
+      createdAt: IsoDateTimeSchema,
+      sentAt: IsoDateTimeSchema.nullable(),
+    }),
+  ),
+});
+export type DataExport = z.infer<typeof DataExportSchema>;

@@ -15,6 +15,15 @@ export const userRoutes: FastifyPluginAsyncZod<{
     return usersService.readProfile(callerOf(request).userId);
   });
 
+  serveEndpoint(app, endpoints.exportData, async function exportData(request, reply) {
+    const data = await usersService.exportData(callerOf(request).userId);
+    const day = data.exportedAt.slice(0, 10);
+    void reply
+      .header('content-disposition', `attachment; filename="kegel-coach-data-${day}.json"`)
+      .header('cache-control', 'no-store');
+    return data;
+  });
+
   serveEndpoint(app, endpoints.listSessions, async function listSessions(request) {
     return { data: await authService.listSessions(callerOf(request)) };
   });

@@ -1,10 +1,13 @@
 // The member's own account as the web app shows it.
-import type { Profile } from '@kegel/contract';
+import type { DataExport, Profile } from '@kegel/contract';
 import type { Kysely } from 'kysely';
 
 import type { Database } from '../../db/schema';
 import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
+import * as exportRepo from './export-repo';
 import * as repo from './repo';
+
+const iso = (value: Date | null): string | null => value?.toISOString() ?? null;
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
@@ -20,6 +23,64 @@ export function createUsersService(deps: { db: Kysely<Database> }) {
         email: user.email,
         subscriptionEndDate: user.subscriptionEndDate?.toISOString() ?? null,
         hasPassword: user.passwordHash !== null,
+      };
+    },
+
+    /** "Download your data": what the product keeps about the member, never a secret. */
+    async exportData(userId: string): Promise<DataExport> {
+      const data = await exportRepo.readMemberData(deps.db, userId);
+      if (!data) throw new AppError(401, SESSION_ENDED_MESSAGE);
+      const { user } = data;
+      return {
+        exportedAt: new Date().toISOString(),
+        profile: {
+          id: user.id,
+          email: user.email,
+          createdAt: user.createdAt.toISOString(),
+          emailVerifiedAt: iso(user.emailVerifiedAt),
+          hasPassword: user.passwordHash !== null,
+          subscriptionEndDate: iso(user.subscriptionEndDate),
+        },
+        identities: data.identities.map((identity) => ({
+          provider: identity.provider,
+          email: identity.email,
+          linkedAt: identity.createdAt.toISOString(),
+          lastSignInAt: identity.lastSignInAt.toISOString(),
+        })),
+        sessions: data.sessions.map((session) => ({
+          createdAt: session.createdAt.toISOString(),
+          lastUsedAt: session.lastUsedAt.toISOString(),
+          expiresAt: session.expiresAt.toISOString(),
+          endedAt: iso(session.revokedAt),
+          device: session.deviceLabel,
+          method: session.signInMethod,
+        })),
+        purchases: data.purchases.map((purchase) => ({
+          plan: purchase.planName,
+          provider: purchase.provider,
+          environment: purchase.environment,
+          amount: purchase.amountCents / 100,
+          currency: purchase.currency,
+          purchasedAt: purchase.createdAt.toISOString(),
+          startsAt: purchase.startsAt.toISOString(),
+          expiresAt: purchase.expiresAt.toISOString(),
+          refundedAt: iso(purchase.revokedAt),
+          refundedAmount:
+            purchase.amountRefundedCents === null ? null : purchase.amountRefundedCents / 100,
+        })),
+        appStoreSubscriptions: data.appStoreSubscriptions.map((subscription) => ({
+          originalTransactionId: subscription.originalTransactionId,
+          productId: subscription.productId,
+          environment: subscription.environment,
+          autoRenew: subscription.autoRenew,
+          gracePeriodExpiresAt: iso(subscription.gracePeriodExpiresAt),
+        })),
+        emails: data.emails.map((email) => ({
+          template: email.template,
+          recipient: email.recipient,
+          createdAt: email.createdAt.toISOString(),
+          sentAt: iso(email.sentAt),
+        })),
       };
     },
   };

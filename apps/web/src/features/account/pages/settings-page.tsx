@@ -1,6 +1,7 @@
 import { useProfile } from '../../../shared/session/session';
 import { Card } from '../../../shared/ui/card';
 import { ChangeEmailSection } from '../components/change-email-section';
+import { DownloadDataSection } from '../components/download-data-section';
 import { ChangePasswordSection } from '../components/change-password-section';
 import { SetPasswordSection } from '../components/set-password-section';
 import { SignedInDevicesSection } from '../components/signed-in-devices-section';
@@ -34,6 +35,7 @@ export function SettingsPage(): React.JSX.Element | null {
           </>
         )}
         <SignedInDevicesSection />
+        <DownloadDataSection />
       </div>
     </Card>
   );

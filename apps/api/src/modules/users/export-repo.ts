@@ -1,0 +1,64 @@
+// The SQL of "Download your data": every row the product keeps about one member, in the columns
+// that may leave (no hashes, tokens, codes or mail bodies). No rules live here.
+import { type Kysely, sql } from 'kysely';
+
+import type { Database } from '../../db/schema';
+
+export async function readMemberData(db: Kysely<Database>, userId: string) {
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'createdAt', 'emailVerifiedAt', 'passwordHash', 'subscriptionEndDate'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!user) return undefined;
+  const identities = await db
+    .selectFrom('userIdentities')
+    .select(['provider', 'email', 'createdAt', 'lastSignInAt'])
+    .where('userId', '=', userId)
+    .orderBy('createdAt')
+    .execute();
+  const sessions = await db
+    .selectFrom('authSessions')
+    .select(['createdAt', 'lastUsedAt', 'expiresAt', 'revokedAt', 'deviceLabel', 'signInMethod'])
+    .where('userId', '=', userId)
+    .orderBy('createdAt')
+    .execute();
+  const purchases = await db
+    .selectFrom('purchases')
+    .leftJoin('stripeCharges', 'stripeCharges.paymentIntentId', 'purchases.paymentIntentId')
+    .select([
+      'purchases.planName',
+      'purchases.provider',
+      'purchases.environment',
+      'purchases.amountCents',
+      'purchases.currency',
+      'purchases.createdAt',
+      'purchases.startsAt',
+      'purchases.expiresAt',
+      'purchases.revokedAt',
+      'stripeCharges.amountRefundedCents',
+    ])
+    .where('purchases.userId', '=', userId)
+    .orderBy('purchases.createdAt')
+    .execute();
+  const appStoreSubscriptions = await db
+    .selectFrom('appStoreSubscriptions')
+    .select([
+      'originalTransactionId',
+      'productId',
+      'environment',
+      'autoRenew',
+      'gracePeriodExpiresAt',
+    ])
+    .where('userId', '=', userId)
+    .orderBy('createdAt')
+    .execute();
+  // Mail goes to an address, not an account: the mail sent to the member's current address.
+  const emails = await db
+    .selectFrom('outboxEmails')
+    .select(['template', 'recipient', 'createdAt', 'sentAt'])
+    .where(sql<string>`lower(recipient)`, '=', user.email.toLowerCase())
+    .orderBy('createdAt')
+    .execute();
+  return { user, identities, sessions, purchases, appStoreSubscriptions, emails };
+}

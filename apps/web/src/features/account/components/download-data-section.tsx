@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import { toast } from 'react-toastify/unstyled';
+
+import { api } from '../../../shared/http/api';
+import { Button } from '../../../shared/ui/button';
+import styles from './settings.module.css';
+
+/** Saves a JSON document under a file name, as the browser's own download. */
+function saveFile(name: string, content: string): void {
+  const url = URL.createObjectURL(new Blob([content], { type: 'application/json' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  URL.revokeObjectURL(url);
+}
+
+/** "Download your data": everything the product keeps about the member, as one JSON file. */
+export function DownloadDataSection(): React.JSX.Element {
+  const [isPreparing, setIsPreparing] = useState(false);
+
+  async function download(): Promise<void> {
+    setIsPreparing(true);
+    try {
+      const data = await api.call('exportData', {});
+      saveFile(
+        `kegel-coach-data-${data.exportedAt.slice(0, 10)}.json`,
+        JSON.stringify(data, null, 2),
+      );
+      toast.success('Your data is downloaded');
+    } catch (error) {
+      toast.error((error as Error).message);
+    } finally {
+      setIsPreparing(false);
+    }
+  }
+
+  return (
+    <section className={styles.section} aria-labelledby="data-title">
+      <div className={styles.sectionHeader}>
+        <div>
+          <h2 className={styles.sectionTitle} id="data-title">
+            Your data
+          </h2>
+          <p className={styles.value}>
+            Your profile, sign-ins, devices, purchases and the emails we sent you, as one file.
+          </p>
+        </div>
+        <Button variant="outlined" size={38} onClick={download} disabled={isPreparing}>
+          Download your data
+        </Button>
+      </div>
+    </section>
+  );
+}
