@@ -22,17 +22,21 @@
 //
 // State lives in memory: it is a development tool, refused in production by the API's config.
 import { createPrivateKey, type KeyObject, randomInt, randomUUID, sign } from 'node:crypto';
-import {
-  createServer,
-  type IncomingMessage,
-  request as httpRequest,
-  type ServerResponse,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
 import type * as X509 from '@peculiar/x509';
 // The Reflect metadata API that @peculiar/x509 (through tsyringe) needs when it loads.
 import 'reflect-metadata';
+
+import {
+  escapeHtml,
+  listenOnLoopback,
+  page as framePage,
+  postButton,
+  postOnce,
+  readBody,
+  sendHtml,
+} from './loopback-http';
 
 export type AppStoreEnvironment = 'Sandbox' | 'Production';
 
@@ -296,38 +300,6 @@ function signJws(chain: Chain, payload: object): string {
   return `${signingInput}.${signature.toString('base64url')}`;
 }
 
-/**
- * One POST on its own connection (no keep-alive), as a notification delivery is: a kept-alive
- * idle connection would hold the receiving server's graceful close open.
- */
-function postOnce(url: string, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      url,
-      {
-        method: 'POST',
-        agent: false,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-        },
-        timeout: 10_000,
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-      },
-    );
-    outgoing.on('timeout', () => outgoing.destroy(new Error('notification delivery timed out')));
-    outgoing.on('error', reject);
-    outgoing.end(body);
-  });
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
 function formatPrice(milliunits: number): string {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
     milliunits / 1000,
@@ -336,17 +308,6 @@ function formatPrice(milliunits: number): string {
 
 function formatDate(ms: number): string {
   return new Date(ms).toLocaleString('en-US', { timeZone: 'UTC', timeZoneName: 'short' });
-}
-
-async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-}
-
-function sendHtml(response: ServerResponse, status: number, html: string): void {
-  response.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
-  response.end(html);
 }
 
 const PAGE_STYLE = `body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;background:#f6f9fc;color:#1a1f36}
@@ -361,15 +322,10 @@ table{width:100%;border-collapse:collapse;margin-top:12px}td,th{text-align:left;
 .actions form{display:inline-block;margin:0 6px 6px 0}.actions button{width:auto;height:32px;margin:0 4px 0 0;padding:0 12px;font-size:13px}`;
 
 function page(title: string, body: string, layout: 'narrow' | 'wide' = 'narrow'): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${PAGE_STYLE}</style></head><body><main${layout === 'wide' ? ' class="wide"' : ''}>${body}</main></body></html>`;
+  return framePage(PAGE_STYLE, title, body, layout);
 }
 
 const BADGE = '<span class="badge">TEST MODE · local App Store sandbox</span>';
-
-/** One small form with one button: no script, so the development page works as plain HTML. */
-function postButton(action: string, text: string, accessibleName: string): string {
-  return `<form method="post" action="${escapeHtml(action)}"><button type="submit" aria-label="${escapeHtml(accessibleName)}">${escapeHtml(text)}</button></form>`;
-}
 
 function refusalPage(refusal: Refusal): string {
   return page(
@@ -932,7 +888,7 @@ ${postButton('/dev/test', 'Send a TEST notification', 'Send a TEST notification'
       (action?.[2] !== undefined && action[2] in devActions);
     if (request.method !== 'POST' || !known)
       return sendHtml(response, 404, page('Not found', '<p>No such page.</p>'));
-    const form = await readForm(request);
+    const form = new URLSearchParams(await readBody(request));
     try {
       if (path === '/dev/subscribe') {
         const email = (form.get('email') ?? '').trim();
@@ -976,11 +932,7 @@ ${postButton('/dev/test', 'Send a TEST notification', 'Send a TEST notification'
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server, options.port);
   const baseUrl = `http://localhost:${port}`;
   return {
     baseUrl,

@@ -22,13 +22,17 @@
 //
 // State lives in memory: it is a development tool, refused in production by the API's config.
 import { createHmac, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
 import {
-  createServer,
-  type IncomingMessage,
-  request as httpRequest,
-  type ServerResponse,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
+  escapeHtml,
+  listenOnLoopback,
+  page as framePage,
+  postButton,
+  postOnce,
+  readBody,
+  sendHtml,
+} from './loopback-http';
 
 export interface StripeSandboxOptions {
   /** Where events are delivered (the API's webhook endpoint), read at each delivery. */
@@ -249,10 +253,6 @@ function nowInSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
 
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
 function formatAmount(cents: number, currency: string): string {
   return new Intl.NumberFormat('en-US', {
     style: 'currency',
@@ -270,49 +270,9 @@ export function signStripePayload(
   return `t=${timestamp},v1=${signature}`;
 }
 
-/**
- * One POST on its own connection (no keep-alive), as a webhook delivery is: a kept-alive idle
- * connection would hold the receiving server's graceful close open.
- */
-function postOnce(url: string, payload: string, signature: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      url,
-      {
-        method: 'POST',
-        agent: false,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(payload),
-          'stripe-signature': signature,
-        },
-        timeout: 10_000,
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-      },
-    );
-    outgoing.on('timeout', () => outgoing.destroy(new Error('webhook timed out')));
-    outgoing.on('error', reject);
-    outgoing.end(payload);
-  });
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json' });
   response.end(JSON.stringify(body));
-}
-
-function sendHtml(response: ServerResponse, status: number, html: string): void {
-  response.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
-  response.end(html);
 }
 
 function stripeError(response: ServerResponse, refusal: Refusal): void {
@@ -337,7 +297,7 @@ table{width:100%;border-collapse:collapse;margin-top:12px}td,th{text-align:left;
 .actions form{display:inline-block;margin:0 6px 6px 0}.actions button{width:auto;height:32px;margin:0 4px 0 0;padding:0 12px;font-size:13px}`;
 
 function page(title: string, body: string, layout: 'narrow' | 'wide' = 'narrow'): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${PAGE_STYLE}</style></head><body><main${layout === 'wide' ? ' class="wide"' : ''}>${body}</main></body></html>`;
+  return framePage(PAGE_STYLE, title, body, layout);
 }
 
 const BADGE = '<span class="badge">TEST MODE · local Stripe sandbox</span>';
@@ -374,22 +334,6 @@ const DISPUTE_STATUS_LABELS: Record<Dispute['status'], string> = {
   lost: 'Lost',
 };
 
-/** One small form with one button: no script, so the development page works as plain HTML. */
-function postButton(
-  action: string,
-  text: string,
-  accessibleName: string,
-  fields: Record<string, string> = {},
-): string {
-  const hidden = Object.entries(fields)
-    .map(
-      ([name, value]) =>
-        `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`,
-    )
-    .join('');
-  return `<form method="post" action="${escapeHtml(action)}">${hidden}<button type="submit" aria-label="${escapeHtml(accessibleName)}">${escapeHtml(text)}</button></form>`;
-}
-
 export async function startStripeSandbox(options: StripeSandboxOptions): Promise<StripeSandbox> {
   // Maps keep insertion order, which is creation order: reversed, they list newest first.
   const sessions = new Map<string, Session>();
@@ -413,11 +357,9 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
     try {
       const url =
         typeof options.webhookUrl === 'function' ? options.webhookUrl() : options.webhookUrl;
-      const status = await postOnce(
-        url,
-        payload,
-        signStripePayload(payload, options.webhookSecret),
-      );
+      const status = await postOnce(url, payload, {
+        'stripe-signature': signStripePayload(payload, options.webhookSecret),
+      });
       if (status >= 200 && status < 300) return;
       throw new Error(`webhook answered ${status}`);
     } catch {
@@ -1030,11 +972,7 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server, options.port);
   baseUrl = `http://localhost:${port}`;
   return {
     port,

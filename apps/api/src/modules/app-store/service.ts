@@ -12,6 +12,7 @@ import type {
 import type { Kysely, Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
+import { isUuid } from '../../db/ids';
 import { AppError } from '../../errors';
 import {
   type AppStoreEnvironment,
@@ -24,7 +25,6 @@ import * as ledger from '../premium/ledger';
 import * as repo from './repo';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const appStoreMessages = {
   notVerified: 'The App Store payload could not be verified',
@@ -74,7 +74,7 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
     transaction: Transaction<Database>,
     token: string | undefined,
   ): Promise<string | undefined> {
-    if (!token || !UUID.test(token)) return undefined;
+    if (!token || !isUuid(token)) return undefined;
     const user = await transaction
       .selectFrom('users')
       .select('id')

@@ -6,6 +6,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { SessionItem, TokenPair } from '@kegel/contract';
 
 import type { Database, SignInMethod } from '../../db/schema';
+import { isUuid } from '../../db/ids';
 import { AppError, isUniqueViolation, SESSION_ENDED_MESSAGE } from '../../errors';
 import type { Mailer } from '../../mail/outbox';
 import {
@@ -95,8 +96,6 @@ export const rateLimitRules = {
 const GATE_QUEUE_MS = 5_000;
 
 type SignInCheck = 'valid' | 'invalid';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const messages = {
   sessionNotFound: 'Session not found',
@@ -673,7 +672,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
 
     /** Signs one of the member's sessions out; 404 for a session that is not his (or has ended). */
     async endSession(caller: { userId: string }, sessionId: string): Promise<void> {
-      const isEnded = UUID.test(sessionId)
+      const isEnded = isUuid(sessionId)
         ? await repo.revokeSessionOfUser(db, caller.userId, sessionId, 'signed out by the member')
         : false;
       if (!isEnded) throw new AppError(404, messages.sessionNotFound);

@@ -1,7 +1,7 @@
 // The SQL of plans, purchases and Stripe events. No rules live here.
 import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
 
-import type { Database, PurchasesTable } from '../../db/schema';
+import type { Database, PurchasesTable, StripeDisputesTable } from '../../db/schema';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -138,17 +138,7 @@ export async function recordChargeRefunds(
 /** A dispute as Stripe describes it; a closed dispute is not reopened by a late "created". */
 export async function recordDispute(
   db: Transaction<Database>,
-  dispute: {
-    id: string;
-    paymentIntentId: string;
-    chargeId: string;
-    amountCents: number;
-    currency: string;
-    reason: string;
-    status: string;
-    openedAt: Date;
-    closedAt: Date | null;
-  },
+  dispute: Insertable<StripeDisputesTable>,
 ): Promise<void> {
   await db
     .insertInto('stripeDisputes')

@@ -6,6 +6,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type Stripe from 'stripe';
 
 import type { Database } from '../../db/schema';
+import { isUuid } from '../../db/ids';
 import { isUniqueViolation } from '../../errors';
 import type { Mailer } from '../../mail/outbox';
 import { accountCreatedByPurchaseEmail } from '../../mail/templates';
@@ -84,8 +85,6 @@ export interface StripeEventsDependencies {
   log: OperatorLog;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function idOf(value: string | { id: string } | null | undefined): string | null {
   if (!value) return null;
   return typeof value === 'string' ? value : value.id;
@@ -140,7 +139,7 @@ export function checkoutFromEvent(event: Stripe.Event): PaidCheckout {
     eventId: event.id,
     eventType: event.type,
     sessionId: session.id,
-    accountId: accountId && UUID.test(accountId) ? accountId : null,
+    accountId: accountId && isUuid(accountId) ? accountId : null,
     customerId,
     email,
     planId,

@@ -137,42 +137,43 @@ export async function grantPass(
   return period;
 }
 
-/** Takes a Stripe purchase's days out; false when it was already out. */
-export async function revokePurchase(
+/**
+ * Writes a Stripe word on whether a purchase counts (a revocation or a reinstatement) when it
+ * changes something; false when the purchase was already so.
+ */
+async function changeStripePurchase(
   transaction: Transaction<Database>,
-  revocation: { userId: string; purchaseId: string; reason: string; at: Date },
+  entry: 'revoke' | 'reinstate',
+  word: { userId: string; purchaseId: string; reason: string; at: Date },
 ): Promise<boolean> {
-  const state = await currentState(transaction, revocation.userId);
-  if (state.revoked.has(revocation.purchaseId)) return false;
+  const state = await currentState(transaction, word.userId);
+  if (state.revoked.has(word.purchaseId) === (entry === 'revoke')) return false;
   await repo.appendEntry(transaction, {
-    userId: revocation.userId,
+    userId: word.userId,
     source: 'stripe',
-    entry: 'revoke',
-    purchaseId: revocation.purchaseId,
-    reason: revocation.reason,
-    occurredAt: revocation.at,
+    entry,
+    purchaseId: word.purchaseId,
+    reason: word.reason,
+    occurredAt: word.at,
   });
-  await recompute(transaction, revocation.userId);
+  await recompute(transaction, word.userId);
   return true;
 }
 
+/** Takes a Stripe purchase's days out; false when it was already out. */
+export function revokePurchase(
+  transaction: Transaction<Database>,
+  revocation: { userId: string; purchaseId: string; reason: string; at: Date },
+): Promise<boolean> {
+  return changeStripePurchase(transaction, 'revoke', revocation);
+}
+
 /** Puts a revoked Stripe purchase's days back (a dispute won on appeal); false when it counted. */
-export async function reinstatePurchase(
+export function reinstatePurchase(
   transaction: Transaction<Database>,
   reinstatement: { userId: string; purchaseId: string; reason: string; at: Date },
 ): Promise<boolean> {
-  const state = await currentState(transaction, reinstatement.userId);
-  if (!state.revoked.has(reinstatement.purchaseId)) return false;
-  await repo.appendEntry(transaction, {
-    userId: reinstatement.userId,
-    source: 'stripe',
-    entry: 'reinstate',
-    purchaseId: reinstatement.purchaseId,
-    reason: reinstatement.reason,
-    occurredAt: reinstatement.at,
-  });
-  await recompute(transaction, reinstatement.userId);
-  return true;
+  return changeStripePurchase(transaction, 'reinstate', reinstatement);
 }
 
 /**
