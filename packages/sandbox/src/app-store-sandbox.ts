@@ -319,7 +319,9 @@ button{width:100%;height:48px;margin-top:22px;border:0;border-radius:8px;backgro
 .subscribe{max-width:720px}.subscribe button{width:auto;padding:0 24px}
 .error{background:#fde8e8;color:#9b1c1c;padding:10px 12px;border-radius:8px;margin-top:16px}.hint,.back{font-size:13px;color:#5a6478;margin-top:16px}a{color:#0071e3}
 table{width:100%;border-collapse:collapse;margin-top:12px}td,th{text-align:left;padding:8px 4px;border-bottom:1px solid #e3e8ee;font-size:14px;vertical-align:top}
-.actions form{display:inline-block;margin:0 6px 6px 0}.actions button{width:auto;height:32px;margin:0 4px 0 0;padding:0 12px;font-size:13px}`;
+.actions form{display:inline-block;margin:0 6px 6px 0}.actions button{width:auto;height:32px;margin:0 4px 0 0;padding:0 12px;font-size:13px}
+.scroll{overflow-x:auto}.actions button{height:auto;min-height:32px;padding:6px 12px;white-space:nowrap}
+@media (max-width:600px){.row{flex-direction:column;gap:0}}`;
 
 function page(title: string, body: string, layout: 'narrow' | 'wide' = 'narrow'): string {
   return framePage(PAGE_STYLE, title, body, layout);
@@ -866,7 +868,7 @@ export async function startAppStoreSandbox(
 <div><label for="environment">Environment</label><select id="environment" name="environment"><option value="Sandbox" selected>Sandbox</option><option value="Production">Production</option></select></div></div>
 <button type="submit">Subscribe</button></form>
 <h2>Subscriptions</h2>
-<table><thead><tr><th>Member</th><th>Product</th><th>Environment</th><th>Status</th><th>Current period ends</th><th>Actions</th></tr></thead><tbody>${rows || '<tr><td colspan="6">No subscriptions yet.</td></tr>'}</tbody></table>
+<div class="scroll"><table><thead><tr><th>Member</th><th>Product</th><th>Environment</th><th>Status</th><th>Current period ends</th><th>Actions</th></tr></thead><tbody>${rows || '<tr><td colspan="6">No subscriptions yet.</td></tr>'}</tbody></table></div>
 <h2>Test notification</h2>
 <p class="hint">What App Store Connect's “Request a Test Notification” sends: a <code>TEST</code> notification without a transaction.</p>
 ${postButton('/dev/test', 'Send a TEST notification', 'Send a TEST notification')}</div>`,

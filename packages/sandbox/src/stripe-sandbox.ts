@@ -294,7 +294,9 @@ input{width:100%;box-sizing:border-box;height:44px;border:1px solid #cfd7df;bord
 button{width:100%;height:48px;margin-top:22px;border:0;border-radius:8px;background:#635bff;color:#fff;font:inherit;font-weight:700;cursor:pointer}
 .error{background:#fde8e8;color:#9b1c1c;padding:10px 12px;border-radius:8px;margin-top:16px}.hint,.back{font-size:13px;color:#5a6478;margin-top:16px}a{color:#635bff}
 table{width:100%;border-collapse:collapse;margin-top:12px}td,th{text-align:left;padding:8px 4px;border-bottom:1px solid #e3e8ee;font-size:14px}
-.actions form{display:inline-block;margin:0 6px 6px 0}.actions button{width:auto;height:32px;margin:0 4px 0 0;padding:0 12px;font-size:13px}`;
+.actions form{display:inline-block;margin:0 6px 6px 0}.actions button{width:auto;height:32px;margin:0 4px 0 0;padding:0 12px;font-size:13px}
+.scroll{overflow-x:auto}.actions button{height:auto;min-height:32px;padding:6px 12px;white-space:nowrap}
+@media (max-width:600px){.row{flex-direction:column;gap:0}}`;
 
 function page(title: string, body: string, layout: 'narrow' | 'wide' = 'narrow'): string {
   return framePage(PAGE_STYLE, title, body, layout);
@@ -832,7 +834,7 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
       page(
         'Billing',
         `<div class="card">${BADGE}<h1>Your payments</h1>
-<table><thead><tr><th>Date</th><th>Item</th><th>Amount</th><th>Status</th></tr></thead><tbody>${rows || '<tr><td colspan="4">No payments yet.</td></tr>'}</tbody></table>
+<div class="scroll"><table><thead><tr><th>Date</th><th>Item</th><th>Amount</th><th>Status</th></tr></thead><tbody>${rows || '<tr><td colspan="4">No payments yet.</td></tr>'}</tbody></table></div>
 <p class="back"><a href="${escapeHtml(portal.returnUrl)}">← Return</a></p></div>`,
       ),
     );
@@ -905,7 +907,7 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
       'Stripe sandbox — payments',
       `<div class="card">${BADGE}<h1>Stripe sandbox — payments</h1>
 <p class="hint">Payments made on this sandbox's checkout pages, newest first. A refund here goes through the same code as <code>POST /v1/refunds</code>; refunds and disputes deliver the signed events Stripe would (<code>charge.refunded</code>, <code>charge.dispute.created</code>, <code>charge.dispute.closed</code>).</p>
-<table><thead><tr><th>Date</th><th>Customer</th><th>Item</th><th>Amount</th><th>Refunded</th><th>Dispute</th><th>Actions</th></tr></thead><tbody>${rows || '<tr><td colspan="7">No payments yet.</td></tr>'}</tbody></table></div>`,
+<div class="scroll"><table><thead><tr><th>Date</th><th>Customer</th><th>Item</th><th>Amount</th><th>Refunded</th><th>Dispute</th><th>Actions</th></tr></thead><tbody>${rows || '<tr><td colspan="7">No payments yet.</td></tr>'}</tbody></table></div></div>`,
       'wide',
     );
   }
