@@ -211,6 +211,17 @@ export default tseslint.config(
               message:
                 "Import 'react-toastify/unstyled': the main entry injects an inline <style> that the Content-Security-Policy refuses.",
             },
+            {
+              name: 'react-toastify/unstyled',
+              allowTypeImports: true,
+              message:
+                'Show toasts through shared/ui/toasts.ts: the library loads with the first toast, not with every page.',
+            },
+            {
+              name: 'zod',
+              message:
+                "Validate with the contract's schemas (zod/mini): classic zod is four times the weight on the first page, and compiles parsers with `new Function`, which the Content-Security-Policy refuses.",
+            },
           ],
           patterns: [
             {
@@ -223,8 +234,21 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/web/src/shared/forms/use-contract-form.ts'],
+    files: [
+      'apps/web/src/shared/forms/use-contract-form.ts',
+      'apps/web/src/shared/ui/toast-container.tsx',
+    ],
     rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // Shared with the web's first pages: see the note atop packages/contract/src/fields.ts.
+    files: ['packages/contract/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { name: 'zod', message: "Write the contract's schemas with 'zod/mini'." },
+      ],
+    },
   },
   {
     files: ['apps/web/src/config/env.ts'],

@@ -28,6 +28,19 @@ export default defineConfig({
         },
       },
       {
+        // A build of the web app, measured: how much JavaScript each page loads first
+        // (apps/web/scripts/initial-javascript.mjs). It builds into a folder of its own.
+        test: {
+          name: 'web-build',
+          include: ['apps/web/scripts/**/*.test.ts'],
+          // What `vite build` sees from npm: Vitest's own 'test' would build React's development
+          // code (and the JSX dev runtime), twice the weight.
+          env: { NODE_ENV: 'production' },
+          testTimeout: 30_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
         test: {
           name: 'api',
           include: ['apps/api/test/**/*.test.ts'],

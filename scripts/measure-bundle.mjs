@@ -1,42 +1,47 @@
-// Which JavaScript /home loads, and its gzip size: the entry with its static imports, plus the
-// lazily loaded home page with its imports. Also checks that no member or purchase page is in it.
-// Usage: npm run build && node scripts/measure-bundle.mjs
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+// The JavaScript each page loads before it can show anything, raw and gzip, from the build's
+// manifest (apps/web/scripts/initial-javascript.mjs), against the budgets the tests hold; and
+// the checks that each page's HTML preloads exactly that (no waterfall) and that /home carries
+// no member, auth or purchase page.
+// Usage: npm run measure:bundle (builds through scripts/start.mjs, which leaves the build stamp,
+// so the next `npm start` does not build again).
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+
+import {
+  INITIAL_JAVASCRIPT_BUDGETS_KB,
+  measureInitialJavaScript,
+  NOT_FOR_HOME,
+} from '../apps/web/scripts/initial-javascript.mjs';
 
 const dist = fileURLToPath(new URL('../apps/web/dist/', import.meta.url));
-const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
+const kB = (bytes) => (bytes / 1024).toFixed(1);
+const problems = [];
 
-function collect(key, files = new Set()) {
-  const chunk = manifest[key];
-  if (!chunk || files.has(chunk.file)) return files;
-  files.add(chunk.file);
-  for (const imported of chunk.imports ?? []) collect(imported, files);
-  return files;
-}
-
-const files = collect('index.html');
-collect('src/features/marketing/pages/home-page.tsx', files);
-const forbidden = [...files].filter((file) =>
-  /(dashboard|settings|member|purchase|history|login|register)/.test(file),
-);
-
-let raw = 0;
-let gzip = 0;
-for (const file of files) {
-  const bytes = readFileSync(path.join(dist, file));
-  raw += bytes.length;
-  gzip += gzipSync(bytes, { level: 9 }).length;
+for (const page of measureInitialJavaScript(dist)) {
+  const budget = INITIAL_JAVASCRIPT_BUDGETS_KB[page.address];
   console.log(
-    `${file.padEnd(44)} ${(bytes.length / 1024).toFixed(1).padStart(7)} kB  gzip ${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(1).padStart(6)} kB`,
+    `${page.address.padEnd(30)} ${kB(page.raw).padStart(6)} kB, gzip ${kB(page.gzip).padStart(5)} kB` +
+      ` in ${page.files.length} files${budget ? ` (budget ${budget} kB)` : ''}`,
   );
+  if (process.argv.includes('--files')) {
+    for (const { file, raw, gzip } of page.files) {
+      console.log(
+        `    ${file.padEnd(44)} ${kB(raw).padStart(6)} kB  gzip ${kB(gzip).padStart(5)} kB`,
+      );
+    }
+  }
+  if (budget && page.gzip > budget * 1024) {
+    problems.push(`${page.address} loads ${kB(page.gzip)} kB of gzip, over its ${budget} kB`);
+  }
+  const missing = page.files
+    .map(({ file }) => file)
+    .filter((file) => !page.preloaded.includes(file));
+  if (missing.length > 0) problems.push(`${page.address} does not preload ${missing.join(', ')}`);
+  if (page.address === '/home') {
+    const forbidden = page.files.map(({ file }) => file).filter((file) => NOT_FOR_HOME.test(file));
+    if (forbidden.length > 0) {
+      problems.push(`/home loads member, auth or purchase code: ${forbidden.join(', ')}`);
+    }
+  }
 }
-console.log(
-  `/home JavaScript: ${(raw / 1024).toFixed(1)} kB, gzip ${(gzip / 1024).toFixed(1)} kB, in ${files.size} files`,
-);
-if (forbidden.length > 0) {
-  console.error(`/home loads member, auth or purchase code: ${forbidden.join(', ')}`);
-  process.exit(1);
-}
+for (const problem of problems) console.error(problem);
+if (problems.length > 0) process.exit(1);

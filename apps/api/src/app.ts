@@ -17,7 +17,7 @@ import {
 import type { Config } from './config';
 import { serializeRequestForLog } from './http/request-log';
 import { apiRoutes } from './modules/api-routes';
-import { isSessionLive } from './modules/auth/service';
+import { findSignedInAccount } from './modules/auth/service';
 import { apiDocsPlugin } from './plugins/api-docs';
 import { authenticatePlugin } from './plugins/authenticate';
 import { databasePlugin } from './plugins/database';
@@ -99,7 +99,7 @@ export async function buildApp(
   });
   await app.register(authenticatePlugin, {
     tokenSecret: config.tokenSecret,
-    isSessionLive: (caller) => isSessionLive(app.database.db, caller),
+    findSignedInAccount: (claims) => findSignedInAccount(app.database.db, claims),
   });
   await app.register(apiDocsPlugin, { publicUrl: config.publicUrl });
   await app.register(apiRoutes, {

@@ -1,9 +1,13 @@
-import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { CompiledQuery, sql } from 'kysely';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 
 import { DataDirLockedError } from '../src/db/data-dir-lock';
 import { type DatabaseHandle, openDatabase } from '../src/db/database';
 import { runMigrations } from '../src/db/migrate';
+import { preparedStatement } from '../src/db/prepared-statements';
 import { testConfig } from './support/test-app';
 import { type TestDatabase, testDatabaseKinds } from './support/test-databases';
 
@@ -75,6 +79,42 @@ describe.each(testDatabaseKinds)('database on $name', (kind) => {
       .executeTakeFirst();
     expect(row).toEqual({ name: '2 Weeks', priceCents: 1599 });
   });
+
+  it('runs a prepared statement by name, many times, with its values typed as any query', async () => {
+    const handle = await open(await freshDatabase());
+    const text = preparedStatement(
+      'test_plans_by_price',
+      'select id, price_cents, now() > $2::timestamptz as is_later, $3::timestamptz as given from plans where price_cents >= $1 order by price_cents',
+    );
+    const given = new Date('2026-01-02T03:04:05.678Z');
+    for (let run = 0; run < 3; run += 1) {
+      const result = await handle.db.executeQuery<{
+        id: string;
+        priceCents: number;
+        isLater: boolean;
+        given: Date;
+      }>(CompiledQuery.raw(text, [1000, new Date(0), given]));
+      expect(result.rows.map((row) => row.id)).toEqual(['1-month', '1-year']);
+      expect(result.rows[0]).toMatchObject({ isLater: true, given });
+    }
+    // Inside a transaction it sees the transaction's own writes, as any statement does.
+    await handle.db.transaction().execute(async (transaction) => {
+      await transaction
+        .updateTable('plans')
+        .set({ priceCents: 5 })
+        .where('id', '=', '1-year')
+        .execute();
+      const result = await transaction.executeQuery<{ id: string }>(
+        CompiledQuery.raw(text, [1000, new Date(0), given]),
+      );
+      expect(result.rows.map((row) => row.id)).toEqual(['1-month']);
+      // And it is PostgreSQL's prepared statement of this connection, not a text parsed anew.
+      const prepared = await sql<{
+        name: string;
+      }>`select name from pg_prepared_statements`.execute(transaction);
+      expect(prepared.rows.map((row) => row.name)).toContain('test_plans_by_price');
+    });
+  });
 });
 
 describe('PGlite data directory', () => {
@@ -92,6 +132,16 @@ describe('PGlite data directory', () => {
       await database.drop();
     }
   });
+
+  it('creates the database of an empty directory in a process of its own, and says why it could not', async () => {
+    // A file where the directory should be: initdb's process fails, and its reason is the error.
+    const dataDir = path.join(mkdtempSync(path.join(inject('scratchDir'), 'not-a-dir-')), 'data');
+    writeFileSync(dataDir, 'a file, not a directory');
+    const initdbFailed = /initdb's process exited with code 1: .*ErrnoError/;
+    await expect(openDatabase({ kind: 'pglite', dataDir })).rejects.toThrow(initdbFailed);
+    // The lock went with the failure: the next start meets the same reason, not a lock.
+    await expect(openDatabase({ kind: 'pglite', dataDir })).rejects.toThrow(initdbFailed);
+  }, 120_000);
 });
 
 const postgres = testDatabaseKinds.find((kind) => kind.name === 'PostgreSQL');

@@ -10,6 +10,9 @@ import { buildTestApp } from './support/test-app';
 import { type TestDatabase, testDatabaseKinds } from './support/test-databases';
 
 const INDEX_HTML = '<!doctype html><title>Kegel Coach</title><div id="root"></div>';
+/** The build's copy of index.html for /auth/login, which also preloads that page's code. */
+const LOGIN_HTML =
+  '<!doctype html><title>Kegel Coach</title><link rel="modulepreload" href="/assets/login-page-XyZ.js"><div id="root"></div>';
 const ASSET_JS = `console.log(${JSON.stringify('x'.repeat(4000))});\n//# sourceMappingURL=index-AbC123.js.map`;
 const SOURCE_MAP = JSON.stringify({ version: 3, sources: ['../../src/main.tsx'], mappings: '' });
 
@@ -18,6 +21,8 @@ function writeFixtureWebRoot(): string {
   const root = mkdtempSync(path.join(tmpdir(), 'kegel-web-'));
   mkdirSync(path.join(root, 'assets'));
   writeFileSync(path.join(root, 'index.html'), INDEX_HTML);
+  mkdirSync(path.join(root, 'pages', 'auth'), { recursive: true });
+  writeFileSync(path.join(root, 'pages', 'auth', 'login.html'), LOGIN_HTML);
   writeFileSync(path.join(root, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(path.join(root, 'assets', 'index-AbC123.js'), ASSET_JS);
   writeFileSync(path.join(root, 'assets', 'index-AbC123.js.br'), brotliCompressSync(ASSET_JS));
@@ -59,6 +64,17 @@ describe('serving the web app', () => {
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(response.body).toBe(INDEX_HTML);
   });
+
+  it.each(['/auth/login', '/auth/login?r=%2Fdashboard', '/Auth/Login/'])(
+    "answers %s with the build's copy of index.html that preloads its page's code",
+    async (url) => {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toBe(LOGIN_HTML);
+    },
+  );
 
   it.each([
     '/account/recover/new?email=a%40x.io&code=1',

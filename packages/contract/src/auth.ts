@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 import {
   CurrentPasswordSchema,
@@ -32,18 +32,24 @@ export const RegisterRequestSchema = z.object({
 export type RegisterRequest = z.infer<typeof RegisterRequestSchema>;
 
 /** The register form: the confirmation is checked here and never sent. */
-export const RegisterFormSchema = RegisterRequestSchema.extend({
-  confirmPassword: z.string(),
-}).refine((form) => form.password === form.confirmPassword, {
-  message: fieldMessages.passwordsDoNotMatch,
-  path: ['confirmPassword'],
-});
+export const RegisterFormSchema = z
+  .extend(RegisterRequestSchema, { confirmPassword: z.string() })
+  .check(
+    z.refine((form) => form.password === form.confirmPassword, {
+      message: fieldMessages.passwordsDoNotMatch,
+      path: ['confirmPassword'],
+    }),
+  );
 export type RegisterForm = z.infer<typeof RegisterFormSchema>;
 
-export const RefreshRequestSchema = z.object({ refreshToken: z.string().min(1).max(512) });
+export const RefreshRequestSchema = z.object({
+  refreshToken: z.string().check(z.minLength(1), z.maxLength(512)),
+});
 export type RefreshRequest = z.infer<typeof RefreshRequestSchema>;
 
-export const LogoutRequestSchema = z.object({ refreshToken: z.string().min(1).max(512) });
+export const LogoutRequestSchema = z.object({
+  refreshToken: z.string().check(z.minLength(1), z.maxLength(512)),
+});
 export type LogoutRequest = z.infer<typeof LogoutRequestSchema>;
 
 export const ResetPasswordRequestSchema = z.object({ email: EmailSchema });
@@ -59,10 +65,12 @@ export type ResetPasswordConfirmRequest = z.infer<typeof ResetPasswordConfirmReq
 /** The recover form (new password and repeat); email and code come from the link. */
 export const RecoverPasswordFormSchema = z
   .object({ newPassword: NewPasswordSchema, confirmPassword: z.string() })
-  .refine((form) => form.newPassword === form.confirmPassword, {
-    message: fieldMessages.passwordsDoNotMatch,
-    path: ['confirmPassword'],
-  });
+  .check(
+    z.refine((form) => form.newPassword === form.confirmPassword, {
+      message: fieldMessages.passwordsDoNotMatch,
+      path: ['confirmPassword'],
+    }),
+  );
 export type RecoverPasswordForm = z.infer<typeof RecoverPasswordFormSchema>;
 
 export const ChangePasswordRequestSchema = z.object({
@@ -71,12 +79,14 @@ export const ChangePasswordRequestSchema = z.object({
 });
 export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequestSchema>;
 
-export const ChangePasswordFormSchema = ChangePasswordRequestSchema.extend({
-  confirmPassword: z.string(),
-}).refine((form) => form.newPassword === form.confirmPassword, {
-  message: fieldMessages.passwordsDoNotMatch,
-  path: ['confirmPassword'],
-});
+export const ChangePasswordFormSchema = z
+  .extend(ChangePasswordRequestSchema, { confirmPassword: z.string() })
+  .check(
+    z.refine((form) => form.newPassword === form.confirmPassword, {
+      message: fieldMessages.passwordsDoNotMatch,
+      path: ['confirmPassword'],
+    }),
+  );
 export type ChangePasswordForm = z.infer<typeof ChangePasswordFormSchema>;
 
 export const ChangeEmailRequestSchema = z.object({
@@ -96,14 +106,14 @@ export const CancelEmailChangeRequestSchema = z.object({ code: EmailedCodeSchema
 export type CancelEmailChangeRequest = z.infer<typeof CancelEmailChangeRequestSchema>;
 
 export const GoogleVerifyTokenRequestSchema = z.object({
-  code: z.string().min(1, fieldMessages.required).max(2048),
+  code: z.string().check(z.minLength(1, fieldMessages.required), z.maxLength(2048)),
   clientType: z.literal('WEB'),
 });
 export type GoogleVerifyTokenRequest = z.infer<typeof GoogleVerifyTokenRequestSchema>;
 
 /** The identity token must carry a nonce from `POST /auth/oauth/apple/nonce` (single use). */
 export const AppleVerifyTokenRequestSchema = z.object({
-  token: z.string().min(1, fieldMessages.required).max(8192),
+  token: z.string().check(z.minLength(1, fieldMessages.required), z.maxLength(8192)),
 });
 
 export const SignInNonceResponseSchema = z.object({ nonce: z.string() });
@@ -116,7 +126,7 @@ export type AppleVerifyTokenRequest = z.infer<typeof AppleVerifyTokenRequestSche
  * sandbox's stand-ins). A provider that is switched off is null.
  */
 export const SocialProvidersResponseSchema = z.object({
-  google: z.object({ clientId: z.string(), scriptUrl: z.url() }).nullable(),
-  apple: z.object({ clientId: z.string(), scriptUrl: z.url(), redirectUri: z.url() }).nullable(),
+  google: z.nullable(z.object({ clientId: z.string(), scriptUrl: z.url() })),
+  apple: z.nullable(z.object({ clientId: z.string(), scriptUrl: z.url(), redirectUri: z.url() })),
 });
 export type SocialProvidersResponse = z.infer<typeof SocialProvidersResponseSchema>;

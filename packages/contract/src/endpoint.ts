@@ -2,7 +2,7 @@
 // parameters, query, body, and the response of every status it answers with). The API registers
 // its routes from these objects, the web app's HTTP client is typed by them, and the OpenAPI
 // document at /api/openapi.json is generated from them.
-import type { z } from 'zod';
+import type * as z from 'zod/v4/core';
 
 import { ErrorBodySchema } from './errors';
 import type { Route } from './routes';
@@ -17,11 +17,11 @@ export interface EndpointSchemas {
   description?: string;
   /** The reference page's section. */
   tag: 'Health' | 'Account' | 'Sign in with Google and Apple' | 'Profile' | 'Payments';
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: z.ZodType;
+  params?: z.$ZodObject;
+  query?: z.$ZodObject;
+  body?: z.$ZodType;
   /** The answer on success, by status. */
-  success: Partial<Record<SuccessStatus, z.ZodType>>;
+  success: Partial<Record<SuccessStatus, z.$ZodType>>;
   /** The statuses answered with the error shape beyond those every call can give. */
   errors?: readonly ErrorStatus[];
 }
@@ -29,7 +29,7 @@ export interface EndpointSchemas {
 export type Endpoint = Route &
   EndpointSchemas & {
     /** Every status the call answers with, success and errors, and its body's schema. */
-    responses: Partial<Record<SuccessStatus | ErrorStatus, z.ZodType>>;
+    responses: Partial<Record<SuccessStatus | ErrorStatus, z.$ZodType>>;
     successStatus: SuccessStatus;
   };
 
@@ -62,7 +62,7 @@ export function defineEndpoint<R extends Route, S extends EndpointSchemas>(
   };
 }
 
-type SchemaOf<E, K extends string> = E extends Record<K, infer S extends z.ZodType> ? S : never;
+type SchemaOf<E, K extends string> = E extends Record<K, infer S extends z.$ZodType> ? S : never;
 type SuccessSchemaOf<E extends Endpoint> = E['success'][keyof E['success']];
 
 /** What a client sends: the schemas' input types (before trimming and defaults). */
@@ -74,7 +74,7 @@ export type RequestOf<E extends Endpoint> = ([SchemaOf<E, 'params'>] extends [ne
 
 /** What a client receives on success. */
 export type ResponseOf<E extends Endpoint> =
-  SuccessSchemaOf<E> extends z.ZodType ? z.output<SuccessSchemaOf<E>> : never;
+  SuccessSchemaOf<E> extends z.$ZodType ? z.output<SuccessSchemaOf<E>> : never;
 
 /** What the server's handler receives, validated and transformed. */
 export type ParsedRequestOf<E extends Endpoint> = {
@@ -85,4 +85,4 @@ export type ParsedRequestOf<E extends Endpoint> = {
 
 /** What the server's handler returns on success, before serialisation. */
 export type ReplyOf<E extends Endpoint> =
-  SuccessSchemaOf<E> extends z.ZodType ? z.input<SuccessSchemaOf<E>> : never;
+  SuccessSchemaOf<E> extends z.$ZodType ? z.input<SuccessSchemaOf<E>> : never;

@@ -36,6 +36,7 @@ import {
 import { type ApiRouteName, apiRoutes as routes } from './routes';
 import {
   DataExportSchema,
+  DeleteAccountRequestSchema,
   MessageSchema,
   ProfileSchema,
   SessionParamsSchema,
@@ -215,6 +216,16 @@ export const endpoints = {
     tag: 'Profile',
     summary: 'Signs every session of the member out but the caller.',
     success: { 200: MessageSchema },
+  }),
+  deleteAccount: defineEndpoint(routes.deleteAccount, {
+    tag: 'Profile',
+    summary:
+      'Deletes the account: every session ends, identities, codes and pending mail go, the email and personal fields are erased; purchases stay for accounting, tied to no one.',
+    description:
+      'Needs the current password, or for an account without one a sign-in within the last 10 minutes (403 otherwise). With an active App Store subscription it answers 409 until `keepsAppStoreSubscription` is true: deleting the account does not cancel it. The Stripe customer is deleted and a confirmation is mailed to the address.',
+    body: DeleteAccountRequestSchema,
+    success: { 200: MessageSchema },
+    errors: [403, 409, 429],
   }),
 
   listPlans: defineEndpoint(routes.listPlans, {

@@ -1,11 +1,11 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The one error shape of the API. `message` is a string, or an array of strings with one entry
  * per field problem (validation errors); the web client joins arrays with newlines.
  */
 export const ErrorBodySchema = z.object({
-  statusCode: z.number().int(),
+  statusCode: z.number().check(z.int()),
   error: z.string(),
   message: z.union([z.string(), z.array(z.string())]),
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 import { EmailSchema, fieldMessages, IsoDateTimeSchema } from './fields';
 
@@ -6,8 +6,8 @@ import { EmailSchema, fieldMessages, IsoDateTimeSchema } from './fields';
 export const PlanSchema = z.object({
   id: z.string(),
   name: z.string(),
-  days: z.number().int().positive(),
-  price: z.number().nonnegative(),
+  days: z.number().check(z.int(), z.positive()),
+  price: z.number().check(z.nonnegative()),
 });
 export type Plan = z.infer<typeof PlanSchema>;
 
@@ -17,8 +17,7 @@ export type PlansResponse = z.infer<typeof PlansResponseSchema>;
 export const StartCheckoutRequestSchema = z.object({
   planId: z
     .string({ error: fieldMessages.planRequired })
-    .min(1, fieldMessages.planRequired)
-    .max(64, fieldMessages.planRequired),
+    .check(z.minLength(1, fieldMessages.planRequired), z.maxLength(64, fieldMessages.planRequired)),
   email: EmailSchema,
 });
 export type StartCheckoutRequest = z.infer<typeof StartCheckoutRequestSchema>;
@@ -26,7 +25,9 @@ export type StartCheckoutRequest = z.infer<typeof StartCheckoutRequestSchema>;
 export const StartCheckoutResponseSchema = z.object({ paymentURL: z.url() });
 export type StartCheckoutResponse = z.infer<typeof StartCheckoutResponseSchema>;
 
-export const CheckoutSessionParamsSchema = z.object({ session: z.string().min(1).max(255) });
+export const CheckoutSessionParamsSchema = z.object({
+  session: z.string().check(z.minLength(1), z.maxLength(255)),
+});
 
 /**
  * What /purchase/complete shows about a payment. No personal data: the call needs no sign-in, so
@@ -34,10 +35,10 @@ export const CheckoutSessionParamsSchema = z.object({ session: z.string().min(1)
  */
 export const CheckoutSessionSchema = z.object({
   id: z.string(),
-  durationDays: z.number().int().positive(),
+  durationDays: z.number().check(z.int(), z.positive()),
   beginsAt: IsoDateTimeSchema,
   providerType: z.string(),
-  price: z.number().nonnegative(),
+  price: z.number().check(z.nonnegative()),
 });
 export type CheckoutSession = z.infer<typeof CheckoutSessionSchema>;
 
@@ -51,7 +52,7 @@ export const StripeEventReceivedSchema = z.object({ received: z.literal(true) })
 export const AppStoreNotificationRequestSchema = z.object({
   signedPayload: z
     .string({ error: 'signedPayload is required' })
-    .min(1, 'signedPayload is required'),
+    .check(z.minLength(1, 'signedPayload is required')),
 });
 export type AppStoreNotificationRequest = z.infer<typeof AppStoreNotificationRequestSchema>;
 
@@ -62,11 +63,11 @@ export const AppStoreNotificationReceivedSchema = z.object({ received: z.literal
 export const AppStoreTransactionRequestSchema = z.object({
   signedTransaction: z
     .string({ error: 'signedTransaction is required' })
-    .min(1, 'signedTransaction is required'),
+    .check(z.minLength(1, 'signedTransaction is required')),
 });
 export type AppStoreTransactionRequest = z.infer<typeof AppStoreTransactionRequestSchema>;
 
 export const AppStoreTransactionResponseSchema = z.object({
-  subscriptionEndDate: IsoDateTimeSchema.nullable(),
+  subscriptionEndDate: z.nullable(IsoDateTimeSchema),
 });
 export type AppStoreTransactionResponse = z.infer<typeof AppStoreTransactionResponseSchema>;

@@ -51,6 +51,7 @@ export const apiRoutes = {
   exportData: { method: 'GET', path: '/users/export', auth: true },
   endSession: { method: 'DELETE', path: '/users/sessions/:id', auth: true },
   endOtherSessions: { method: 'POST', path: '/users/sessions/revoke-others', auth: true },
+  deleteAccount: { method: 'POST', path: '/users/delete', auth: true },
 
   listPlans: { method: 'GET', path: '/payments/stripe/plans', auth: false },
   startCheckout: { method: 'POST', path: '/payments/stripe/new', auth: false },

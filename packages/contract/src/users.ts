@@ -1,12 +1,12 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
-import { IsoDateTimeSchema } from './fields';
+import { CurrentPasswordSchema, fieldMessages, IsoDateTimeSchema } from './fields';
 
 /** Premium is active while `subscriptionEndDate` is after now. */
 export const ProfileSchema = z.object({
   id: z.string(),
   email: z.string(),
-  subscriptionEndDate: IsoDateTimeSchema.nullable(),
+  subscriptionEndDate: z.nullable(IsoDateTimeSchema),
   /** False for an account that only signs in with Google or Apple (no password to confirm with). */
   hasPassword: z.boolean(),
 });
@@ -21,7 +21,7 @@ export const SubscriptionItemSchema = z.object({
   createdAt: IsoDateTimeSchema,
   expiresAt: IsoDateTimeSchema,
   /** Set when the purchase was refunded (or charged back): its days no longer count. */
-  refundedAt: IsoDateTimeSchema.optional(),
+  refundedAt: z.optional(IsoDateTimeSchema),
 });
 export type SubscriptionItem = z.infer<typeof SubscriptionItemSchema>;
 
@@ -36,7 +36,7 @@ export const SessionItemSchema = z.object({
   /** "Chrome on macOS", from the browser at sign-in. */
   device: z.string(),
   /** How it began; null for a session from before this was recorded. */
-  method: z.enum(['password', 'google', 'apple']).nullable(),
+  method: z.nullable(z.enum(['password', 'google', 'apple'])),
   /** The session making this call. */
   current: z.boolean(),
 });
@@ -56,14 +56,14 @@ export const DataExportSchema = z.object({
     id: z.string(),
     email: z.string(),
     createdAt: IsoDateTimeSchema,
-    emailVerifiedAt: IsoDateTimeSchema.nullable(),
+    emailVerifiedAt: z.nullable(IsoDateTimeSchema),
     hasPassword: z.boolean(),
-    subscriptionEndDate: IsoDateTimeSchema.nullable(),
+    subscriptionEndDate: z.nullable(IsoDateTimeSchema),
   }),
   identities: z.array(
     z.object({
       provider: z.string(),
-      email: z.string().nullable(),
+      email: z.nullable(z.string()),
       linkedAt: IsoDateTimeSchema,
       lastSignInAt: IsoDateTimeSchema,
     }),
@@ -73,23 +73,23 @@ export const DataExportSchema = z.object({
       createdAt: IsoDateTimeSchema,
       lastUsedAt: IsoDateTimeSchema,
       expiresAt: IsoDateTimeSchema,
-      endedAt: IsoDateTimeSchema.nullable(),
-      device: z.string().nullable(),
-      method: z.string().nullable(),
+      endedAt: z.nullable(IsoDateTimeSchema),
+      device: z.nullable(z.string()),
+      method: z.nullable(z.string()),
     }),
   ),
   purchases: z.array(
     z.object({
       plan: z.string(),
       provider: z.string(),
-      environment: z.string().nullable(),
+      environment: z.nullable(z.string()),
       amount: z.number(),
       currency: z.string(),
       purchasedAt: IsoDateTimeSchema,
       startsAt: IsoDateTimeSchema,
       expiresAt: IsoDateTimeSchema,
-      refundedAt: IsoDateTimeSchema.nullable(),
-      refundedAmount: z.number().nullable(),
+      refundedAt: z.nullable(IsoDateTimeSchema),
+      refundedAmount: z.nullable(z.number()),
     }),
   ),
   appStoreSubscriptions: z.array(
@@ -97,8 +97,8 @@ export const DataExportSchema = z.object({
       originalTransactionId: z.string(),
       productId: z.string(),
       environment: z.string(),
-      autoRenew: z.boolean().nullable(),
-      gracePeriodExpiresAt: IsoDateTimeSchema.nullable(),
+      autoRenew: z.nullable(z.boolean()),
+      gracePeriodExpiresAt: z.nullable(IsoDateTimeSchema),
     }),
   ),
   emails: z.array(
@@ -106,8 +106,45 @@ export const DataExportSchema = z.object({
       template: z.string(),
       recipient: z.string(),
       createdAt: IsoDateTimeSchema,
-      sentAt: IsoDateTimeSchema.nullable(),
+      sentAt: z.nullable(IsoDateTimeSchema),
     }),
   ),
 });
 export type DataExport = z.infer<typeof DataExportSchema>;
+
+/**
+ * "Delete account". `password` is needed when the account has one; an account without one
+ * (Google or Apple only) needs a sign-in within the last 10 minutes instead.
+ */
+export const DeleteAccountRequestSchema = z.object({
+  password: z.optional(CurrentPasswordSchema),
+  /**
+   * The member has read that deleting the account does not cancel his App Store subscription
+   * (409 until true, while one is active).
+   */
+  keepsAppStoreSubscription: z.optional(z.boolean()),
+});
+export type DeleteAccountRequest = z.infer<typeof DeleteAccountRequestSchema>;
+
+/** The word typed to confirm, so a deletion is never one stray click. */
+export const DELETE_ACCOUNT_CONFIRMATION_WORD = 'DELETE';
+
+export const DeleteAccountFormSchema = z
+  .extend(DeleteAccountRequestSchema, { confirmation: z.string() })
+  .check(
+    z.refine((form) => form.confirmation.trim() === DELETE_ACCOUNT_CONFIRMATION_WORD, {
+      message: fieldMessages.typeDeleteToConfirm,
+      path: ['confirmation'],
+    }),
+  );
+export type DeleteAccountForm = z.infer<typeof DeleteAccountFormSchema>;
+
+/** What the API answers when a deletion needs something more (shown as they are by the page). */
+export const deleteAccountMessages = {
+  deleted: 'Your account has been deleted',
+  passwordNeeded: 'Enter your current password to delete your account',
+  signInAgain:
+    'For your safety, sign in again (within the last 10 minutes) before deleting your account',
+  appStoreSubscriptionActive:
+    'You have an active App Store subscription. Deleting your account does not cancel it: cancel it on your iPhone in Settings → your name → Subscriptions, or confirm that you will keep it.',
+} as const;

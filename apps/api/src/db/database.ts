@@ -6,6 +6,8 @@ import { type DatabaseConfig, redactDatabaseUrl } from '../config';
 import { lockDataDir } from './data-dir-lock';
 import { runMigrations } from './migrate';
 import { PGliteDialect } from './pglite-dialect';
+import { holdsPgliteDatabase, initialisePgliteDirectory, PGLITE_OPTIONS } from './pglite-init';
+import { preparedNameOf } from './prepared-statements';
 import type { Database } from './schema';
 
 export interface DatabaseHandle {
@@ -113,12 +115,28 @@ export async function openDatabase(
   };
 }
 
+/**
+ * node-postgres runs a registered statement (prepared-statements.ts) by name, which it prepares
+ * on each connection's first use and then only binds and executes. Kysely calls
+ * `query(text, values)`; every other text goes on as it came.
+ */
+class PreparingClient extends pg.Client {
+  // @ts-expect-error -- one signature over pg's overloads: Kysely calls only (text, values).
+  override query(config: unknown, values?: unknown[], callback?: unknown) {
+    const name = typeof config === 'string' ? preparedNameOf(config) : undefined;
+    if (name) return super.query({ name, text: config as string, values });
+    // @ts-expect-error -- passed on as received.
+    return super.query(config, values, callback);
+  }
+}
+
 async function connect(
   config: DatabaseConfig,
 ): Promise<{ db: Kysely<Database>; release: () => void; target: string }> {
   const plugins = [new CamelCasePlugin()];
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({
+      Client: PreparingClient as typeof pg.Client,
       connectionString: config.url,
       max: 10,
       connectionTimeoutMillis: 5000,
@@ -138,7 +156,11 @@ async function connect(
   }
   const unlock = lockDataDir(config.dataDir);
   try {
-    const pglite = await PGlite.create(config.dataDir);
+    // initdb apart: in this process it would leave the server some 430 MB larger for good
+    // (pglite-init.ts says why).
+    if (!holdsPgliteDatabase(config.dataDir)) await initialisePgliteDirectory(config.dataDir);
+    // A smaller buffer pool than PostgreSQL's default (pglite-init.ts says why).
+    const pglite = await PGlite.create(config.dataDir, PGLITE_OPTIONS);
     const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins });
     return {
       db,

@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import { type PGlite, parse, protocol } from '@electric-sql/pglite';
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -13,6 +13,8 @@ import {
   type TransactionSettings,
   CompiledQuery as Compiled,
 } from 'kysely';
+
+import { preparedNameOf } from './prepared-statements';
 
 /**
  * Kysely over embedded PGlite. PGlite is one PostgreSQL backend in this process, so it is one
@@ -88,9 +90,14 @@ class PGliteDriver implements Driver {
 }
 
 class PGliteConnection implements DatabaseConnection {
+  /** The prepared statements this PGlite instance has parsed (prepared-statements.ts). */
+  private readonly prepared = new Set<string>();
+
   constructor(private readonly pglite: PGlite) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const preparedName = preparedNameOf(compiledQuery.sql);
+    if (preparedName) return this.executePrepared<R>(preparedName, compiledQuery);
     if (compiledQuery.parameters.length === 0) {
       // No parameters: the simple protocol, which also runs a multi-statement migration file.
       const results = await this.pglite.exec(compiledQuery.sql);
@@ -104,8 +111,58 @@ class PGliteConnection implements DatabaseConnection {
     return { rows: result.rows, numAffectedRows: BigInt(result.affectedRows ?? 0) };
   }
 
+  /**
+   * A registered statement, through PostgreSQL's extended protocol: Parse once under its name,
+   * then Bind and Execute it. PGlite's query() parses and plans the text on every call.
+   */
+  private async executePrepared<R>(
+    name: string,
+    compiledQuery: CompiledQuery,
+  ): Promise<QueryResult<R>> {
+    const { serialize } = protocol;
+    if (!this.prepared.has(name)) {
+      await this.pglite.execProtocol(
+        joinMessages(serialize.parse({ name, text: compiledQuery.sql }), serialize.sync()),
+      );
+      this.prepared.add(name);
+    }
+    const { messages } = await this.pglite.execProtocol(
+      joinMessages(
+        serialize.bind({ statement: name, values: compiledQuery.parameters.map(asText) }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ),
+    );
+    const [result] = parse.parseResults(messages, this.pglite.parsers);
+    return {
+      rows: (result?.rows ?? []) as R[],
+      numAffectedRows: BigInt(result?.affectedRows ?? 0),
+    };
+  }
+
   // eslint-disable-next-line require-yield -- streaming is not used by this product
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('PGliteDialect does not support streaming queries');
   }
+}
+
+function joinMessages(...messages: Uint8Array[]): Uint8Array {
+  const joined = new Uint8Array(messages.reduce((length, message) => length + message.length, 0));
+  let offset = 0;
+  for (const message of messages) {
+    joined.set(message, offset);
+    offset += message.length;
+  }
+  return joined;
+}
+
+/** A parameter in PostgreSQL's text format, as PGlite's query() would send it. */
+function asText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+    return String(value);
+  }
+  throw new TypeError('prepared statements take text, numbers, booleans and dates only');
 }

@@ -116,7 +116,8 @@ export type PurchaseProvider = 'Stripe' | 'Apple';
 
 export interface PurchasesTable {
   id: Generated<string>;
-  userId: string;
+  /** Null once its buyer deleted his account: kept for the books, tied to no one. */
+  userId: string | null;
   planId: string | null;
   planName: string;
   provider: PurchaseProvider;

@@ -164,3 +164,23 @@ export function signInMethodAddedEmail(input: {
     footnote: `If this was not you, write to ${input.supportEmail} right away.`,
   });
 }
+
+export function accountDeletedEmail(input: {
+  hadAppStoreSubscription: boolean;
+  supportEmail: string;
+}): RenderedEmail {
+  return render('Your Kegel Coach account was deleted', {
+    heading: 'Your account was deleted',
+    paragraphs: [
+      'As you asked, your Kegel Coach account is deleted: every device was signed out, and your email, sign-in methods and personal details are erased.',
+      'Records of your purchases are kept for our accounts, as the law requires, with no name or email attached.',
+      ...(input.hadAppStoreSubscription
+        ? [
+            'Your App Store subscription is not cancelled by this. To stop paying, cancel it on your iPhone: Settings → your name → Subscriptions.',
+          ]
+        : []),
+      'You are welcome back any time: this address can create a new account.',
+    ],
+    footnote: `If you did not ask for this, write to ${input.supportEmail} right away.`,
+  });
+}

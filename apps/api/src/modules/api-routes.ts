@@ -80,6 +80,10 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
       // and the next checkout or portal visit tries again).
       void paymentsService.syncCustomerEmail(userId);
     },
+    onAccountDeleted(account) {
+      // Not awaited, likewise: the account is gone whatever Stripe answers (failures are logged).
+      void paymentsService.deleteCustomer(account);
+    },
   });
   const socialService = createSocialService({
     db,
@@ -95,6 +99,8 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
   sessionPruning.start();
   api.addHook('onClose', async () => {
     sessionPruning.stop();
+    // Its own hashing threads end with it; a hasher handed in is its owner's to close.
+    if (!passwordHasher) await hasher.close();
   });
 
   api.setNotFoundHandler(sendRouteNotFound);

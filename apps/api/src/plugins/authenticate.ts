@@ -1,7 +1,9 @@
 // Bearer access tokens for signed-in calls. Beyond the JWT's signature and expiry the session
 // must still be live, so a logout or a password change takes effect at once rather than in
 // 15 minutes. Which sessions are live is the auth module's to say: it is handed in as
-// `isSessionLive`, so this plugin knows no module.
+// `findSignedInAccount`, so this plugin knows no module. That one statement also reads the
+// member's account, which the call then has at hand: a signed-in call that needs no more (the
+// profile, the hottest) costs one query, not two.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -11,6 +13,16 @@ import { createSessionTokens, type SessionTokens } from '../security/session-tok
 export interface Caller {
   userId: string;
   sessionId: string;
+  /** The member's account as it was when the call began. */
+  account: SignedInAccount;
+}
+
+/** What every signed-in call knows of its member without another query. */
+export interface SignedInAccount {
+  id: string;
+  email: string;
+  subscriptionEndDate: Date | null;
+  hasPassword: boolean;
 }
 
 declare module 'fastify' {
@@ -27,11 +39,15 @@ declare module 'fastify' {
 
 export interface AuthenticateOptions {
   tokenSecret: string;
-  isSessionLive: (caller: Caller) => Promise<boolean>;
+  /** The account of a live session of this user; undefined when the session has ended. */
+  findSignedInAccount: (claims: {
+    userId: string;
+    sessionId: string;
+  }) => Promise<SignedInAccount | undefined>;
 }
 
 export const authenticatePlugin = fp<AuthenticateOptions>(
-  async function authenticatePlugin(app, { tokenSecret, isSessionLive }) {
+  async function authenticatePlugin(app, { tokenSecret, findSignedInAccount }) {
     const tokens = createSessionTokens(tokenSecret);
     app.decorate('sessionTokens', tokens);
     app.decorateRequest('caller', undefined);
@@ -41,8 +57,9 @@ export const authenticatePlugin = fp<AuthenticateOptions>(
       const claims = await tokens.verifyAccessToken(match[1]).catch(() => {
         throw new AppError(401, SESSION_ENDED_MESSAGE);
       });
-      if (!(await isSessionLive(claims))) throw new AppError(401, SESSION_ENDED_MESSAGE);
-      request.caller = claims;
+      const account = await findSignedInAccount(claims);
+      if (!account) throw new AppError(401, SESSION_ENDED_MESSAGE);
+      request.caller = { ...claims, account };
     });
   },
   { name: 'authenticate', dependencies: ['database'] },

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 import fastifyStatic from '@fastify/static';
@@ -27,12 +27,35 @@ const PAGES_WITH_SECRETS_IN_THE_ADDRESS = new Set([
   '/purchase/complete',
 ]);
 
+const PAGES_FOLDER = 'pages';
+
+/**
+ * The build's copies of index.html that also preload one page's code (apps/web/scripts/
+ * page-preloads.ts), by the address they are for: `pages/auth/login.html` for `/auth/login`.
+ */
+function pagesWithPreloads(root: string): Map<string, string> {
+  const pages = new Map<string, string>();
+  const walk = (folder: string): void => {
+    const full = path.join(root, folder);
+    if (!existsSync(full)) return;
+    for (const entry of readdirSync(full, { withFileTypes: true })) {
+      const file = `${folder}/${entry.name}`;
+      if (entry.isDirectory()) walk(file);
+      else if (entry.name.endsWith('.html')) {
+        pages.set(file.slice(PAGES_FOLDER.length).replace(/\.html$/, ''), file);
+      }
+    }
+  };
+  walk(PAGES_FOLDER);
+  return pages;
+}
+
 /**
  * Serves the built web app (apps/web/dist). Vite puts content-hashed files under /assets, so they
  * can be cached for a year; everything else (index.html above all) is revalidated on each visit so
  * a deploy reaches people at once. The build also writes .br and .gz twins that are sent to
- * browsers that accept them. Any other GET outside /api answers index.html: the React router owns
- * those paths (history fallback).
+ * browsers that accept them. Any other GET outside /api answers index.html, or the build's copy of
+ * it that preloads the page of that address: the React router owns those paths (history fallback).
  */
 export interface WebAppOptions {
   root: string;
@@ -54,6 +77,7 @@ export const webAppPlugin = fp<WebAppOptions>(
       app.setNotFoundHandler(sendRouteNotFound);
       return;
     }
+    const pages = pagesWithPreloads(root);
     await app.register(fastifyStatic, {
       root,
       preCompressed: true,
@@ -81,7 +105,7 @@ export const webAppPlugin = fp<WebAppOptions>(
       const page = pathname.toLowerCase().replace(/(?<=.)\/+$/, '');
       if (PAGES_WITH_SECRETS_IN_THE_ADDRESS.has(page))
         void reply.header('referrer-policy', 'no-referrer');
-      return reply.sendFile('index.html');
+      return reply.sendFile(pages.get(page) ?? 'index.html');
     });
   },
   { name: 'web-app' },

@@ -12,7 +12,7 @@
 // Rotation: a successor's `jti` is HMAC(rotation key, predecessor's `jti`). The same refresh
 // token presented twice (two tabs at once) therefore yields the very same successor, without the
 // server ever storing a token it could leak.
-import { createHmac } from 'node:crypto';
+import { createHmac, webcrypto } from 'node:crypto';
 
 import { jwtVerify, SignJWT } from 'jose';
 
@@ -56,9 +56,18 @@ export interface SessionTokens {
   successorSecret(secret: string): string;
 }
 
+function importHmacKey(key: Buffer): Promise<webcrypto.CryptoKey> {
+  return webcrypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+    'verify',
+  ]);
+}
+
 export function createSessionTokens(tokenSecret: string): SessionTokens {
-  const accessKey = deriveKey(tokenSecret, 'access-token');
-  const refreshKey = deriveKey(tokenSecret, 'refresh-token');
+  // CryptoKeys imported once: given raw bytes (or a secret KeyObject, which it exports to bytes),
+  // jose imports the HMAC key again on every sign and verify.
+  const accessKey = importHmacKey(deriveKey(tokenSecret, 'access-token'));
+  const refreshKey = importHmacKey(deriveKey(tokenSecret, 'refresh-token'));
   const rotationKey = deriveKey(tokenSecret, 'refresh-rotation');
 
   return {
@@ -70,12 +79,12 @@ export function createSessionTokens(tokenSecret: string): SessionTokens {
         .setAudience(ACCESS_AUDIENCE)
         .setIssuedAt()
         .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
-        .sign(accessKey);
+        .sign(await accessKey);
     },
 
     async verifyAccessToken(token) {
       try {
-        const { payload } = await jwtVerify(token, accessKey, {
+        const { payload } = await jwtVerify(token, await accessKey, {
           algorithms: [ALGORITHM],
           issuer: ISSUER,
           audience: ACCESS_AUDIENCE,
@@ -98,13 +107,13 @@ export function createSessionTokens(tokenSecret: string): SessionTokens {
         .setIssuer(ISSUER)
         .setAudience(REFRESH_AUDIENCE)
         .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
-        .sign(refreshKey);
+        .sign(await refreshKey);
       return { token, secret };
     },
 
     async verifyRefreshToken(token) {
       try {
-        const { payload } = await jwtVerify(token, refreshKey, {
+        const { payload } = await jwtVerify(token, await refreshKey, {
           algorithms: [ALGORITHM],
           issuer: ISSUER,
           audience: REFRESH_AUDIENCE,

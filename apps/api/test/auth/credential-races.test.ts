@@ -18,6 +18,7 @@ function holdingHasher() {
     hash: (password) => real.hash(password),
     verifyAgainstNothing: (password) => real.verifyAgainstNothing(password),
     load: () => real.load(),
+    close: () => real.close(),
     async verify(hash, password) {
       const result = await real.verify(hash, password);
       const hold = held;
@@ -45,7 +46,10 @@ describe.each(testDatabaseKinds)('credentials changing during a check on $name',
   beforeAll(async () => {
     server = await startTestServer(kind, { passwordHasher: hasher });
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    await hasher.close();
+  });
 
   async function ownerResets(email: string, newPassword: string): Promise<void> {
     await post(server.app, '/auth/reset-password', { email });

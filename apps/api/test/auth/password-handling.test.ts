@@ -1,4 +1,4 @@
-import argon2 from 'argon2';
+import { hashSync } from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
@@ -22,6 +22,7 @@ function countingHasher(): PasswordHasher & { hashes: number } {
     verify: (hash: string, password: string) => real.verify(hash, password),
     verifyAgainstNothing: (password: string) => real.verifyAgainstNothing(password),
     load: () => real.load(),
+    close: () => real.close(),
   };
   return counting;
 }
@@ -32,7 +33,10 @@ describe.each(testDatabaseKinds)('password handling on $name', (kind) => {
   beforeAll(async () => {
     server = await startTestServer(kind, { passwordHasher: hasher });
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    await hasher.close();
+  });
 
   const composed = 'Crème brûlée à volonté'.normalize('NFC');
   const decomposed = composed.normalize('NFD');
@@ -49,7 +53,7 @@ describe.each(testDatabaseKinds)('password handling on $name', (kind) => {
     const email = uniqueEmail('unicode-old');
     await register(server.app, email, 'placeholder password');
     const { db } = server.app.database;
-    const oldHash = await argon2.hash(decomposed, ARGON2_OPTIONS);
+    const oldHash = hashSync(decomposed, ARGON2_OPTIONS);
     await db
       .updateTable('users')
       .set({ passwordHash: oldHash })

@@ -40,7 +40,7 @@ describe.each(testDatabaseKinds)('register and sign in on $name', (kind) => {
       .where('email', '=', email)
       .executeTakeFirstOrThrow();
     expect(row.passwordHash).toMatch(
-      /^\$argon2id\$v=19\$m=19456,p=1,t=2\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/,
+      /^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/,
     );
   });
 

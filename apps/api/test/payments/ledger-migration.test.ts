@@ -187,6 +187,7 @@ describe.each(testDatabaseKinds)('the ledger migration on $name', (kind) => {
           .select('userId')
           .where('id', '=', purchase.id)
           .executeTakeFirstOrThrow();
+        if (userId === null) throw new Error(`purchase ${purchase.id} lost its buyer`);
         const state = foldLedger(await ledgerRepo.listEntries(transaction, userId));
         expect(state.periods.get(purchase.id)).toEqual({
           startsAt: purchase.startsAt,

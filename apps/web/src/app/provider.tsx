@@ -1,47 +1,51 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { type DataRouter, RouterProvider } from 'react-router';
-import { Slide, ToastContainer, toast } from 'react-toastify/unstyled';
-// The toasts' stylesheet as a file of the build: react-toastify's main entry would inject it as an
-// inline <style>, which the Content-Security-Policy refuses (every import is of the unstyled
-// entry, so there is one toast store).
-import 'react-toastify/ReactToastify.css';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 
 import { isExemptFromLoginRedirect, paths } from '../config/paths';
 import { setRenewalFailedHandler, setUnauthorizedHandler, tokenStore } from '../shared/http/api';
 import { createQueryClient } from '../shared/query/query-client';
 import { onAccountChangedElsewhere, sessionQueries } from '../shared/session/session';
+import { ToastRegion } from '../shared/ui/toast-region';
+import { toasts } from '../shared/ui/toasts';
 
 /**
- * The app around its router: the query client (cache times, retries and the toasts of every
+ * The app around its pages: the query client (cache times, retries and the toasts of every
  * write), the toasts (top-right, 5000 ms), what a 401 means and how a renewal that keeps failing
- * is told. The browser passes its router
- * (main.tsx); a test passes a memory router.
+ * is told. It sits inside a router: the browser's (main.tsx), or a test's memory router
+ * (src/testing/render-app.tsx).
  */
 const RENEWAL_FAILED_TOAST = 'session-renewal-failed';
 
-export function AppProvider({ router }: { router: DataRouter }): React.JSX.Element {
+export function AppProvider({ children }: { children: ReactNode }): React.JSX.Element {
   const [queryClient] = useState(createQueryClient);
+  const navigate = useNavigate();
+  const location = useLocation();
+  // The handler reads the address when a 401 arrives, not when it was set.
+  const currentLocation = useRef(location);
+  useEffect(() => {
+    currentLocation.current = location;
+  }, [location]);
 
   useEffect(() => {
     setUnauthorizedHandler(() => {
       // The server no longer knows this session: forget it here too.
       tokenStore.clear();
       queryClient.clear();
-      const { pathname, search } = router.state.location;
+      const { pathname, search } = currentLocation.current;
       // No redirect from where a visitor is expected: the auth pages, checkout and the emailed-link
       // pages.
       if (!isExemptFromLoginRedirect(pathname)) {
-        void router.navigate(paths.auth.login.getHref(`${pathname}${search}`), { replace: true });
+        void navigate(paths.auth.login.getHref(`${pathname}${search}`), { replace: true });
       }
     });
-  }, [queryClient, router]);
+  }, [queryClient, navigate]);
 
   useEffect(() => {
     setRenewalFailedHandler((message) => {
       // The person stays signed in; the requests that waited for the renewal failed. One toast,
       // however many of them there were.
-      toast.error(message, { toastId: RENEWAL_FAILED_TOAST });
+      toasts.error(message, { id: RENEWAL_FAILED_TOAST });
     });
   }, []);
 
@@ -55,8 +59,8 @@ export function AppProvider({ router }: { router: DataRouter }): React.JSX.Eleme
 
   return (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-      <ToastContainer position="top-right" autoClose={5000} transition={Slide} newestOnTop />
+      {children}
+      <ToastRegion />
     </QueryClientProvider>
   );
 }

@@ -1,9 +1,10 @@
 import { render, screen, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { lazy, Suspense } from 'react';
+import { MemoryRouter, Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { renderApp, signInAs } from '../testing/render-app';
-import { RouteErrorPage } from './routes/route-error-page';
+import { PageErrorBoundary } from './routes/route-error-boundary';
 
 // Two pages that throw while rendering: one in the site frame, one in the member area.
 vi.mock('../features/marketing/pages/home-page', () => ({
@@ -55,20 +56,24 @@ describe('a page that fails', () => {
 
   it("says the page could not be loaded when its code cannot be fetched (Chromium's words)", async () => {
     // As after a deploy that removed the old files, or with the connection gone.
-    const router = createMemoryRouter([
-      {
-        path: '/',
-        errorElement: <RouteErrorPage />,
-        HydrateFallback: () => null,
-        lazy: () =>
-          Promise.reject(
-            new TypeError(
-              'Failed to fetch dynamically imported module: http://localhost/assets/page.js',
-            ),
-          ),
-      },
-    ]);
-    render(<RouterProvider router={router} />);
+    const UnreachablePage = lazy(() =>
+      Promise.reject(
+        new TypeError(
+          'Failed to fetch dynamically imported module: http://localhost/assets/page.js',
+        ),
+      ),
+    );
+    render(
+      <MemoryRouter>
+        <Suspense fallback={null}>
+          <Routes>
+            <Route element={<PageErrorBoundary />}>
+              <Route path="/" element={<UnreachablePage />} />
+            </Route>
+          </Routes>
+        </Suspense>
+      </MemoryRouter>,
+    );
 
     expect(
       await screen.findByRole('heading', { level: 1, name: 'This page could not be loaded' }),

@@ -13,6 +13,7 @@ describe('the 401 rule', () => {
     '/account/recover/new',
     '/account/verify-email',
     '/account/cancel-email-change',
+    '/account/deleted',
   ])('does not send %s to login', (pathname) =>
     expect(isExemptFromLoginRedirect(pathname)).toBe(true),
   );

@@ -25,6 +25,8 @@ export const paths = {
       path: '/account/cancel-email-change',
       getHref: (): string => '/account/cancel-email-change',
     },
+    /** Where deleting the account ends: no one is signed in any more. */
+    deleted: { path: '/account/deleted', getHref: (): string => '/account/deleted' },
   },
   dashboard: {
     root: { path: '/dashboard', getHref: (): string => '/dashboard' },
@@ -49,7 +51,8 @@ export const externalLinks = {
 
 /**
  * A 401 sends the person to login with the current path as `r`, except on these pages,
- * where a visitor is expected (the auth pages, checkout and the emailed-link pages).
+ * where a visitor is expected (the auth pages, checkout, the emailed-link pages and the page
+ * that says an account was deleted).
  */
 const LOGIN_REDIRECT_EXEMPT_PREFIXES = [
   '/auth',
@@ -57,6 +60,7 @@ const LOGIN_REDIRECT_EXEMPT_PREFIXES = [
   '/account/recover',
   '/account/verify-email',
   '/account/cancel-email-change',
+  '/account/deleted',
 ];
 
 export function isExemptFromLoginRedirect(pathname: string): boolean {

@@ -3,36 +3,66 @@
 import type { Profile } from '@kegel/contract';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter } from 'react-router';
+import { useLayoutEffect } from 'react';
+import { MemoryRouter, useLocation } from 'react-router';
 
 import { AppProvider } from '../app/provider';
-import { routes } from '../app/router';
+import { AppRoutes } from '../app/router';
 import { tokenStore } from '../shared/http/api';
 import { fakeApi } from './fake-api';
 
 export function renderApp(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const start = new URL(path, 'http://localhost');
+  let currentPathname = start.pathname;
+  let currentSearch = start.search;
   const user = userEvent.setup();
-  render(<AppProvider router={router} />);
+  render(
+    <MemoryRouter initialEntries={[path]}>
+      <AppProvider>
+        <AppRoutes />
+      </AppProvider>
+      <FollowLocation
+        onChange={(location) => {
+          currentPathname = location.pathname;
+          currentSearch = location.search;
+        }}
+      />
+    </MemoryRouter>,
+  );
   return {
     user,
     /** The path the address bar would show. */
-    pathname: () => router.state.location.pathname,
+    pathname: () => currentPathname,
+    /** The query the address bar would show: `?r=%2Fdashboard`. */
+    search: () => currentSearch,
   };
 }
 
-/** A toast with exactly this text, waiting for it to appear. */
-export function findToast(text: string): Promise<HTMLElement> {
-  return within(screen.getByRole('region', { name: /Notifications/ })).findByText(text, {
-    exact: true,
-  });
+/** Tells the memory router's current path and query as they change. */
+function FollowLocation({
+  onChange,
+}: {
+  onChange: (location: { pathname: string; search: string }) => void;
+}): null {
+  const { pathname, search } = useLocation();
+  useLayoutEffect(() => onChange({ pathname, search }), [onChange, pathname, search]);
+  return null;
+}
+
+const TOASTS = { name: /Notifications/ };
+
+/**
+ * A toast with exactly this text, waiting for it to appear (the toasts' region itself appears with
+ * the first toast: shared/ui/toast-region.tsx).
+ */
+export async function findToast(text: string): Promise<HTMLElement> {
+  return within(await screen.findByRole('region', TOASTS)).findByText(text, { exact: true });
 }
 
 /** A toast with exactly this text if one is shown now, else null: to check that none is. */
 export function queryToast(text: string): HTMLElement | null {
-  return within(screen.getByRole('region', { name: /Notifications/ })).queryByText(text, {
-    exact: true,
-  });
+  const region = screen.queryByRole('region', TOASTS);
+  return region ? within(region).queryByText(text, { exact: true }) : null;
 }
 
 /** An unsigned JWT whose `exp` is an hour away: all the web app reads of a token. */

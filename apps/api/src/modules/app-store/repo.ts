@@ -123,6 +123,20 @@ export function findApplePurchase(db: Executor, transactionId: string) {
     .executeTakeFirst();
 }
 
+/** Ties a purchase left by a deleted account to the member who proved its transaction. */
+export async function adoptPurchase(
+  db: Transaction<Database>,
+  purchaseId: string,
+  userId: string,
+): Promise<void> {
+  await db
+    .updateTable('purchases')
+    .set({ userId })
+    .where('id', '=', purchaseId)
+    .where('userId', 'is', null)
+    .execute();
+}
+
 export function readPremiumEnd(db: Executor, userId: string) {
   return db
     .selectFrom('users')

@@ -145,9 +145,16 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
         : await repo.findApplePurchase(transaction, payment.transactionId);
       if (!purchase) return;
     }
+    let buyer = purchase.userId;
+    if (buyer === null) {
+      // Its buyer deleted his account, and the subscription, still paid for on his Apple ID, is
+      // now proven by this member: the transaction is his again.
+      await repo.adoptPurchase(transaction, purchase.id, userId);
+      buyer = userId;
+    }
     if (expiresAt) {
       await ledger.recordAppStorePeriod(transaction, {
-        userId: purchase.userId,
+        userId: buyer,
         purchaseId: purchase.id,
         startsAt,
         endsAt: expiresAt,
@@ -163,7 +170,7 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
       graceEndsAt > expiresAt.getTime()
     ) {
       await ledger.recordAppStorePeriod(transaction, {
-        userId: purchase.userId,
+        userId: buyer,
         purchaseId: purchase.id,
         startsAt,
         endsAt: new Date(graceEndsAt),
@@ -175,7 +182,7 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
     const signedAt = new Date(notice.signedAt);
     if (payment.revocationDate || notice.type === 'REFUND_REVERSED') {
       await ledger.recordAppStoreWord(transaction, {
-        userId: purchase.userId,
+        userId: buyer,
         purchaseId: purchase.id,
         counts: !payment.revocationDate,
         reason: payment.revocationDate
@@ -265,15 +272,18 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
       const originalTransactionId = payment.originalTransactionId;
       if (!originalTransactionId)
         throw new AppError(400, `${appStoreMessages.notVerified}: no originalTransactionId`);
-      if (payment.appAccountToken && payment.appAccountToken.toLowerCase() !== userId) {
-        throw new AppError(403, appStoreMessages.boundElsewhere);
-      }
       return db.transaction().execute(async (transaction) => {
         await repo.lockSubscription(transaction, originalTransactionId);
         await usersRepo.lockUser(transaction, userId);
+        // A token naming another account refuses; one naming no account (a deleted one: the
+        // token outlives it on Apple's side) counts as no token.
+        const tokenOwner = await accountNamedBy(transaction, payment.appAccountToken);
+        if (tokenOwner && tokenOwner !== userId) {
+          throw new AppError(403, appStoreMessages.boundElsewhere);
+        }
         const subscription = await repo.findSubscription(transaction, originalTransactionId);
         // Without a token, the first binding holds; a token naming this member is proof enough.
-        if (subscription?.userId && subscription.userId !== userId && !payment.appAccountToken) {
+        if (subscription?.userId && subscription.userId !== userId && tokenOwner !== userId) {
           throw new AppError(403, appStoreMessages.boundElsewhere);
         }
         const notice = {

@@ -1,15 +1,32 @@
 // The SQL of sign-in sessions, refresh tokens and one-time codes. No rules live here.
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
 
+import { preparedStatement } from '../../db/prepared-statements';
 import type { Database, OneTimeCodePurpose, SignInMethod } from '../../db/schema';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
 /**
- * Opens a session. With `credentialVersion`, only while the account's credentials are still
- * those the caller checked: a sign-in whose password check overlapped a reset gets nothing.
+ * Opens a session with its first refresh token, in one statement (atomic by itself, no
+ * transaction to open and commit), prepared (db/prepared-statements.ts): every sign-in runs it.
+ * With `credentialVersion`, only while the account's credentials are still those the caller
+ * checked: a sign-in whose password check overlapped a reset gets nothing (undefined).
  */
-export function insertSession(
+const OPEN_SESSION_SQL = preparedStatement(
+  'open_session',
+  `with account as (
+    select id from users where id = $1 and ($2::int is null or credential_version = $2::int)
+  ), session as (
+    insert into auth_sessions (user_id, expires_at, sign_in_method, device_label)
+    select id, $3::timestamptz, $4::text, $5::text from account
+    returning id, expires_at
+  ), token as (
+    insert into refresh_tokens (session_id, token_hash) select id, $6 from session
+  )
+  select id, expires_at from session`,
+);
+
+export async function openSession(
   db: Executor,
   session: {
     userId: string;
@@ -17,33 +34,53 @@ export function insertSession(
     credentialVersion?: number;
     signInMethod: SignInMethod;
     deviceLabel: string;
+    refreshTokenHash: string;
   },
 ) {
-  let account = db
-    .selectFrom('users')
-    .select((eb) => [
-      eb.ref('id').as('userId'),
-      sql<Date>`${session.expiresAt.toISOString()}::timestamptz`.as('expiresAt'),
-      sql<SignInMethod>`${session.signInMethod}::text`.as('signInMethod'),
-      sql<string>`${session.deviceLabel}::text`.as('deviceLabel'),
-    ])
-    .where('id', '=', session.userId);
-  if (session.credentialVersion !== undefined) {
-    account = account.where('credentialVersion', '=', session.credentialVersion);
-  }
-  return db
-    .insertInto('authSessions')
-    .columns(['userId', 'expiresAt', 'signInMethod', 'deviceLabel'])
-    .expression(account)
-    .returning(['id', 'expiresAt'])
-    .executeTakeFirst();
+  const result = await db.executeQuery<{ id: string; expiresAt: Date }>(
+    CompiledQuery.raw(OPEN_SESSION_SQL, [
+      session.userId,
+      session.credentialVersion ?? null,
+      session.expiresAt,
+      session.signInMethod,
+      session.deviceLabel,
+      session.refreshTokenHash,
+    ]),
+  );
+  return result.rows[0];
+}
+
+/**
+ * The account behind a live session: the check every signed-in call makes. Its SQL is written
+ * once here rather than built and compiled by Kysely on each call, and it is a prepared statement
+ * (db/prepared-statements.ts): PostgreSQL plans it once per connection.
+ */
+const SIGNED_IN_ACCOUNT_SQL = preparedStatement(
+  'signed_in_account',
+  `select u.id, u.email, u.subscription_end_date, u.password_hash is not null as has_password
+  from auth_sessions s join users u on u.id = s.user_id
+  where s.id = $1 and s.user_id = $2 and s.revoked_at is null and s.expires_at > now()`,
+);
+
+export async function findSignedInAccount(
+  db: Executor,
+  claims: { userId: string; sessionId: string },
+) {
+  // Kysely's CamelCasePlugin names the columns as below (subscriptionEndDate, hasPassword).
+  const result = await db.executeQuery<{
+    id: string;
+    email: string;
+    subscriptionEndDate: Date | null;
+    hasPassword: boolean;
+  }>(CompiledQuery.raw(SIGNED_IN_ACCOUNT_SQL, [claims.sessionId, claims.userId]));
+  return result.rows[0];
 }
 
 /** A session that can still be used: not revoked, not expired. */
 export function findLiveSession(db: Executor, sessionId: string) {
   return db
     .selectFrom('authSessions')
-    .select(['id', 'userId', 'expiresAt'])
+    .select(['id', 'userId', 'createdAt', 'expiresAt'])
     .where('id', '=', sessionId)
     .where('revokedAt', 'is', null)
     .where('expiresAt', '>', sql<Date>`now()`)

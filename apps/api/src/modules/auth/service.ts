@@ -3,13 +3,14 @@
 // holds the queries, and each multi-step change is one transaction.
 import type { Kysely, Transaction } from 'kysely';
 
-import type { SessionItem, TokenPair } from '@kegel/contract';
+import { deleteAccountMessages, type SessionItem, type TokenPair } from '@kegel/contract';
 
 import type { Database, SignInMethod } from '../../db/schema';
 import { isUuid } from '../../db/ids';
 import { AppError, isUniqueViolation, SESSION_ENDED_MESSAGE } from '../../errors';
 import type { Mailer } from '../../mail/outbox';
 import {
+  accountDeletedEmail,
   emailChangeConfirmationEmail,
   emailChangeNoticeEmail,
   emailChangeUndoneEmail,
@@ -29,6 +30,7 @@ import type {
 } from '../../security/rate-limiter';
 import { InvalidTokenError, type SessionTokens } from '../../security/session-tokens';
 import * as socialRepo from '../social/repo';
+import * as deletionRepo from '../users/deletion-repo';
 import * as usersRepo from '../users/repo';
 import * as repo from './repo';
 
@@ -92,6 +94,9 @@ export const rateLimitRules = {
   refreshesPerSession: { name: 'refreshes-session', limit: 30, windowSeconds: 60 },
 } satisfies Record<string, RateLimitRule>;
 
+/** An account without a password is deleted only from a session begun this recently. */
+export const RECENT_SIGN_IN_SECONDS = 10 * 60;
+
 /** How long a password check waits for its turn while others for the same account run. */
 const GATE_QUEUE_MS = 5_000;
 
@@ -145,6 +150,11 @@ export interface AuthServiceDependencies {
    * follow; it must not throw, nor hold the member's request up.
    */
   onEmailChanged?: (userId: string) => void;
+  /**
+   * Told (after commit) that an account was deleted, with its Stripe customer, so the payment
+   * provider forgets the person too; it must not throw, nor hold the member's request up.
+   */
+  onAccountDeleted?: (account: { userId: string; stripeCustomerId: string | null }) => void;
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
@@ -175,20 +185,13 @@ export function createAuthService(deps: AuthServiceDependencies) {
     how: { method: SignInMethod; caller: Caller; credentialVersion?: number },
   ): Promise<TokenPair> {
     const secret = randomSecret();
-    const session = await db.transaction().execute(async (transaction) => {
-      const created = await repo.insertSession(transaction, {
-        userId,
-        expiresAt: new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000),
-        credentialVersion: how.credentialVersion,
-        signInMethod: how.method,
-        deviceLabel: deviceLabel(how.caller.userAgent),
-      });
-      if (!created) return undefined;
-      await repo.insertRefreshToken(transaction, {
-        sessionId: created.id,
-        tokenHash: hashSecret(secret),
-      });
-      return created;
+    const session = await repo.openSession(db, {
+      userId,
+      expiresAt: new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000),
+      credentialVersion: how.credentialVersion,
+      signInMethod: how.method,
+      deviceLabel: deviceLabel(how.caller.userAgent),
+      refreshTokenHash: hashSecret(secret),
     });
     if (!session) throw new AppError(401, messages.invalidCredentials);
     return issueTokenPair(userId, session.id, secret, session.expiresAt);
@@ -657,6 +660,72 @@ export function createAuthService(deps: AuthServiceDependencies) {
       deps.onEmailChanged?.(open.userId);
     },
 
+    /**
+     * "Delete account": proven by the current password, or, for an account without one, by a
+     * sign-in within RECENT_SIGN_IN_SECONDS. An active App Store subscription must be
+     * acknowledged first, as deleting the account does not cancel it. The row goes with
+     * everything that is the member's alone, his mail records too; purchases stay, tied to no one
+     * (ADR 014). The confirmation goes to the address in the same transaction.
+     */
+    async deleteAccount(
+      input: {
+        userId: string;
+        sessionId: string;
+        password?: string;
+        keepsAppStoreSubscription?: boolean;
+      },
+      caller: Caller,
+    ): Promise<void> {
+      const user = await usersRepo.findUserById(db, input.userId);
+      if (!user) throw new AppError(401, messages.sessionEnded);
+      if (user.passwordHash) {
+        if (input.password === undefined) {
+          throw new AppError(400, deleteAccountMessages.passwordNeeded);
+        }
+        const account = { key: user.email.toLowerCase(), user };
+        const check = await checkPassword(
+          account,
+          input.password,
+          caller,
+          messages.tooManyWrongPasswords,
+        );
+        if (check !== 'valid') throw new AppError(400, messages.wrongCurrentPassword);
+      } else {
+        const session = await repo.findLiveSession(db, input.sessionId);
+        if (!session) throw new AppError(401, messages.sessionEnded);
+        if (Date.now() - session.createdAt.getTime() > RECENT_SIGN_IN_SECONDS * 1000) {
+          throw new AppError(403, deleteAccountMessages.signInAgain);
+        }
+      }
+      const hasAppStoreSubscription = await deletionRepo.hasActiveAppStoreSubscription(db, user.id);
+      if (hasAppStoreSubscription && input.keepsAppStoreSubscription !== true) {
+        throw new AppError(409, deleteAccountMessages.appStoreSubscriptionActive);
+      }
+      const deleted = await db.transaction().execute(async (transaction) => {
+        await usersRepo.lockUser(transaction, user.id);
+        const current = await usersRepo.findUserById(transaction, user.id);
+        const customer = await usersRepo.findStripeCustomer(transaction, user.id);
+        // Deleted meanwhile (a second tab), or its credentials changed since they were checked.
+        if (!current || !customer || current.credentialVersion !== user.credentialVersion) {
+          return undefined;
+        }
+        const requested = await deletionRepo.listRequestedEmails(transaction, user.id);
+        await deletionRepo.deleteMailTo(transaction, [current.email, ...requested]);
+        await deletionRepo.deleteUser(transaction, user.id);
+        await deps.mail.enqueue(transaction, {
+          to: current.email,
+          template: 'account-deleted',
+          content: accountDeletedEmail({
+            hadAppStoreSubscription: hasAppStoreSubscription,
+            supportEmail: deps.supportEmail,
+          }),
+        });
+        return { stripeCustomerId: customer.stripeCustomerId };
+      });
+      if (!deleted) throw new AppError(401, messages.sessionEnded);
+      deps.onAccountDeleted?.({ userId: user.id, stripeCustomerId: deleted.stripeCustomerId });
+    },
+
     /** Where the member is signed in: his open sessions, last used first, his own marked. */
     async listSessions(caller: { userId: string; sessionId: string }): Promise<SessionItem[]> {
       const sessions = await repo.listLiveSessions(db, caller.userId);
@@ -748,11 +817,13 @@ function secondsFromNow(seconds: number): Date {
   return new Date(Date.now() + seconds * 1000);
 }
 
-/** Whether a signed-in caller's session is still open: not signed out, revoked or expired. */
-export async function isSessionLive(
+/**
+ * The account of a signed-in caller whose session is still open (not signed out, revoked or
+ * expired); undefined otherwise. Runs on every signed-in call: one statement, compiled once.
+ */
+export function findSignedInAccount(
   db: Kysely<Database>,
-  caller: { userId: string; sessionId: string },
-): Promise<boolean> {
-  const session = await repo.findLiveSession(db, caller.sessionId);
-  return session?.userId === caller.userId;
+  claims: { userId: string; sessionId: string },
+) {
+  return repo.findSignedInAccount(db, claims);
 }

@@ -35,10 +35,11 @@ export async function replayParkedCheckouts(
   } = {},
 ): Promise<ReplayResult[]> {
   const database = options.database ?? (await openDatabase(config.database));
+  const hasher = createPasswordHasher();
   try {
     const handler = createStripeEventHandler({
       db: database.db,
-      hasher: createPasswordHasher(),
+      hasher,
       mail: outboxWriter(deriveKey(config.tokenSecret, 'outbox-encryption')),
       publicUrl: config.publicUrl,
       // Only refunds and disputes call Stripe; a replay grants, so no call is made.
@@ -52,6 +53,7 @@ export async function replayParkedCheckouts(
     }
     return results;
   } finally {
+    await hasher.close();
     if (!options.database) await database.close();
   }
 }

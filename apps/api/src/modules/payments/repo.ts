@@ -78,6 +78,24 @@ export function findPurchaseBySession(db: Executor, sessionId: string) {
     .executeTakeFirst();
 }
 
+/**
+ * Marks a purchase of a deleted account refunded (`revocation`) or counting again (undefined);
+ * answers whether it is revoked now. Such a purchase has no ledger: no member's days to move.
+ */
+export async function markDetachedPurchase(
+  db: Transaction<Database>,
+  purchaseId: string,
+  revocation: { at: Date; reason: string } | null | undefined,
+): Promise<boolean> {
+  await db
+    .updateTable('purchases')
+    .set({ revokedAt: revocation?.at ?? null, revokedReason: revocation?.reason ?? null })
+    .where('id', '=', purchaseId)
+    .where('userId', 'is', null)
+    .execute();
+  return Boolean(revocation);
+}
+
 export async function setPurchasePaymentIntent(
   db: Transaction<Database>,
   purchaseId: string,

@@ -183,5 +183,24 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
 
     /** After an email change (and before each checkout and portal visit, in case that failed). */
     syncCustomerEmail: trySyncCustomerEmail,
+
+    /**
+     * After an account was deleted: Stripe forgets the person too (its payments stay, as ours
+     * do). The SDK retries network failures; a failure after that is logged with the customer's
+     * id, for the operator to delete it by hand, and never thrown.
+     */
+    async deleteCustomer(account: { userId: string; stripeCustomerId: string | null }) {
+      if (!account.stripeCustomerId) return;
+      try {
+        await deps.stripe.customers.del(account.stripeCustomerId);
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code === 'resource_missing') return;
+        deps.log.error(
+          { err: error, userId: account.userId, customerId: account.stripeCustomerId },
+          'stripe: customer of a deleted account NOT deleted; delete it in the Stripe dashboard',
+        );
+      }
+    },
   };
 }

@@ -176,11 +176,21 @@ export function createStripeEventHandler(deps: StripeEventsDependencies) {
   /** Takes the purchase's days out when its payment was refunded in full or lost a dispute. */
   async function applyReversal(
     transaction: Transaction<Database>,
-    purchase: { id: string; userId: string },
+    purchase: { id: string; userId: string | null },
     paymentIntentId: string,
   ): Promise<boolean> {
     const reversal = await repo.findPaymentReversal(transaction, paymentIntentId);
     const revokedAt = reversal.refundedAt ?? reversal.disputeLostAt;
+    if (purchase.userId === null) {
+      // Its buyer deleted his account: no premium to change, but the books still say it was
+      // refunded (or charged back), or that it counts again.
+      const reason = reversal.refundedAt ? 'refund' : 'dispute lost';
+      return repo.markDetachedPurchase(
+        transaction,
+        purchase.id,
+        revokedAt && { at: revokedAt, reason },
+      );
+    }
     if (revokedAt) {
       return ledger.revokePurchase(transaction, {
         userId: purchase.userId,
@@ -386,7 +396,7 @@ export function createStripeEventHandler(deps: StripeEventsDependencies) {
       await repo.lockPayment(transaction, paymentIntentId);
       // The member's row before his purchase's: a grant for him holds the first and then
       // rewrites the second, so taking them the other way round could deadlock with it.
-      if (known) await usersRepo.lockUser(transaction, known.userId);
+      if (known?.userId) await usersRepo.lockUser(transaction, known.userId);
       await record(transaction);
       if (known) await repo.setPurchasePaymentIntent(transaction, known.id, paymentIntentId);
       // Read again under the payment's lock: a grant may have committed since.

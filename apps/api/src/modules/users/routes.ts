@@ -1,8 +1,9 @@
-import { endpoints } from '@kegel/contract';
+import { deleteAccountMessages, endpoints } from '@kegel/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
+import { callerFrom } from '../../security/client-address';
 import type { AuthService } from '../auth/service';
 import type { UsersService } from './service';
 
@@ -12,7 +13,7 @@ export const userRoutes: FastifyPluginAsyncZod<{
   authService: AuthService;
 }> = async function userRoutes(app, { usersService, authService }) {
   serveEndpoint(app, endpoints.readProfile, async function readProfile(request) {
-    return usersService.readProfile(callerOf(request).userId);
+    return usersService.readProfile(callerOf(request).account);
   });
 
   serveEndpoint(app, endpoints.exportData, async function exportData(request, reply) {
@@ -31,6 +32,14 @@ export const userRoutes: FastifyPluginAsyncZod<{
   serveEndpoint(app, endpoints.endSession, async function endSession(request) {
     await authService.endSession(callerOf(request), request.params.id);
     return { message: 'Signed out' };
+  });
+
+  serveEndpoint(app, endpoints.deleteAccount, async function deleteAccount(request) {
+    await authService.deleteAccount(
+      { ...callerOf(request), ...request.body },
+      callerFrom(request.ip, request.headers['user-agent']),
+    );
+    return { message: deleteAccountMessages.deleted };
   });
 
   serveEndpoint(app, endpoints.endOtherSessions, async function endOtherSessions(request) {

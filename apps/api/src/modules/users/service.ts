@@ -3,9 +3,9 @@ import type { DataExport, Profile } from '@kegel/contract';
 import type { Kysely } from 'kysely';
 
 import type { Database } from '../../db/schema';
+import type { SignedInAccount } from '../../plugins/authenticate';
 import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
 import * as exportRepo from './export-repo';
-import * as repo from './repo';
 
 const iso = (value: Date | null): string | null => value?.toISOString() ?? null;
 
@@ -13,16 +13,16 @@ export type UsersService = ReturnType<typeof createUsersService>;
 
 export function createUsersService(deps: { db: Kysely<Database> }) {
   return {
-    /** Who is signed in, and until when premium lasts (null: never bought). */
-    async readProfile(userId: string): Promise<Profile> {
-      const user = await repo.findUserById(deps.db, userId);
-      // A live session whose account is gone (never deleted today, but never trusted either).
-      if (!user) throw new AppError(401, SESSION_ENDED_MESSAGE);
+    /**
+     * Who is signed in, and until when premium lasts (null: never bought). The account comes
+     * with the call (read with its session): no query of its own.
+     */
+    readProfile(account: SignedInAccount): Profile {
       return {
-        id: user.id,
-        email: user.email,
-        subscriptionEndDate: user.subscriptionEndDate?.toISOString() ?? null,
-        hasPassword: user.passwordHash !== null,
+        id: account.id,
+        email: account.email,
+        subscriptionEndDate: account.subscriptionEndDate?.toISOString() ?? null,
+        hasPassword: account.hasPassword,
       };
     },
 

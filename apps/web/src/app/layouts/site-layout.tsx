@@ -20,7 +20,11 @@ export function SiteLayout(): React.JSX.Element {
         Skip to content
       </a>
       {hasTokens && profile.isPending ? <SpinnerOverlay label="Loading your profile" /> : null}
-      <SiteHeader email={profile.data?.email} />
+      <SiteHeader
+        email={profile.data?.email}
+        // A member whose profile is still loading gets no 'Sign In' for a moment: the email follows.
+        offersSignIn={!hasTokens || profile.isError}
+      />
       <main className={styles.main} id="main">
         <Outlet />
       </main>
@@ -41,7 +45,13 @@ function navButtonClass({ isActive }: { isActive: boolean }): string {
   ].join(' ');
 }
 
-function SiteHeader({ email }: { email: string | undefined }): React.JSX.Element {
+function SiteHeader({
+  email,
+  offersSignIn,
+}: {
+  email: string | undefined;
+  offersSignIn: boolean;
+}): React.JSX.Element {
   return (
     <header className={styles.header}>
       <div className={styles.headerInner}>
@@ -51,20 +61,21 @@ function SiteHeader({ email }: { email: string | undefined }): React.JSX.Element
         </Link>
         <nav className={styles.nav} aria-label="Account">
           <ul>
+            {/* Keyed apart, so one button replaces the other rather than being moved. */}
             {email ? (
-              <li>
+              <li key="member">
                 <NavLink to={paths.dashboard.root.getHref()} className={navButtonClass}>
                   <ProfileIcon width={18} height={18} />
                   <span className={styles.email}>{email}</span>
                 </NavLink>
               </li>
-            ) : (
-              <li>
+            ) : offersSignIn ? (
+              <li key="visitor">
                 <NavLink to={paths.auth.login.getHref()} className={navButtonClass}>
                   Sign In
                 </NavLink>
               </li>
-            )}
+            ) : null}
           </ul>
         </nav>
       </div>

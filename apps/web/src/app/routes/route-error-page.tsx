@@ -1,20 +1,15 @@
-import { isRouteErrorResponse, useRouteError } from 'react-router';
-
 import { paths } from '../../config/paths';
 import { Button, ButtonLink } from '../../shared/ui/button';
 import siteStyles from '../layouts/site-layout.module.css';
-import { NotFoundPage } from './not-found-page';
 import { StatusPage } from './status-page';
 
 /**
- * What the router shows instead of a blank screen when a page's code cannot be loaded or a page
- * throws while rendering: what happened, and a way back. A page's code fails to load when the
- * connection drops or when a new version was deployed since this tab opened (the old file names
- * are gone), so reloading is offered first.
+ * What shows instead of a blank screen when a page's code cannot be loaded or a page throws while
+ * rendering (route-error-boundary.tsx): what happened, and a way back. A page's code fails to
+ * load when the connection drops or when a new version was deployed since this tab opened (the
+ * old file names are gone), so reloading is offered first.
  */
-export function RouteErrorPage(): React.JSX.Element {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+export function RouteErrorPage({ error }: { error: unknown }): React.JSX.Element {
   const failedToLoad = isFailedCodeLoad(error);
   return (
     <StatusPage
@@ -38,10 +33,10 @@ export function RouteErrorPage(): React.JSX.Element {
  * The same, for an error in the site's frame itself (header, footer), which is then not there to
  * hold it.
  */
-export function RootErrorPage(): React.JSX.Element {
+export function RootErrorPage({ error }: { error: unknown }): React.JSX.Element {
   return (
     <main className={siteStyles.main} id="main">
-      <RouteErrorPage />
+      <RouteErrorPage error={error} />
     </main>
   );
 }

@@ -2,10 +2,14 @@ import {
   type Acknowledgement,
   type ChangeEmailRequest,
   type ChangePasswordRequest,
+  type DeleteAccountRequest,
   type VerifyEmailRequest,
 } from '@kegel/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
 
+import { paths } from '../../config/paths';
 import { api, tokenStore } from '../../shared/http/api';
 import type { SendingForm } from '../../shared/query/query-client';
 import { sessionQueries } from '../../shared/session/session';
@@ -25,6 +29,10 @@ export function verifyEmail(request: VerifyEmailRequest): Promise<Acknowledgemen
 /** "This was not me", the link in the notice mailed to the old address. */
 export function cancelEmailChange(code: string): Promise<Acknowledgement> {
   return api.call('cancelEmailChange', { body: { code } });
+}
+
+export function deleteAccount(request: DeleteAccountRequest): Promise<Acknowledgement> {
+  return api.call('deleteAccount', { body: request });
 }
 
 /** The password-reset link, which also sets a first password on a Google or Apple account. */
@@ -113,4 +121,50 @@ export function useEndOtherSessions() {
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: sessionListQuery().queryKey }),
   });
+}
+
+/** What the page after a deletion is told: where the confirmation went, and what to forget. */
+export interface AccountDeletedState {
+  email?: string;
+  /** The member confirmed that his App Store subscription goes on (it is not cancelled). */
+  keepsAppStoreSubscription?: boolean;
+  /** This browser still holds the deleted account's tokens: the page forgets them on arrival. */
+  forgetSession?: boolean;
+}
+
+/**
+ * Deletes the account, then goes to the page that says it is gone. The server ends every session,
+ * so this browser's tokens are dead; that page forgets them (`useForgetSession`) once it is on
+ * screen. Not here: forgetting them while Account Settings is still shown would make the member
+ * area send the person to the sign-in page, and the router shows a new page in a transition,
+ * after its navigation has resolved, so no order of the two steps here would be safe.
+ */
+export function useDeleteAccount({ showOnField }: SendingForm = {}) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: deleteAccount,
+    meta: { toasts: { pending: 'Deleting account', success: 'Account deleted' }, showOnField },
+    onSuccess: async (_data, request) => {
+      const state: AccountDeletedState = {
+        email: queryClient.getQueryData(sessionQueries.profile().queryKey)?.email,
+        keepsAppStoreSubscription: request.keepsAppStoreSubscription === true,
+        forgetSession: true,
+      };
+      await navigate(paths.account.deleted.getHref(), { replace: true, state });
+    },
+  });
+}
+
+/**
+ * Forgets a session the server has ended (a deleted account's): its tokens and every cached
+ * answer, as on sign-out. The answers go first: forgetting the tokens re-renders the header,
+ * which must then find no profile.
+ */
+export function useForgetSession(): () => void {
+  const queryClient = useQueryClient();
+  return useCallback(() => {
+    queryClient.removeQueries();
+    tokenStore.clear();
+  }, [queryClient]);
 }

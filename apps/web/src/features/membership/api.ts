@@ -9,11 +9,7 @@ import { sessionQueries } from '../../shared/session/session';
  * completed purchase, drops them with the profile.
  */
 export const membershipQueries = {
-  subscriptions: () =>
-    queryOptions({
-      queryKey: [...sessionQueries.all(), 'subscriptions'],
-      queryFn: ({ signal }) => api.call('listPurchases', { signal }),
-    }),
+  subscriptions: sessionQueries.purchases,
   customerPortal: () =>
     queryOptions({
       queryKey: [...sessionQueries.all(), 'customer-portal'],

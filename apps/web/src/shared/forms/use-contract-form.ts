@@ -15,7 +15,7 @@ import {
   useForm,
   type UseFormRegisterReturn,
 } from 'react-hook-form';
-import type { z } from 'zod';
+import type * as z from 'zod/v4/core';
 
 import { ApiError } from '../http/api-client';
 
@@ -27,7 +27,7 @@ export interface ContractFormOptions<Values extends FieldValues> {
   serverMessages?: Partial<Record<FieldPath<Values>, readonly string[]>>;
 }
 
-export function useContractForm<Schema extends z.ZodType<FieldValues, FieldValues>>(
+export function useContractForm<Schema extends z.$ZodType<FieldValues, FieldValues>>(
   schema: Schema,
   defaultValues: DefaultValues<z.input<Schema>>,
   options: ContractFormOptions<z.input<Schema>> = {},

@@ -1,9 +1,10 @@
 import { QueryClientProvider, useMutation } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ToastContainer } from 'react-toastify/unstyled';
 import { describe, expect, it } from 'vitest';
 
+import { findToast, queryToast } from '../../testing/render-app';
+import { ToastRegion } from '../ui/toast-region';
 import { createQueryClient, freshness } from './query-client';
 
 /** A button that runs `work` as a mutation, with or without progress toasts. */
@@ -29,11 +30,10 @@ function renderWithClient(ui: React.JSX.Element) {
   render(
     <QueryClientProvider client={createQueryClient()}>
       {ui}
-      <ToastContainer />
+      <ToastRegion />
     </QueryClientProvider>,
   );
-  const toasts = () => within(screen.getByRole('region', { name: /Notifications/ }));
-  return { user, toasts };
+  return { user };
 }
 
 function deferred() {
@@ -51,33 +51,29 @@ const TEXTS = { pending: 'Changing password', success: 'Password changed success
 describe('the toasts of a write', () => {
   it('show the pending text while it runs, then the success text', async () => {
     const call = deferred();
-    const { user, toasts } = renderWithClient(
-      <WriteButton work={() => call.promise} toasts={TEXTS} />,
-    );
+    const { user } = renderWithClient(<WriteButton work={() => call.promise} toasts={TEXTS} />);
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await toasts().findByText('Changing password')).toBeVisible();
+    expect(await findToast('Changing password')).toBeVisible();
 
     call.resolve({ message: 'ok' });
-    expect(await toasts().findByText('Password changed successfully')).toBeVisible();
-    expect(toasts().queryByText('Changing password')).not.toBeInTheDocument();
+    expect(await findToast('Password changed successfully')).toBeVisible();
+    expect(queryToast('Changing password')).not.toBeInTheDocument();
   });
 
   it("turn into the error's message when it fails", async () => {
     const call = deferred();
-    const { user, toasts } = renderWithClient(
-      <WriteButton work={() => call.promise} toasts={TEXTS} />,
-    );
+    const { user } = renderWithClient(<WriteButton work={() => call.promise} toasts={TEXTS} />);
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await toasts().findByText('Changing password')).toBeVisible();
+    expect(await findToast('Changing password')).toBeVisible();
 
     call.reject(new Error('Current password is incorrect'));
-    expect(await toasts().findByText('Current password is incorrect')).toBeVisible();
-    expect(toasts().queryByText('Changing password')).not.toBeInTheDocument();
+    expect(await findToast('Current password is incorrect')).toBeVisible();
+    expect(queryToast('Changing password')).not.toBeInTheDocument();
   });
 
   it('leave the error to the form when it shows the message under a field', async () => {
     const shownOnField: string[] = [];
-    const { user, toasts } = renderWithClient(
+    const { user } = renderWithClient(
       <WriteButton
         work={() => Promise.reject(new Error('This password is too common'))}
         toasts={TEXTS}
@@ -90,11 +86,11 @@ describe('the toasts of a write', () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(shownOnField).toEqual(['This password is too common']));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(toasts().queryByText('This password is too common')).not.toBeInTheDocument();
+    expect(queryToast('This password is too common')).not.toBeInTheDocument();
   });
 
   it("still show the error's message when the form has no field for it", async () => {
-    const { user, toasts } = renderWithClient(
+    const { user } = renderWithClient(
       <WriteButton
         work={() => Promise.reject(new Error('Current password is incorrect'))}
         toasts={TEXTS}
@@ -102,16 +98,16 @@ describe('the toasts of a write', () => {
       />,
     );
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await toasts().findByText('Current password is incorrect')).toBeVisible();
+    expect(await findToast('Current password is incorrect')).toBeVisible();
   });
 
   it('are not shown for a write that carries no texts', async () => {
-    const { user, toasts } = renderWithClient(
+    const { user } = renderWithClient(
       <WriteButton work={() => Promise.reject(new Error('Not shown'))} />,
     );
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(toasts().queryByText('Not shown')).not.toBeInTheDocument();
+    expect(queryToast('Not shown')).not.toBeInTheDocument();
   });
 });
 

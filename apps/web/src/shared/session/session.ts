@@ -14,6 +14,15 @@ export const sessionQueries = {
       queryKey: [...sessionQueries.all(), 'profile'],
       queryFn: ({ signal }) => api.call('readProfile', { signal }),
     }),
+  /**
+   * The member's purchases, web and App Store, newest first: the purchase history lists them and
+   * Account Settings says what deleting the account does to the ones still running.
+   */
+  purchases: () =>
+    queryOptions({
+      queryKey: [...sessionQueries.all(), 'subscriptions'],
+      queryFn: ({ signal }) => api.call('listPurchases', { signal }),
+    }),
 };
 
 /** True while both tokens are stored (re-renders when they change, in any tab). */

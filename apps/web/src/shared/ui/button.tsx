@@ -3,7 +3,8 @@ import { Link, type LinkProps } from 'react-router';
 
 import styles from './button.module.css';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'outlined' | 'ghost';
+/** `danger` is for the one button that destroys something (deleting the account). */
+export type ButtonVariant = 'primary' | 'secondary' | 'outlined' | 'ghost' | 'danger';
 export type ButtonSize = 56 | 48 | 44 | 38;
 
 interface ButtonLookProps {

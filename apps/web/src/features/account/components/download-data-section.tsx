@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { toast } from 'react-toastify/unstyled';
 
 import { api } from '../../../shared/http/api';
 import { Button } from '../../../shared/ui/button';
+import { toasts } from '../../../shared/ui/toasts';
 import styles from './settings.module.css';
 
 /** Saves a JSON document under a file name, as the browser's own download. */
@@ -27,9 +27,9 @@ export function DownloadDataSection(): React.JSX.Element {
         `kegel-coach-data-${data.exportedAt.slice(0, 10)}.json`,
         JSON.stringify(data, null, 2),
       );
-      toast.success('Your data is downloaded');
+      toasts.success('Your data is downloaded');
     } catch (error) {
-      toast.error((error as Error).message);
+      toasts.error((error as Error).message);
     } finally {
       setIsPreparing(false);
     }

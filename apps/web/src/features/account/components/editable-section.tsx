@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from 'react';
 
-import { Button } from '../../../shared/ui/button';
+import { Button, type ButtonVariant } from '../../../shared/ui/button';
 import styles from './settings.module.css';
 
 export interface SectionControls {
@@ -19,6 +19,7 @@ export function EditableSection({
   title,
   summary,
   openLabel,
+  openVariant = 'outlined',
   doneNote,
   children,
 }: {
@@ -26,7 +27,10 @@ export function EditableSection({
   title: string;
   summary: ReactNode;
   openLabel: string;
-  doneNote: ReactNode;
+  /** The open button's look: `danger` for a section that destroys something. */
+  openVariant?: ButtonVariant;
+  /** Shown after a successful submit; none for a form that leaves the page on success. */
+  doneNote?: ReactNode;
   children: (controls: SectionControls) => ReactNode;
 }): React.JSX.Element {
   const [isOpen, setIsOpen] = useState(false);
@@ -49,7 +53,7 @@ export function EditableSection({
         </div>
         {isOpen ? null : (
           <Button
-            variant="outlined"
+            variant={openVariant}
             size={44}
             onClick={() => {
               setIsDone(false);
@@ -60,7 +64,7 @@ export function EditableSection({
           </Button>
         )}
       </div>
-      {isDone ? (
+      {isDone && doneNote ? (
         <p className={styles.note} role="status">
           {doneNote}
         </p>
@@ -70,18 +74,22 @@ export function EditableSection({
   );
 }
 
-/** Save Changes and Cancel, under a settings form. */
+/** Save Changes (or what the form does) and Cancel, under a settings form. */
 export function FormActions({
   isSubmitting,
   onCancel,
+  submitLabel = 'Save Changes',
+  submitVariant = 'primary',
 }: {
   isSubmitting: boolean;
   onCancel: () => void;
+  submitLabel?: string;
+  submitVariant?: ButtonVariant;
 }): React.JSX.Element {
   return (
     <div className={styles.actions}>
-      <Button type="submit" size={44} disabled={isSubmitting}>
-        Save Changes
+      <Button type="submit" variant={submitVariant} size={44} disabled={isSubmitting}>
+        {submitLabel}
       </Button>
       <Button variant="ghost" size={44} onClick={onCancel}>
         Cancel

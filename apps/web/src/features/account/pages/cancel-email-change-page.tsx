@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { toast } from 'react-toastify/unstyled';
 
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../shared/http/api-client';
 import { Button, ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { AlertIcon, LockIcon, ShieldIcon } from '../../../shared/ui/icons/icon-set';
+import { toasts } from '../../../shared/ui/toasts';
 import { useCancelEmailChange } from '../api';
 import styles from './cancel-email-change-page.module.css';
 
@@ -25,7 +25,7 @@ export function CancelEmailChangePage(): React.JSX.Element {
   const cancel = useCancelEmailChange();
 
   useEffect(() => {
-    if (!code) toast.error(INVALID_LINK, { toastId: INVALID_LINK });
+    if (!code) toasts.error(INVALID_LINK, { id: INVALID_LINK });
   }, [code]);
 
   if (!code) return <InvalidLinkCard />;

@@ -1,6 +1,7 @@
 import { useProfile } from '../../../shared/session/session';
 import { Card } from '../../../shared/ui/card';
 import { ChangeEmailSection } from '../components/change-email-section';
+import { DeleteAccountSection } from '../components/delete-account-section';
 import { DownloadDataSection } from '../components/download-data-section';
 import { ChangePasswordSection } from '../components/change-password-section';
 import { SetPasswordSection } from '../components/set-password-section';
@@ -36,6 +37,7 @@ export function SettingsPage(): React.JSX.Element | null {
         )}
         <SignedInDevicesSection />
         <DownloadDataSection />
+        <DeleteAccountSection hasPassword={profile.hasPassword} />
       </div>
     </Card>
   );

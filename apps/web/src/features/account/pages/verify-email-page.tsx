@@ -1,11 +1,11 @@
 import { useEffect, useRef } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'react-toastify/unstyled';
 
 import { paths } from '../../../config/paths';
 import { ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { CheckIcon, MessageIcon } from '../../../shared/ui/icons/icon-set';
+import { toasts } from '../../../shared/ui/toasts';
 import { useVerifyEmail } from '../api';
 
 const INVALID_LINK = 'Invalid link. Please, try again.';
@@ -26,7 +26,7 @@ export function VerifyEmailPage(): React.JSX.Element {
 
   useEffect(() => {
     if (!newEmail || !code) {
-      toast.error(INVALID_LINK, { toastId: INVALID_LINK });
+      toasts.error(INVALID_LINK, { id: INVALID_LINK });
       return;
     }
     // Once per visit, even when React runs effects twice in development.

@@ -1,7 +1,6 @@
 import { newPasswordServerMessages, RecoverPasswordFormSchema } from '@kegel/contract';
 import { useEffect } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
-import { toast } from 'react-toastify/unstyled';
 
 import { paths } from '../../../config/paths';
 import { useContractForm } from '../../../shared/forms/use-contract-form';
@@ -9,6 +8,7 @@ import { Button, ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { CheckIcon, KeyIcon } from '../../../shared/ui/icons/icon-set';
 import { NewPasswordFields } from '../../../shared/ui/new-password-fields';
+import { toasts } from '../../../shared/ui/toasts';
 import { useConfirmPasswordReset } from '../api';
 import styles from '../components/auth-form.module.css';
 
@@ -29,7 +29,7 @@ export function RecoverPage(): React.JSX.Element {
   const confirmReset = useConfirmPasswordReset({ showOnField });
 
   useEffect(() => {
-    if (!isLinkComplete) toast.error(INVALID_LINK, { toastId: INVALID_LINK });
+    if (!isLinkComplete) toasts.error(INVALID_LINK, { id: INVALID_LINK });
   }, [isLinkComplete]);
 
   if (!email || !code) return <Navigate to={paths.auth.reset.getHref()} replace />;

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { toast } from 'react-toastify/unstyled';
 
 import { loadScript } from '../../../shared/browser/load-script';
 import { Button } from '../../../shared/ui/button';
 import { AppleIcon, GoogleIcon } from '../../../shared/ui/icons/icon-set';
+import { toasts } from '../../../shared/ui/toasts';
 import { socialQueries, useAppleLogin, useGoogleLogin } from '../api';
 import { useGoOnAfterSignIn } from '../use-go-on-after-sign-in';
 import styles from '../components/auth-form.module.css';
@@ -45,8 +45,8 @@ export function SocialSignIn(): React.JSX.Element | null {
     try {
       return await popup();
     } catch (error) {
-      if (error instanceof SignInCancelled) toast.info(error.message);
-      else toast.error((error as Error).message);
+      if (error instanceof SignInCancelled) toasts.info(error.message);
+      else toasts.error((error as Error).message);
       return null;
     } finally {
       setIsPopupOpen(false);

@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { toast } from 'react-toastify/unstyled';
 
 import { openPendingTab } from '../../../shared/browser/pending-tab';
 import { Button } from '../../../shared/ui/button';
+import { toasts } from '../../../shared/ui/toasts';
 import { membershipQueries } from '../api';
 
 /**
@@ -22,7 +22,7 @@ export function ManageSubscriptionButton(): React.JSX.Element {
       portalTab.go(url);
     } catch (error) {
       portalTab.close();
-      toast.error((error as Error).message);
+      toasts.error((error as Error).message);
     } finally {
       setIsOpening(false);
     }

@@ -9,39 +9,32 @@ import styles from './purchase.module.css';
 /** Plan name, price, order total, billing period, and the 30-day money-back promise. */
 export function OrderSummary({ plan }: { plan: Plan | undefined }): React.JSX.Element {
   const period = plan ? billingPeriodLabel(plan.days) : '';
+  // Until a plan is chosen, the same rows with their values still loading (the preselected plan
+  // has a billing period), so the summary keeps its size and its rows when the plan arrives.
+  const rows = [
+    { label: 'Plan', value: plan && `Premium — ${plan.name}` },
+    { label: 'Price', value: plan && formatUsd(plan.price) },
+    ...(!plan || period ? [{ label: 'Billing period', value: plan && period }] : []),
+  ];
   return (
     <section className={styles.summary} aria-labelledby="order-summary-title">
       <h2 className={styles.summaryTitle} id="order-summary-title">
         Order summary
       </h2>
-      {plan ? (
-        <dl className={styles.summaryList}>
-          <div>
-            <dt>Plan</dt>
-            <dd>Premium — {plan.name}</dd>
+      <dl className={styles.summaryList} aria-hidden={plan ? undefined : true}>
+        {rows.map(({ label, value }) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd className={label === 'Billing period' ? styles.capitalised : undefined}>
+              {value ?? <Skeleton width="6em" height="1em" />}
+            </dd>
           </div>
-          <div>
-            <dt>Price</dt>
-            <dd>{formatUsd(plan.price)}</dd>
-          </div>
-          {period ? (
-            <div>
-              <dt>Billing period</dt>
-              <dd className={styles.capitalised}>{period}</dd>
-            </div>
-          ) : null}
-          <div className={styles.summaryTotal}>
-            <dt>Order total</dt>
-            <dd>{formatUsd(plan.price)}</dd>
-          </div>
-        </dl>
-      ) : (
-        <div className={styles.summaryList} aria-hidden="true">
-          <Skeleton height={18} />
-          <Skeleton height={18} />
-          <Skeleton height={24} />
+        ))}
+        <div className={styles.summaryTotal}>
+          <dt>Order total</dt>
+          <dd>{plan ? formatUsd(plan.price) : <Skeleton width="4em" height="1em" />}</dd>
         </div>
-      )}
+      </dl>
       <p className={styles.summaryNote}>
         One payment in US dollars. Premium does not renew by itself: buy again to extend it.
       </p>

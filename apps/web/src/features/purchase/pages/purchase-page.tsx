@@ -98,7 +98,9 @@ export function PurchasePage(): React.JSX.Element {
                         inputProps={form.register('planId')}
                       />
                     ))
-                  : [0, 1, 2].map((index) => <PlanCardSkeleton key={index} />)}
+                  : // As many as the catalogue sells (day, week, month, year): the list keeps
+                    // its height when the plans arrive.
+                    [0, 1, 2, 3].map((index) => <PlanCardSkeleton key={index} />)}
               </div>
             )}
             {planError ? (

@@ -1,0 +1,65 @@
+// The SQL of "Delete account". Deleting the member's row takes his sessions, refresh tokens,
+// codes, identities and premium ledger with it (on delete cascade); his purchases stay, tied to
+// no one, and his App Store subscriptions wait unbound (on delete set null: migrations/0012).
+// No rules live here.
+import { type Kysely, sql, type Transaction } from 'kysely';
+
+import type { Database } from '../../db/schema';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/**
+ * Whether Apple may still charge the member, or premium from the App Store runs now: a bound
+ * subscription set to renew that has not expired or been revoked (Apple's status 2 and 5), or
+ * an App Store purchase that counts until a later date.
+ */
+export async function hasActiveAppStoreSubscription(db: Executor, userId: string) {
+  const renewing = await db
+    .selectFrom('appStoreSubscriptions')
+    .select('originalTransactionId')
+    .where('userId', '=', userId)
+    .where('autoRenew', '=', true)
+    .where((where) => where.or([where('status', 'is', null), where('status', 'not in', [2, 5])]))
+    .executeTakeFirst();
+  if (renewing) return true;
+  const running = await db
+    .selectFrom('purchases')
+    .select('id')
+    .where('userId', '=', userId)
+    .where('provider', '=', 'Apple')
+    .where('revokedAt', 'is', null)
+    .where('expiresAt', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  return running !== undefined;
+}
+
+/** The addresses an open email change of the member would move to: mail waits for them too. */
+export async function listRequestedEmails(db: Executor, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('oneTimeCodes')
+    .select('email')
+    .where('userId', '=', userId)
+    .where('purpose', '=', 'email_change')
+    .where('consumedAt', 'is', null)
+    .execute();
+  return rows.map((row) => row.email);
+}
+
+/** Forgets every mail to these addresses, sent or waiting (their record is personal data too). */
+export async function deleteMailTo(db: Executor, addresses: readonly string[]): Promise<void> {
+  if (addresses.length === 0) return;
+  await db
+    .deleteFrom('outboxEmails')
+    .where(
+      sql<string>`lower(recipient)`,
+      'in',
+      addresses.map((address) => address.toLowerCase()),
+    )
+    .execute();
+}
+
+/** Deletes the member's row (and, by cascade, everything that is his alone). */
+export async function deleteUser(db: Executor, userId: string): Promise<boolean> {
+  const result = await db.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

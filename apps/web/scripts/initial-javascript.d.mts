@@ -1,0 +1,13 @@
+export declare const INITIAL_JAVASCRIPT_BUDGETS_KB: Readonly<Record<string, number>>;
+
+export declare const NOT_FOR_HOME: RegExp;
+
+export interface InitialJavaScript {
+  address: string;
+  files: Array<{ file: string; raw: number; gzip: number }>;
+  raw: number;
+  gzip: number;
+  preloaded: string[];
+}
+
+export declare function measureInitialJavaScript(distDir: string): InitialJavaScript[];

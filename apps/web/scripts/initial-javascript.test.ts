@@ -1,0 +1,65 @@
+// The first page's weight, held to its budget on a fresh build of the web app (into a folder of
+// its own: apps/web/dist may be serving the end-to-end tests meanwhile). Bytes of a build are the
+// same on every run, so these are exact; `npm run measure:bundle` prints the same figures.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import {
+  INITIAL_JAVASCRIPT_BUDGETS_KB,
+  type InitialJavaScript,
+  measureInitialJavaScript,
+  NOT_FOR_HOME,
+} from './initial-javascript.mjs';
+
+const webRoot = fileURLToPath(new URL('..', import.meta.url));
+let outDir: string;
+let pages: InitialJavaScript[];
+
+beforeAll(async () => {
+  outDir = mkdtempSync(path.join(tmpdir(), 'kegel-web-build-'));
+  await build({
+    root: webRoot,
+    configFile: path.join(webRoot, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true },
+  });
+  pages = measureInitialJavaScript(outDir);
+});
+
+afterAll(() => {
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
+function page(address: string): InitialJavaScript {
+  const found = pages.find((candidate) => candidate.address === address);
+  if (!found) throw new Error(`the build has no page for ${address}`);
+  return found;
+}
+
+describe('the JavaScript a page loads before it shows', () => {
+  it.each(Object.entries(INITIAL_JAVASCRIPT_BUDGETS_KB))(
+    'stays within its budget on %s (%i kB of gzip)',
+    (address, budgetKb) => {
+      expect(page(address).gzip / 1024).toBeLessThanOrEqual(budgetKb);
+    },
+  );
+
+  it('is all named by the page itself, so it downloads beside the entry, not after it', () => {
+    for (const { address, files, preloaded } of pages) {
+      expect(preloaded.sort(), address).toEqual(files.map(({ file }) => file).sort());
+    }
+  });
+
+  it('carries no member, auth or purchase page on /home', () => {
+    expect(
+      page('/home')
+        .files.map(({ file }) => file)
+        .filter((file) => NOT_FOR_HOME.test(file)),
+    ).toEqual([]);
+  });
+});

@@ -1,0 +1,29 @@
+// Which lazily loaded modules draw each address, for the build: it writes a copy of index.html per
+// address that preloads their code with the entry (scripts/page-preloads.ts), and the server
+// answers the address with it (the API's plugins/web-app.ts), so a page's code downloads beside
+// the entry instead of after it. Paths are spelled out rather than taken from config/paths.ts,
+// which the build cannot load; page-modules.test.tsx holds both to the router.
+export const pageModulesByPath: Readonly<Record<string, readonly string[]>> = {
+  '/home': ['src/features/marketing/pages/home-page.tsx'],
+  '/auth/login': ['src/features/auth/pages/login-page.tsx'],
+  '/auth/register': ['src/features/auth/pages/register-page.tsx'],
+  '/auth/reset': ['src/features/auth/pages/reset-page.tsx'],
+  '/account/recover/new': ['src/features/auth/pages/recover-page.tsx'],
+  '/account/verify-email': ['src/features/account/pages/verify-email-page.tsx'],
+  '/account/cancel-email-change': ['src/features/account/pages/cancel-email-change-page.tsx'],
+  '/account/deleted': ['src/features/account/pages/account-deleted-page.tsx'],
+  '/purchase': ['src/features/purchase/pages/purchase-page.tsx'],
+  '/purchase/complete': ['src/features/purchase/pages/purchase-complete-page.tsx'],
+  '/dashboard': [
+    'src/app/layouts/member-layout.tsx',
+    'src/features/membership/pages/dashboard-page.tsx',
+  ],
+  '/dashboard/history': [
+    'src/app/layouts/member-layout.tsx',
+    'src/features/membership/pages/history-page.tsx',
+  ],
+  '/dashboard/settings': [
+    'src/app/layouts/member-layout.tsx',
+    'src/features/account/pages/settings-page.tsx',
+  ],
+};

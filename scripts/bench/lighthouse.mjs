@@ -1,0 +1,183 @@
+// Lighthouse on the first pages, as a phone sees them: Lighthouse's default settings (mobile
+// emulation, simulated slow 4G and a 4x slower CPU), performance only, several runs per page in
+// a fresh Chromium each (cold cache). Prints the performance score, LCP, TBT and CLS of every run
+// and their medians. /dashboard is measured signed in: a member is registered, and before each
+// of its runs signed in through the API, with the tokens put where the web app keeps them
+// (localStorage; apps/web/src/shared/http/token-store.ts) and Lighthouse told not to clear them.
+//
+// Usage: node scripts/bench/lighthouse.mjs [--url http://localhost:3000] [--runs 3]
+//          [--pages /home,/auth/login,/purchase,/dashboard]
+// Without --url it starts the product itself (`node scripts/start.mjs`, building if needed) on
+// PORT (4601) with a fresh DATA_DIR, and stops it at the end. Chromium is the system's
+// (CHROME_PATH, else /usr/bin/chromium); nothing downloads a browser. Scores move with the
+// machine's load: on a shared machine, read the medians, and compare runs made side by side.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import puppeteer from 'puppeteer-core';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const { values: options } = parseArgs({
+  options: {
+    url: { type: 'string' },
+    runs: { type: 'string', default: '3' },
+    pages: { type: 'string', default: '/home,/auth/login,/purchase,/dashboard' },
+  },
+});
+const runs = Number(options.runs);
+const pages = options.pages.split(',');
+const chromePath = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const MEMBER_AREA = '/dashboard';
+const ACCESS_TOKEN_KEY = 'kegel-coach.accessToken';
+const REFRESH_TOKEN_KEY = 'kegel-coach.refreshToken';
+
+/** Starts `npm start`'s script on a free data folder; resolves once /api/health answers. */
+async function startProduct() {
+  const port = process.env.PORT ?? '4601';
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'kegel-lighthouse-'));
+  const server = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: root,
+    env: { ...process.env, PORT: port, DATA_DIR: dataDir },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://localhost:${port}`;
+  const startedAt = Date.now();
+  while (!(await isServing(url))) {
+    if (server.exitCode !== null) throw new Error(`the product stopped (exit ${server.exitCode})`);
+    if (Date.now() - startedAt > 300_000) throw new Error(`${url} did not answer in 5 minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return {
+    url,
+    async stop() {
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      server.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function isServing(url) {
+  try {
+    return (await fetch(`${url}/api/health`)).ok;
+  } catch {
+    return false;
+  }
+}
+
+async function callApi(url, apiPath, body) {
+  const response = await fetch(`${url}/api${apiPath}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${apiPath}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** One Lighthouse run in a Chromium of its own; signed in first when `tokens` are given. */
+async function measure(url, page, tokens) {
+  const chrome = await chromeLauncher.launch({
+    chromePath,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-dev-shm-usage'],
+  });
+  try {
+    if (tokens) {
+      // A page of the same origin that loads none of the app's files, so the cache stays cold.
+      const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+      const tab = await browser.newPage();
+      await tab.goto(`${url}/api/health`);
+      await tab.evaluate(
+        (keys, pair) => {
+          localStorage.setItem(keys[0], pair.accessToken);
+          localStorage.setItem(keys[1], pair.refreshToken);
+        },
+        [ACCESS_TOKEN_KEY, REFRESH_TOKEN_KEY],
+        tokens,
+      );
+      await tab.close();
+      await browser.disconnect();
+    }
+    const { lhr } = await lighthouse(`${url}${page}`, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance'],
+      // Lighthouse clears the origin's storage before loading the page, tokens included.
+      disableStorageReset: Boolean(tokens),
+    });
+    if (lhr.runtimeError) return { failure: lhr.runtimeError.code };
+    return {
+      score: Math.round((lhr.categories.performance.score ?? 0) * 100),
+      lcp: lhr.audits['largest-contentful-paint'].numericValue,
+      tbt: lhr.audits['total-blocking-time'].numericValue,
+      cls: lhr.audits['cumulative-layout-shift'].numericValue,
+      finalPath: new URL(lhr.finalDisplayedUrl).pathname,
+    };
+  } finally {
+    chrome.kill();
+  }
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function line(label, { score, lcp, tbt, cls }) {
+  return `${label.padEnd(12)} score ${String(score).padStart(3)}  LCP ${String(Math.round(lcp)).padStart(5)} ms  TBT ${String(Math.round(tbt)).padStart(4)} ms  CLS ${cls.toFixed(3)}`;
+}
+
+const product = options.url ? null : await startProduct();
+const url = (options.url ?? product.url).replace(/\/+$/, '');
+try {
+  const member = {
+    email: `lighthouse-${Date.now()}@example.com`,
+    password: 'a long and unguessable bench password',
+  };
+  if (pages.some((page) => page.startsWith(MEMBER_AREA))) {
+    await callApi(url, '/auth/local/register/email', member);
+  }
+  console.log(`Lighthouse (mobile, default settings) on ${url}, ${runs} runs a page`);
+  const summary = [];
+  for (const page of pages) {
+    console.log(page);
+    const results = [];
+    for (let run = 1; run <= runs; run += 1) {
+      let result;
+      // Lighthouse now and then loses its trace (NO_NAVSTART and the like): such a run is made
+      // again, from a fresh browser.
+      for (let attempt = 1; !result || (result.failure && attempt <= 3); attempt += 1) {
+        if (result) console.log(`  (run ${run}: ${result.failure}, once more)`);
+        const tokens = page.startsWith(MEMBER_AREA)
+          ? await callApi(url, '/auth/local/login/email', member)
+          : undefined;
+        result = await measure(url, page, tokens);
+      }
+      if (result.failure) throw new Error(`${page}: Lighthouse failed (${result.failure})`);
+      if (result.finalPath !== page) console.log(`  (run ${run} ended on ${result.finalPath})`);
+      results.push(result);
+      console.log(`  ${line(`run ${run}`, result)}`);
+    }
+    const middle = {
+      score: median(results.map((result) => result.score)),
+      lcp: median(results.map((result) => result.lcp)),
+      tbt: median(results.map((result) => result.tbt)),
+      cls: median(results.map((result) => result.cls)),
+    };
+    console.log(`  ${line('median', middle)}`);
+    summary.push([page, middle]);
+  }
+  console.log('\nMedians');
+  for (const [page, middle] of summary) console.log(line(page, middle));
+} finally {
+  await product?.stop();
+}
