@@ -28,7 +28,8 @@ export function pagePreloads(
   let config: ResolvedConfig;
   return {
     name: 'kegel:page-preloads',
-    apply: 'build',
+    // The browser's build only: the prerender's build for Node (scripts/prerender.mjs) has no HTML.
+    apply: (_config, { command, isSsrBuild }) => command === 'build' && !isSsrBuild,
     configResolved(resolved) {
       config = resolved;
     },

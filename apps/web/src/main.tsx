@@ -1,21 +1,23 @@
 import './app/global.css';
 
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 
-import { AppProvider } from './app/provider';
-import { AppRoutes } from './app/router';
+import { App } from './app/app';
 
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html has no #root element');
 
-createRoot(rootElement).render(
+const app = (
   <StrictMode>
     <BrowserRouter>
-      <AppProvider>
-        <AppRoutes />
-      </AppProvider>
+      <App />
     </BrowserRouter>
-  </StrictMode>,
+  </StrictMode>
 );
+
+// A visitor's page arrives drawn already (the build prerenders it, scripts/prerender.mjs): the app
+// takes over that HTML rather than drawing it again. Every other address starts empty.
+if (rootElement.firstElementChild) hydrateRoot(rootElement, app);
+else createRoot(rootElement).render(app);

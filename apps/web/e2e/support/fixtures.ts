@@ -209,15 +209,35 @@ export async function watchContentSecurityPolicy(context: BrowserContext): Promi
 }
 
 /**
- * Every journey fails on a Content-Security-Policy violation in its browser context: a blocked
- * script or style is a feature broken in production, even when the journey's own checks pass.
- * A journey that opens a context of its own watches it with `watchContentSecurityPolicy`.
+ * Collects React's complaints that a prerendered page's HTML is not what the app draws
+ * (hydration): React then throws the HTML away and draws the page again, a flash and a lost
+ * first paint. It tells on the console, or as an uncaught error.
+ */
+export function watchHydration(context: BrowserContext): string[] {
+  const mismatches: string[] = [];
+  const isMismatch = (text: string): boolean => /hydrat|didn't match|did not match/i.test(text);
+  context.on('console', (message) => {
+    if (message.type() === 'error' && isMismatch(message.text())) mismatches.push(message.text());
+  });
+  context.on('weberror', (error) => {
+    if (isMismatch(error.error().message)) mismatches.push(error.error().message);
+  });
+  return mismatches;
+}
+
+/**
+ * Every journey fails on a Content-Security-Policy violation in its browser context (a blocked
+ * script or style is a feature broken in production, even when the journey's own checks pass),
+ * and on a prerendered page the app could not take over as it was. A journey that opens a
+ * context of its own watches it with `watchContentSecurityPolicy` and `watchHydration`.
  */
 export const test = base.extend({
   context: async ({ context }, use) => {
     const violations = await watchContentSecurityPolicy(context);
+    const mismatches = watchHydration(context);
     await use(context);
     expect(violations, 'Content-Security-Policy violations').toEqual([]);
+    expect(mismatches, 'hydration mismatches').toEqual([]);
   },
 });
 export { expect };

@@ -27,3 +27,17 @@ export const pageModulesByPath: Readonly<Record<string, readonly string[]>> = {
     'src/features/account/pages/settings-page.tsx',
   ],
 };
+
+/**
+ * The visitors' pages the build draws into their HTML (scripts/prerender.mjs), so they show before
+ * their code has arrived. Each draws the same for every visitor on its first render: nothing from
+ * the address, the session or the clock (the tokens are read after hydration). Pages that read a
+ * code from their link, and the member area, start empty as before.
+ */
+export const prerenderedPaths: readonly string[] = [
+  '/home',
+  '/auth/login',
+  '/auth/register',
+  '/auth/reset',
+  '/purchase',
+];

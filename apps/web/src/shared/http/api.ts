@@ -1,12 +1,23 @@
 import { env } from '../../config/env';
 import { createApiClient } from './api-client';
-import { ACCESS_TOKEN_KEY, createTokenStore, REFRESH_TOKEN_KEY } from './token-store';
+import {
+  ACCESS_TOKEN_KEY,
+  createMemoryStorage,
+  createTokenStore,
+  REFRESH_TOKEN_KEY,
+} from './token-store';
+
+/**
+ * The build prerenders the visitors' pages in Node (src/prerender.tsx), where there is no window
+ * and no one is signed in: there the tokens are kept in memory, and there are none.
+ */
+const isBrowser = typeof window !== 'undefined';
 
 /**
  * The app's token store (localStorage) and API client; the app sets what a 401 does and how a
  * renewal that keeps failing is told.
  */
-export const tokenStore = createTokenStore(window.localStorage);
+export const tokenStore = createTokenStore(isBrowser ? window.localStorage : createMemoryStorage());
 
 let unauthorizedHandler: () => void = () => {};
 
@@ -28,8 +39,10 @@ export const api = createApiClient({
 });
 
 // Another tab signed in or out: follow it.
-window.addEventListener('storage', (event) => {
-  if (event.key === null || event.key === ACCESS_TOKEN_KEY || event.key === REFRESH_TOKEN_KEY) {
-    tokenStore.notifyExternalChange();
-  }
-});
+if (isBrowser) {
+  window.addEventListener('storage', (event) => {
+    if (event.key === null || event.key === ACCESS_TOKEN_KEY || event.key === REFRESH_TOKEN_KEY) {
+      tokenStore.notifyExternalChange();
+    }
+  });
+}

@@ -17,7 +17,20 @@ export interface TokenStore {
   notifyExternalChange(): void;
 }
 
-export function createTokenStore(storage: Storage): TokenStore {
+/** What the token store needs of localStorage. */
+export type TokenStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+/** Storage that lasts as long as the process: where there is no localStorage (prerendering). */
+export function createMemoryStorage(): TokenStorage {
+  const items = new Map<string, string>();
+  return {
+    getItem: (key) => items.get(key) ?? null,
+    setItem: (key, value) => void items.set(key, value),
+    removeItem: (key) => void items.delete(key),
+  };
+}
+
+export function createTokenStore(storage: TokenStorage): TokenStore {
   const listeners = new Set<() => void>();
   const notify = (): void => listeners.forEach((listener) => listener());
   return {

@@ -1,6 +1,7 @@
 import type { AnchorHTMLAttributes, ButtonHTMLAttributes, ReactNode } from 'react';
 import { Link, type LinkProps } from 'react-router';
 
+import { useIsAppRunning } from '../browser/use-is-app-running';
 import styles from './button.module.css';
 
 /** `danger` is for the one button that destroys something (deleting the account). */
@@ -35,12 +36,21 @@ export function Button({
   fullWidth,
   className,
   type = 'button',
+  disabled,
   ...rest
 }: ButtonLookProps & ButtonHTMLAttributes<HTMLButtonElement>): React.JSX.Element {
+  // On a prerendered page, until the app has taken it over, a form's submit is disabled: the
+  // browser would otherwise send the form itself, its fields (a password among them) in the
+  // address. A disabled default button also stops Enter from sending it. It looks as usual
+  // meanwhile (button.module.css).
+  const isAppRunning = useIsAppRunning();
+  const waitsForApp = type === 'submit' && !isAppRunning;
   return (
     <button
       type={type}
       className={buttonClassName({ variant, size, fullWidth }, className)}
+      disabled={disabled || waitsForApp}
+      data-waits-for-app={waitsForApp || undefined}
       {...rest}
     />
   );

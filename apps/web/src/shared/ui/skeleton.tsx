@@ -1,19 +1,15 @@
 import styles from './skeleton.module.css';
 
-/** A grey shimmering block that stands in for content while it loads; hidden from readers. */
-export function Skeleton({
-  width = '100%',
-  height = 16,
-  radius = 8,
-}: {
-  width?: number | string;
-  height?: number | string;
-  radius?: number;
-}): React.JSX.Element {
+/**
+ * A grey shimmering block that stands in for content while it loads; hidden from readers. Its
+ * size comes from the caller's stylesheet (`className`), not a style attribute: public pages are
+ * prerendered to HTML, and the Content-Security-Policy (style-src 'self') refuses inline styles
+ * written into HTML.
+ */
+export function Skeleton({ className }: { className?: string }): React.JSX.Element {
   return (
     <span
-      className={styles.skeleton}
-      style={{ width, height, borderRadius: radius }}
+      className={className ? `${styles.skeleton} ${className}` : styles.skeleton}
       aria-hidden="true"
     />
   );

@@ -48,7 +48,7 @@ export function SignedInDevicesSection(): React.JSX.Element {
       ) : sessions.isPending ? (
         <div aria-busy="true">
           <span className="visually-hidden">Loading your devices</span>
-          <Skeleton height={56} />
+          <Skeleton className={styles.skeletonDevice} />
         </div>
       ) : (
         <ul className={styles.devices} aria-labelledby="devices-title">

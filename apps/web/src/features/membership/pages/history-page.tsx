@@ -82,7 +82,7 @@ export function HistoryPage(): React.JSX.Element | null {
             <div className={styles.skeletonRows} aria-busy="true">
               <span className="visually-hidden">Loading purchases</span>
               {[0, 1, 2].map((index) => (
-                <Skeleton key={index} height={40} />
+                <Skeleton key={index} className={styles.skeletonRow} />
               ))}
             </div>
           ) : purchases.length === 0 ? (

@@ -26,13 +26,15 @@ export function OrderSummary({ plan }: { plan: Plan | undefined }): React.JSX.El
           <div key={label}>
             <dt>{label}</dt>
             <dd className={label === 'Billing period' ? styles.capitalised : undefined}>
-              {value ?? <Skeleton width="6em" height="1em" />}
+              {value ?? <Skeleton className={styles.skeletonSummaryValue} />}
             </dd>
           </div>
         ))}
         <div className={styles.summaryTotal}>
           <dt>Order total</dt>
-          <dd>{plan ? formatUsd(plan.price) : <Skeleton width="4em" height="1em" />}</dd>
+          <dd>
+            {plan ? formatUsd(plan.price) : <Skeleton className={styles.skeletonSummaryTotal} />}
+          </dd>
         </div>
       </dl>
       <p className={styles.summaryNote}>

@@ -63,9 +63,9 @@ export function PlanCard({
 export function PlanCardSkeleton(): React.JSX.Element {
   return (
     <div className={`${styles.planCard} ${styles.planCardLoading}`} aria-hidden="true">
-      <Skeleton width="45%" height={20} />
-      <Skeleton width="60%" height={28} />
-      <Skeleton width="80%" height={14} />
+      <Skeleton className={styles.skeletonPlanName} />
+      <Skeleton className={styles.skeletonPlanPrice} />
+      <Skeleton className={styles.skeletonPlanTotal} />
     </div>
   );
 }

@@ -102,7 +102,7 @@ function DetailRow({ label, value }: { label: string; value: string | undefined 
   return (
     <div className={styles.detailRow}>
       <dt>{label}</dt>
-      <dd>{value ?? <Skeleton width={140} height={16} />}</dd>
+      <dd>{value ?? <Skeleton className={styles.skeletonDetail} />}</dd>
     </div>
   );
 }

@@ -1,0 +1,70 @@
+import {
+  createUser,
+  expect,
+  signIn,
+  test,
+  uniqueEmail,
+  watchContentSecurityPolicy,
+  watchHydration,
+} from './support/fixtures';
+
+/**
+ * The visitors' pages arrive drawn (the build prerenders them, scripts/prerender.mjs): they show
+ * before any code runs, their forms cannot be sent by the browser itself meanwhile, and the app
+ * takes them over without drawing them again (the `test` fixture fails a journey on a hydration
+ * mismatch or a CSP violation, inline styles in the HTML among them).
+ */
+const prerendered = [
+  { path: '/home', heading: /men's health/ },
+  { path: '/auth/login', heading: 'Sign In', submit: 'Sign In' },
+  { path: '/auth/register', heading: 'Create Account', submit: 'Create Account' },
+  { path: '/auth/reset', heading: 'Reset Password', submit: /Send/ },
+  { path: '/purchase', heading: 'Get Premium', submit: /Continue|Pay|Checkout/i },
+];
+
+test.describe('prerendered pages', () => {
+  for (const { path, heading, submit } of prerendered) {
+    test(`${path} shows before its code runs, with its submit held until the app takes over`, async ({
+      browser,
+    }) => {
+      const context = await browser.newContext({ javaScriptEnabled: false });
+      const violations = await watchContentSecurityPolicy(context);
+      const page = await context.newPage();
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      if (submit) {
+        // The browser would send the fields in the address: nothing may send the form yet.
+        await expect(
+          page.getByRole('main').getByRole('button', { name: submit }).first(),
+        ).toBeDisabled();
+      }
+      expect(violations).toEqual([]);
+      await context.close();
+    });
+  }
+
+  test('the app takes them over: no mismatch, and the forms answer', async ({ page }) => {
+    await page.goto('/auth/login');
+    await page.getByRole('main').getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByText('Email is required')).toBeVisible();
+
+    await page.goto('/purchase');
+    // The plans arrive after the takeover and the most popular is chosen.
+    await expect(page.getByRole('radio').first()).toBeVisible();
+    await expect(page.getByRole('radio', { checked: true })).toHaveCount(1);
+  });
+
+  test('a member opening a prerendered page is shown as signed in once the app runs', async ({
+    page,
+    request,
+  }) => {
+    const mismatches = watchHydration(page.context());
+    const email = uniqueEmail('prerendered');
+    await createUser(request, email, 'correct horse battery');
+    await signIn(page, email, 'correct horse battery');
+    await page.goto('/purchase');
+    await expect(page.getByRole('banner').getByRole('link', { name: email })).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue(email);
+    expect(mismatches).toEqual([]);
+  });
+});

@@ -1,0 +1,64 @@
+// The build's prerendering, on a fresh build of the web app in a folder of its own: the visitors'
+// pages carry their content in #root, nothing that a browser with a strict Content-Security-Policy
+// would refuse, and the member area still starts empty.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { pageFile, prerenderPages } from './prerender.mjs';
+
+const webRoot = fileURLToPath(new URL('..', import.meta.url));
+let outDir: string;
+
+function rootOf(address: string): string {
+  const html = readFileSync(pageFile(outDir, address), 'utf8');
+  // #root is the body's only content (Vite puts the scripts in the head).
+  return html.slice(html.indexOf('<div id="root">'), html.lastIndexOf('</body>'));
+}
+
+beforeAll(async () => {
+  outDir = mkdtempSync(path.join(tmpdir(), 'kegel-web-prerender-'));
+  await build({
+    root: webRoot,
+    configFile: path.join(webRoot, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true },
+  });
+  await prerenderPages({ webRoot, distDir: outDir });
+});
+
+afterAll(() => {
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
+describe('prerendered pages', () => {
+  it.each([
+    ['/home', 'men&#x27;s health'],
+    ['/auth/login', 'Welcome back'],
+    ['/auth/register', 'Create Account'],
+    ['/auth/reset', 'Reset Password'],
+    ['/purchase', 'Get Premium'],
+  ])('%s arrives with its content drawn (%s)', (address, text) => {
+    const root = rootOf(address);
+    expect(root).toContain(text);
+    expect(root).toContain('Kegel Coach');
+  });
+
+  it('hold their submit and their fields until the app runs, and carry no inline style', () => {
+    const login = rootOf('/auth/login');
+    expect(login).toMatch(/<button type="submit"[^>]* disabled=""/);
+    expect(login).toMatch(/<input[^>]* readOnly=""|<input[^>]* readonly=""/);
+    for (const address of ['/home', '/auth/login', '/auth/register', '/auth/reset', '/purchase']) {
+      expect(rootOf(address), address).not.toContain('style=');
+    }
+  });
+
+  it('leave the member area empty: it is drawn for the member, in the browser', () => {
+    const html = readFileSync(pageFile(outDir, '/dashboard'), 'utf8');
+    expect(html).toContain('<div id="root"></div>');
+  });
+});
