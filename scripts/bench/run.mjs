@@ -11,13 +11,14 @@
 // - Sign-in: raw argon2id verifications per second in this process (one per core at once, the
 //   product's parameters), against successful logins per second through the product's HTTP route.
 // - The storm: profile p97.5 at a steady 200 requests/s alone, then while 200 members sign in
-//   at once.
+//   at once (`BENCH_ROUNDS` storms, medians), and where the CPU went during them. The sign-ins
+//   come from a process of their own (sign-in-storm.mjs), not from the one timing the profile.
 // - Memory: the product's RSS, idle, on the first start of a fresh data directory and on a later
 //   start of the same one (PGlite), against the reference's.
 // The machine's load average is printed: these figures mean little on a busy machine.
 import { spawn, spawnSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -230,39 +231,106 @@ async function loginsPerSecond(emails) {
   return result.requests.total / SECONDS;
 }
 
+/** CPU time (ms) of each thread of a process on Linux: its event loop is the thread whose id is its pid. */
+function threadCpuMs(pid) {
+  const clockTicksPerMs = 100 / 1000; // USER_HZ, 100 on Linux
+  const perThread = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    // Fields after the command name: utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    perThread.set(Number(tid), (Number(fields[11]) + Number(fields[12])) / clockTicksPerMs);
+  }
+  return perThread;
+}
+
+/** CPU time (ms) of a whole process on Linux. */
+function processCpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10; // USER_HZ, 100 on Linux
+}
+
+/** The storm's sign-ins in a process of their own (sign-in-storm.mjs), ready to go. */
+async function startSignInStorm(emails) {
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(root, 'scripts/bench/sign-in-storm.mjs'),
+      JSON.stringify({ port: PRODUCT_PORT, emails, password: PASSWORD }),
+    ],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  await new Promise((resolve) => child.once('message', resolve));
+  return {
+    child,
+    run: () =>
+      new Promise((resolve, reject) => {
+        child.once('message', (answer) =>
+          answer.error ? reject(new Error(answer.error)) : resolve(),
+        );
+        child.send('go');
+      }),
+  };
+}
+
+/** Where the CPU went between two `threadCpuMs` readings of the product. */
+function cpuSplit(pid, before, after) {
+  let eventLoop = 0;
+  let otherThreads = 0;
+  for (const [tid, ms] of after) {
+    const spent = ms - (before.get(tid) ?? 0);
+    if (tid === pid) eventLoop += spent;
+    else otherThreads += spent;
+  }
+  return { eventLoop, otherThreads };
+}
+
 /**
  * Profile p97.5 under a steady STORM_PROFILE_RATE requests/s (members using the app), alone and
- * while STORM_LOGINS members sign in at once.
+ * while STORM_LOGINS members sign in at once; `ROUNDS` storms, medians. With it, where the two
+ * cores went during the storms: the product's event loop, its other threads (hashing, V8's
+ * helpers) and this process (the load), which shares the machine with it.
  */
-async function storm(accessToken, emails) {
-  const alone = checkOk(
-    await run(profileLoad(PRODUCT_PORT, accessToken, 10, SECONDS, STORM_PROFILE_RATE)),
-    'profile alone',
-  );
-  let instance;
-  const during = run({
-    ...profileLoad(PRODUCT_PORT, accessToken, 10, 600, STORM_PROFILE_RATE),
-    onInstance: (started) => {
-      instance = started;
-    },
-  });
-  await sleep(500);
-  const started = performance.now();
-  await Promise.all(
-    emails
-      .slice(0, STORM_LOGINS)
-      .map((email) =>
-        api(PRODUCT_PORT, 'POST', '/auth/local/login/email', { email, password: PASSWORD }),
-      ),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  instance.stop();
-  const result = checkOk(await during, 'profile during the storm');
-  return {
-    alone: alone.latency.p97_5,
-    during: result.latency.p97_5,
-    loginsPerSecond: STORM_LOGINS / seconds,
-  };
+async function storms(productPid, accessToken, emails) {
+  const rounds = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const alone = checkOk(
+      await run(profileLoad(PRODUCT_PORT, accessToken, 10, SECONDS, STORM_PROFILE_RATE)),
+      'profile alone',
+    );
+    let instance;
+    const during = run({
+      ...profileLoad(PRODUCT_PORT, accessToken, 10, 600, STORM_PROFILE_RATE),
+      onInstance: (started) => {
+        instance = started;
+      },
+    });
+    const signIns = await startSignInStorm(emails.slice(0, STORM_LOGINS));
+    await sleep(500);
+    const threadsBefore = threadCpuMs(productPid);
+    const loadBefore = process.cpuUsage();
+    const signInsBefore = processCpuMs(signIns.child.pid);
+    const started = performance.now();
+    await signIns.run();
+    const milliseconds = performance.now() - started;
+    const { user, system } = process.cpuUsage(loadBefore);
+    const signInsCpu = processCpuMs(signIns.child.pid) - signInsBefore;
+    const product = cpuSplit(productPid, threadsBefore, threadCpuMs(productPid));
+    instance.stop();
+    await stop(signIns.child);
+    const result = checkOk(await during, 'profile during the storm');
+    rounds.push({
+      alone: alone.latency.p97_5,
+      during: result.latency.p97_5,
+      loginsPerSecond: STORM_LOGINS / (milliseconds / 1000),
+      milliseconds,
+      ...product,
+      loadGenerator: (user + system) / 1000 + signInsCpu,
+    });
+  }
+  const medianOf = (key) => median(rounds.map((round) => round[key]));
+  return Object.fromEntries(Object.keys(rounds[0]).map((key) => [key, medianOf(key)]));
 }
 
 async function registerMembers(count) {
@@ -310,7 +378,7 @@ async function suite(name, databaseEnv) {
       console.error(`${name}: sign-in and the storm…`);
       results.rawArgon2 = await rawArgon2PerSecond();
       results.logins = await loginsPerSecond(stormEmails);
-      results.storm = await storm(accessToken, stormEmails);
+      results.storm = await storms(product.pid, accessToken, stormEmails);
     }
   } finally {
     await stop(product);
@@ -409,3 +477,16 @@ console.log(`${ROUNDS} rounds of ${SECONDS} s, medians\n`);
 console.log(line(rows[0]));
 console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
 for (const row of rows.slice(1)) console.log(line(row));
+
+const { storm } = pglite;
+const perLogin = (ms) => (ms / STORM_LOGINS).toFixed(1);
+console.log(
+  [
+    `\nWhere the ${cores} cores went during a storm (medians; ${Math.round(storm.milliseconds)} ms, ` +
+      `${Math.round(storm.milliseconds * cores)} ms of CPU), per login:`,
+    `  the product's event loop ${perLogin(storm.eventLoop)} ms (its ${STORM_PROFILE_RATE} req/s of profile included)`,
+    `  the product's other threads (hashing, V8's helpers) ${perLogin(storm.otherThreads)} ms`,
+    `  the load generator (this process and the sign-ins' own), on the same cores ${perLogin(storm.loadGenerator)} ms`,
+    `  raw argon2id: ${((1000 * cores) / pglite.rawArgon2).toFixed(1)} ms of CPU per verification`,
+  ].join('\n'),
+);

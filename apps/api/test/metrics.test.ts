@@ -109,6 +109,7 @@ describe.each(testDatabaseKinds)('GET /metrics on $name', (kind) => {
     ).toBe(1);
     expect(sample(text, 'kegel_password_hashes_waiting')).toBe(0);
     expect(sample(text, 'kegel_password_hashes_running')).toBe(0);
+    expect(sample(text, 'kegel_password_sign_ins_waiting')).toBe(0);
     // The registration may have written a mail too; the row above is the oldest.
     expect(sample(text, 'kegel_outbox_backlog')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'kegel_outbox_oldest_age_seconds')).toBeGreaterThanOrEqual(90);

@@ -5,7 +5,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import type { Config } from '../config';
 import { sendRouteNotFound } from '../plugins/error-handler';
-import { createPasswordHasher, type PasswordHasher } from '../security/password-hasher';
+import {
+  createPasswordHasher,
+  defaultHashingThreads,
+  type PasswordHasher,
+} from '../security/password-hasher';
 import { createPasswordScreen } from '../security/password-screen';
 import { createSignInNonces } from '../security/sign-in-nonces';
 import { appStoreRoutes } from './app-store/routes';
@@ -35,7 +39,6 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
   const { db } = api.database;
   const { publicUrl, supportEmail } = config;
   const hasher = passwordHasher ?? createPasswordHasher();
-  api.metrics.readHashingWith(() => hasher.load());
   const paymentsService = createPaymentsService({
     db,
     log: api.log,
@@ -59,6 +62,7 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
   const authService = createAuthService({
     db,
     hasher,
+    passwordSignInsAtOnce: 2 * defaultHashingThreads(),
     passwordScreen: createPasswordScreen(api.pwnedPasswords),
     tokens: api.sessionTokens,
     rateLimiter: api.rateLimiter,
@@ -85,6 +89,10 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
       void paymentsService.deleteCustomer(account);
     },
   });
+  api.metrics.readHashingWith(() => ({
+    ...hasher.load(),
+    signInsWaiting: authService.signInLoad().waiting,
+  }));
   const socialService = createSocialService({
     db,
     auth: authService,

@@ -29,6 +29,8 @@ export interface HashingLoad {
   running: number;
   /** Hashes waiting for a slot: the queue that answers 503 once full. */
   waiting: number;
+  /** Password sign-ins waiting for their turn, before any work (a line that also answers 503). */
+  signInsWaiting: number;
 }
 
 /** What became of a Stripe webhook delivery. */
@@ -128,6 +130,14 @@ export const metricsPlugin = fp<{ config: Pick<Config, 'metricsToken'> }>(
       registers: [registry],
       collect() {
         this.set(readHashing?.().waiting ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'kegel_password_sign_ins_waiting',
+      help: 'Password sign-ins waiting for their turn in this process, before any work (beyond the line, 503).',
+      registers: [registry],
+      collect() {
+        this.set(readHashing?.().signInsWaiting ?? 0);
       },
     });
     new Gauge({

@@ -15,6 +15,7 @@ import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 
 import { AppError } from '../errors';
+import { createTurns } from './turns';
 
 export const ARGON2_OPTIONS = {
   /** argon2id (Algorithm.Argon2id of @node-rs/argon2). */
@@ -164,15 +165,24 @@ function startHashingThread(): HashingThread {
   };
 }
 
+/** One hashing thread per core, and never fewer than two (one slow hash does not stall the rest). */
+export function defaultHashingThreads(): number {
+  return Math.max(2, availableParallelism());
+}
+
 export function createPasswordHasher(
   options: { concurrency?: number; maxQueue?: number } = {},
 ): PasswordHasher {
-  const concurrency = options.concurrency ?? Math.max(2, availableParallelism());
-  const maxQueue = options.maxQueue ?? 200;
+  const concurrency = options.concurrency ?? defaultHashingThreads();
+  // One turn per thread: a job in its turn always finds an idle thread.
+  const turns = createTurns({
+    atOnce: concurrency,
+    maxWaiting: options.maxQueue ?? 200,
+    whenFull: () => new HashingBusyError(),
+  });
   // Started on the first hash: a server (or a test) that never hashes starts no thread.
   let threads: HashingThread[] | undefined;
   const idle: number[] = [];
-  const queue: Array<(slot: number) => void> = [];
 
   function startThreads(): HashingThread[] {
     const started = Array.from({ length: concurrency }, startHashingThread);
@@ -180,22 +190,19 @@ export function createPasswordHasher(
     return started;
   }
 
-  async function withThread<T extends string | boolean>(job: HashingJob): Promise<T> {
-    threads ??= startThreads();
-    let slot = idle.pop();
-    if (slot === undefined) {
-      if (queue.length >= maxQueue) throw new HashingBusyError();
-      slot = await new Promise<number>((resolve) => queue.push(resolve));
-    }
-    try {
-      let thread = threads[slot];
-      if (!thread || thread.isEnded()) thread = threads[slot] = startHashingThread();
-      return (await thread.run(job)) as T;
-    } finally {
-      const next = queue.shift();
-      if (next) next(slot);
-      else idle.push(slot);
-    }
+  function withThread<T extends string | boolean>(job: HashingJob): Promise<T> {
+    return turns.take(async () => {
+      threads ??= startThreads();
+      const slot = idle.pop();
+      if (slot === undefined) throw new Error('a hashing turn found no idle thread');
+      try {
+        let thread = threads[slot];
+        if (!thread || thread.isEnded()) thread = threads[slot] = startHashingThread();
+        return (await thread.run(job)) as T;
+      } finally {
+        idle.push(slot);
+      }
+    });
   }
 
   function hash(password: string): Promise<string> {
@@ -224,10 +231,7 @@ export function createPasswordHasher(
       if (normalized !== password) await matches(DECOY_HASH, password);
       return false;
     },
-    load: () => ({
-      running: threads ? concurrency - idle.length : 0,
-      waiting: queue.length,
-    }),
+    load: () => turns.load(),
     async close() {
       await Promise.all((threads ?? []).map((thread) => thread.end()));
     },

@@ -19,6 +19,7 @@ import { Checkbox } from '../../../shared/ui/checkbox';
 import { AlertIcon } from '../../../shared/ui/icons/icon-set';
 import { PasswordInput } from '../../../shared/ui/password-input';
 import { TextInput } from '../../../shared/ui/text-input';
+import { Warning } from '../../../shared/ui/warning';
 import { useDeleteAccount } from '../api';
 import { EditableSection, FormActions, type SectionControls } from './editable-section';
 import styles from './settings.module.css';
@@ -144,30 +145,26 @@ function DeleteAccountForm({
       </div>
 
       {webPassEndsAt ? (
-        <p className={styles.warning}>
-          <AlertIcon width={20} height={20} className={styles.warningIcon} />
-          <span>
+        <Warning icon={AlertIcon}>
+          <p>
             Your premium pass until {formatLongDate(webPassEndsAt)} ends with your account and is
             not refunded.
-          </span>
-        </p>
+          </p>
+        </Warning>
       ) : null}
 
       {asksAboutAppStore ? (
-        <div className={styles.warning}>
-          <AlertIcon width={20} height={20} className={styles.warningIcon} />
-          <div className={styles.warningBody}>
-            <p id="delete-account-app-store-note">
-              Deleting your account does not cancel your App Store subscription. To stop paying,
-              cancel it on your iPhone: Settings → your name → Subscriptions.
-            </p>
-            <Checkbox
-              label="I understand that my App Store subscription continues until I cancel it"
-              describedBy="delete-account-app-store-note"
-              {...field('keepsAppStoreSubscription')}
-            />
-          </div>
-        </div>
+        <Warning icon={AlertIcon}>
+          <p id="delete-account-app-store-note">
+            Deleting your account does not cancel your App Store subscription. To stop paying,
+            cancel it on your iPhone: Settings → your name → Subscriptions.
+          </p>
+          <Checkbox
+            label="I understand that my App Store subscription continues until I cancel it"
+            describedBy="delete-account-app-store-note"
+            {...field('keepsAppStoreSubscription')}
+          />
+        </Warning>
       ) : null}
 
       {hasPassword ? (
@@ -213,7 +210,7 @@ function SignInAgainNote({ message }: { message: string | null }): React.JSX.Ele
         last 10 minutes.
       </p>
       {message ? (
-        <div className={styles.signInAgain}>
+        <Warning>
           <p role="alert">{message}</p>
           <Button
             variant="outlined"
@@ -229,7 +226,7 @@ function SignInAgainNote({ message }: { message: string | null }): React.JSX.Ele
           >
             Sign in again
           </Button>
-        </div>
+        </Warning>
       ) : null}
     </div>
   );

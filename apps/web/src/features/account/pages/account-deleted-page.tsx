@@ -5,6 +5,7 @@ import { paths } from '../../../config/paths';
 import { ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { CheckIcon } from '../../../shared/ui/icons/icon-set';
+import { Warning } from '../../../shared/ui/warning';
 import { type AccountDeletedState, useForgetSession } from '../api';
 import styles from './account-deleted-page.module.css';
 
@@ -15,6 +16,9 @@ import styles from './account-deleted-page.module.css';
  * out. It says what became of the account, and what the person may still have to do about an
  * App Store subscription, which a deletion does not cancel.
  */
+const appStoreNote =
+  'If you subscribed in the iPhone app, your App Store subscription continues until you cancel it: on your iPhone, open Settings → your name → Subscriptions.';
+
 export function AccountDeletedPage(): React.JSX.Element {
   const location = useLocation();
   const navigate = useNavigate();
@@ -55,10 +59,14 @@ export function AccountDeletedPage(): React.JSX.Element {
         </li>
         <li>You can create a new account with the same address whenever you like.</li>
       </ul>
-      <p className={state.keepsAppStoreSubscription ? styles.warning : styles.note}>
-        If you subscribed in the iPhone app, your App Store subscription continues until you cancel
-        it: on your iPhone, open Settings → your name → Subscriptions.
-      </p>
+      {state.keepsAppStoreSubscription ? (
+        // He said he keeps one: the one thing left to do, set apart.
+        <Warning>
+          <p>{appStoreNote}</p>
+        </Warning>
+      ) : (
+        <p className={styles.note}>{appStoreNote}</p>
+      )}
       <ButtonLink to={paths.home.getHref()} fullWidth>
         Go to the home page
       </ButtonLink>

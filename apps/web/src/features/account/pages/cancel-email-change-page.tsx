@@ -7,6 +7,7 @@ import { Button, ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { AlertIcon, LockIcon, ShieldIcon } from '../../../shared/ui/icons/icon-set';
 import { toasts } from '../../../shared/ui/toasts';
+import { Warning } from '../../../shared/ui/warning';
 import { useCancelEmailChange } from '../api';
 import styles from './cancel-email-change-page.module.css';
 
@@ -89,13 +90,12 @@ function CancelledCard(): React.JSX.Element {
       icon={<ShieldIcon width={28} height={28} />}
       subtitle="Your account keeps its email address, or has it back if the change had gone through already. Every device was signed out, this one too."
     >
-      <p className={styles.warning}>
-        <LockIcon width={20} height={20} className={styles.warningIcon} />
-        <span>
+      <Warning icon={LockIcon}>
+        <p>
           Whoever asked for the change knows your password, so it was cleared. Choose a new one to
           sign in again with your email.
-        </span>
-      </p>
+        </p>
+      </Warning>
       <ButtonLink to={paths.auth.reset.getHref()} fullWidth>
         Choose a new password
       </ButtonLink>
