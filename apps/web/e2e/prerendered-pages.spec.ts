@@ -54,6 +54,33 @@ test.describe('prerendered pages', () => {
     await expect(page.getByRole('radio', { checked: true })).toHaveCount(1);
   });
 
+  test('what a visitor types before the app runs is kept, and sends once it does', async ({
+    page,
+    request,
+  }) => {
+    const email = uniqueEmail('typed-early');
+    await createUser(request, email, 'correct horse battery');
+    // A slow network: the page shows at once, its code two seconds later.
+    await page.route('**/assets/*.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await route.continue();
+    });
+    // The drawn page, not its code (module scripts hold back DOMContentLoaded).
+    await page.goto('/auth/login', { waitUntil: 'commit' });
+    const signInButton = page.getByRole('main').getByRole('button', { name: 'Sign In' });
+    await page.getByLabel('Email').click();
+    await page.keyboard.type(email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('correct horse battery');
+    // Typed while the app was not running yet (its submit is still held).
+    await expect(signInButton).toBeDisabled({ timeout: 1 });
+    await expect(signInButton).toBeEnabled();
+    await expect(page.getByLabel('Email')).toHaveValue(email);
+    await expect(page.getByLabel('Password', { exact: true })).toHaveValue('correct horse battery');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
   test('a member opening a prerendered page is shown as signed in once the app runs', async ({
     page,
     request,

@@ -12,6 +12,7 @@ import {
   type DefaultValues,
   type FieldPath,
   type FieldValues,
+  type PathValue,
   useForm,
   type UseFormRegisterReturn,
 } from 'react-hook-form';
@@ -40,8 +41,23 @@ export function useContractForm<Schema extends z.$ZodType<FieldValues, FieldValu
 
   /** `<EmailInput label="Email" {...field('email')} />`: bound, with its message under it. */
   function field(name: FieldPath<Values>): FieldBinding {
+    const registration = form.register(name);
     return {
-      ...form.register(name),
+      ...registration,
+      // On a prerendered page the field is there before the app: what the visitor typed or his
+      // browser filled in meanwhile is kept when the form takes the field over (registering
+      // writes the default value into it). Boxes are left alone: their value is not what is
+      // ticked, and no prerendered page has one.
+      ref: (element: HTMLInputElement | null) => {
+        const isBox = element?.type === 'checkbox' || element?.type === 'radio';
+        const typedBeforeApp = isBox ? undefined : element?.value;
+        registration.ref(element);
+        if (typedBeforeApp && typedBeforeApp !== form.getValues(name)) {
+          form.setValue(name, typedBeforeApp as PathValue<Values, FieldPath<Values>>, {
+            shouldDirty: true,
+          });
+        }
+      },
       error: form.getFieldState(name, form.formState).error?.message,
     };
   }

@@ -1,6 +1,5 @@
 import { forwardRef, type InputHTMLAttributes, useId, useState } from 'react';
 
-import { useIsAppRunning } from '../browser/use-is-app-running';
 import { FieldShell } from './field-shell';
 import styles from './form-field.module.css';
 import { ViewIcon, ViewOffIcon } from './icons/icon-set';
@@ -17,8 +16,6 @@ export const PasswordInput = forwardRef<HTMLInputElement, PasswordInputProps>(
     const inputId = id ?? generatedId;
     const errorId = `${inputId}-error`;
     const [isVisible, setIsVisible] = useState(false);
-    // Read-only until the app runs on a prerendered page, as TextInput.
-    const isAppRunning = useIsAppRunning();
     return (
       <FieldShell label={label} inputId={inputId} errorId={errorId} error={error}>
         <input
@@ -32,7 +29,6 @@ export const PasswordInput = forwardRef<HTMLInputElement, PasswordInputProps>(
           autoCorrect="off"
           spellCheck={false}
           {...inputProps}
-          readOnly={inputProps.readOnly || !isAppRunning}
         />
         <button
           type="button"

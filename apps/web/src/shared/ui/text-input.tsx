@@ -1,6 +1,5 @@
 import { forwardRef, type InputHTMLAttributes, useId } from 'react';
 
-import { useIsAppRunning } from '../browser/use-is-app-running';
 import { FieldShell } from './field-shell';
 import styles from './form-field.module.css';
 
@@ -18,9 +17,6 @@ export const TextInput = forwardRef<HTMLInputElement, TextInputProps>(function T
   ref,
 ) {
   const generatedId = useId();
-  // Read-only until the app runs on a prerendered page: what is typed before would be lost when
-  // the form takes the field over (its default value is written in).
-  const isAppRunning = useIsAppRunning();
   const inputId = id ?? generatedId;
   const errorId = `${inputId}-error`;
   const hintId = `${inputId}-hint`;
@@ -43,7 +39,6 @@ export const TextInput = forwardRef<HTMLInputElement, TextInputProps>(function T
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy || undefined}
         {...inputProps}
-        readOnly={inputProps.readOnly || !isAppRunning}
       />
     </FieldShell>
   );
