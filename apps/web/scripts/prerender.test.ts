@@ -48,10 +48,12 @@ describe('prerendered pages', () => {
     expect(root).toContain('Kegel Coach');
   });
 
-  it('hold their submit and their fields until the app runs, and carry no inline style', () => {
+  it('hold their submit until the app runs, take typing at once, and carry no inline style', () => {
     const login = rootOf('/auth/login');
     expect(login).toMatch(/<button type="submit"[^>]* disabled=""/);
-    expect(login).toMatch(/<input[^>]* readOnly=""|<input[^>]* readonly=""/);
+    // What is typed before the app runs is kept (use-contract-form.ts): no field waits for it.
+    expect(login).toMatch(/<input[^>]* type="email"/);
+    expect(login).not.toMatch(/readonly/i);
     for (const address of ['/home', '/auth/login', '/auth/register', '/auth/reset', '/purchase']) {
       expect(rootOf(address), address).not.toContain('style=');
     }
