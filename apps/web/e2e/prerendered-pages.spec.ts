@@ -81,6 +81,37 @@ test.describe('prerendered pages', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
   });
 
+  test("a member's page shows the site's frame before its code, then his dashboard", async ({
+    page,
+    request,
+  }) => {
+    const email = uniqueEmail('framed');
+    await createUser(request, email, 'correct horse battery');
+    await signIn(page, email, 'correct horse battery');
+    // A slow network: the page shows at once, its code two seconds later.
+    await page.route('**/assets/*.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await route.continue();
+    });
+    await page.goto('/dashboard', { waitUntil: 'commit' });
+    // Within a second, while the code is still two seconds away.
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Kegel Coach' })).toBeVisible({
+      timeout: 1000,
+    });
+    await expect(page.getByRole('status')).toHaveText('Loading your profile', { timeout: 1 });
+    // The app draws over the frame (no takeover, so no mismatch to report) with his page.
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await expect(page.getByRole('banner').getByRole('link', { name: email })).toBeVisible();
+    await expect(page.getByRole('banner')).toHaveCount(1);
+  });
+
+  test('a visitor opening a member page is still sent to sign in', async ({ page }) => {
+    await page.goto('/dashboard/settings');
+    await expect(page).toHaveURL(/\/auth\/login\?r=/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign In' })).toBeVisible();
+    await expect(page.getByRole('banner')).toHaveCount(1);
+  });
+
   test('a member opening a prerendered page is shown as signed in once the app runs', async ({
     page,
     request,

@@ -3,6 +3,7 @@
 // signed in first draws it, into #root of its copy of index.html (dist/pages/<address>.html). The
 // page then shows as soon as its HTML and CSS have arrived, before any of its code has downloaded
 // or run; the code takes the HTML over (hydrateRoot in src/main.tsx) instead of drawing it again.
+// The member area (`framedPaths`) gets only the frame a member sees while his profile loads.
 //
 // The app is built for Node first (src/prerender.tsx, everything bundled in, into a temporary
 // folder), with the same Vite configuration, so its CSS module class names are the browser's.
@@ -44,18 +45,31 @@ export async function prerenderPages({ webRoot, distDir }) {
     });
     const entry = (await readdir(serverDir)).find((file) => /^prerender\.m?js$/.test(file));
     if (!entry) throw new Error(`the prerender build wrote no entry in ${serverDir}`);
-    const { renderPage, prerenderedPaths } = await import(
+    const { renderPage, prerenderedPaths, renderFrame, framedPaths } = await import(
       pathToFileURL(path.join(serverDir, entry)).href
     );
     const written = [];
-    for (const address of prerenderedPaths) {
+    // The visitors' pages, which the app takes over (hydrates), and the member area's frame,
+    // which it replaces: `data-frame-only` tells src/main.tsx which is which.
+    const drawings = [
+      ...prerenderedPaths.map((address) => ({ address, draw: renderPage, rootAttributes: '' })),
+      ...framedPaths.map((address) => ({
+        address,
+        draw: renderFrame,
+        rootAttributes: ' data-frame-only',
+      })),
+    ];
+    for (const { address, draw, rootAttributes } of drawings) {
       const file = pageFile(distDir, address);
       const html = await readFile(file, 'utf8');
       if (!html.includes(ROOT_ELEMENT)) {
         throw new Error(`${file} has no empty ${ROOT_ELEMENT} to draw ${address} into`);
       }
-      const markup = await renderPage(address);
-      await writeFile(file, html.replace(ROOT_ELEMENT, `<div id="root">${markup}</div>`));
+      const markup = await draw(address);
+      await writeFile(
+        file,
+        html.replace(ROOT_ELEMENT, `<div id="root"${rootAttributes}>${markup}</div>`),
+      );
       written.push({ address, bytes: Buffer.byteLength(markup) });
     }
     return written;

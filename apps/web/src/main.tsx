@@ -18,6 +18,10 @@ const app = (
 );
 
 // A visitor's page arrives drawn already (the build prerenders it, scripts/prerender.mjs): the app
-// takes over that HTML rather than drawing it again. Every other address starts empty.
-if (rootElement.firstElementChild) hydrateRoot(rootElement, app);
-else createRoot(rootElement).render(app);
+// takes over that HTML rather than drawing it again. The member area arrives with only the frame
+// shown while the profile loads (`data-frame-only`): the app draws over it, as over an empty page.
+if (rootElement.firstElementChild && !rootElement.hasAttribute('data-frame-only')) {
+  hydrateRoot(rootElement, app);
+} else {
+  createRoot(rootElement).render(app);
+}

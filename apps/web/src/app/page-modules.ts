@@ -41,3 +41,13 @@ export const prerenderedPaths: readonly string[] = [
   '/auth/reset',
   '/purchase',
 ];
+
+/**
+ * The member area: drawn by the build only as the frame a member sees while his profile loads
+ * (site-layout.tsx's MemberLoadingFrame), which the app replaces rather than takes over.
+ */
+export const framedPaths: readonly string[] = [
+  '/dashboard',
+  '/dashboard/history',
+  '/dashboard/settings',
+];

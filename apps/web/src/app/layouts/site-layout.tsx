@@ -34,6 +34,26 @@ export function SiteLayout(): React.JSX.Element {
 }
 
 /**
+ * What a member's page shows while his profile loads, as SiteLayout draws it then. The build also
+ * draws it into the member area's HTML (scripts/prerender.mjs), so a member opening his dashboard
+ * on a slow network sees the site's frame at once rather than a blank page; the app replaces it
+ * with the same frame when it starts.
+ */
+export function MemberLoadingFrame(): React.JSX.Element {
+  return (
+    <div className={styles.page}>
+      <a className={styles.skipLink} href="#main">
+        Skip to content
+      </a>
+      <SpinnerOverlay label="Loading your profile" />
+      <SiteHeader email={undefined} offersSignIn={false} />
+      <main className={styles.main} id="main" />
+      <SiteFooter />
+    </div>
+  );
+}
+
+/**
  * A header navigation button: lit while the location starts with its target path.
  * NavLink's own matching is exactly that: the path itself and anything below it.
  */
