@@ -6,13 +6,14 @@
 // (localStorage; apps/web/src/shared/http/token-store.ts) and Lighthouse told not to clear them.
 //
 // Usage: node scripts/bench/lighthouse.mjs [--url http://localhost:3000] [--runs 3]
-//          [--pages /home,/auth/login,/purchase,/dashboard]
+//          [--pages /home,/auth/login,/purchase,/dashboard] [--save folder]
+// --save writes each run's full Lighthouse report (JSON) into the folder, to see where time went.
 // Without --url it starts the product itself (`node scripts/start.mjs`, building if needed) on
 // PORT (4601) with a fresh DATA_DIR, and stops it at the end. Chromium is the system's
 // (CHROME_PATH, else /usr/bin/chromium); nothing downloads a browser. Scores move with the
 // machine's load: on a shared machine, read the medians, and compare runs made side by side.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +29,7 @@ const { values: options } = parseArgs({
     url: { type: 'string' },
     runs: { type: 'string', default: '3' },
     pages: { type: 'string', default: '/home,/auth/login,/purchase,/dashboard' },
+    save: { type: 'string' },
   },
 });
 const runs = Number(options.runs);
@@ -83,7 +85,7 @@ async function callApi(url, apiPath, body) {
 }
 
 /** One Lighthouse run in a Chromium of its own; signed in first when `tokens` are given. */
-async function measure(url, page, tokens) {
+async function measure(url, page, tokens, reportName) {
   const chrome = await chromeLauncher.launch({
     chromePath,
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-dev-shm-usage'],
@@ -114,8 +116,13 @@ async function measure(url, page, tokens) {
       disableStorageReset: Boolean(tokens),
     });
     if (lhr.runtimeError) return { failure: lhr.runtimeError.code };
+    if (options.save) {
+      mkdirSync(options.save, { recursive: true });
+      writeFileSync(path.join(options.save, `${reportName}.json`), JSON.stringify(lhr));
+    }
     return {
       score: Math.round((lhr.categories.performance.score ?? 0) * 100),
+      fcp: lhr.audits['first-contentful-paint'].numericValue,
       lcp: lhr.audits['largest-contentful-paint'].numericValue,
       tbt: lhr.audits['total-blocking-time'].numericValue,
       cls: lhr.audits['cumulative-layout-shift'].numericValue,
@@ -132,8 +139,8 @@ function median(values) {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-function line(label, { score, lcp, tbt, cls }) {
-  return `${label.padEnd(12)} score ${String(score).padStart(3)}  LCP ${String(Math.round(lcp)).padStart(5)} ms  TBT ${String(Math.round(tbt)).padStart(4)} ms  CLS ${cls.toFixed(3)}`;
+function line(label, { score, fcp, lcp, tbt, cls }) {
+  return `${label.padEnd(12)} score ${String(score).padStart(3)}  FCP ${String(Math.round(fcp)).padStart(5)} ms  LCP ${String(Math.round(lcp)).padStart(5)} ms  TBT ${String(Math.round(tbt)).padStart(4)} ms  CLS ${cls.toFixed(3)}`;
 }
 
 const product = options.url ? null : await startProduct();
@@ -160,7 +167,8 @@ try {
         const tokens = page.startsWith(MEMBER_AREA)
           ? await callApi(url, '/auth/local/login/email', member)
           : undefined;
-        result = await measure(url, page, tokens);
+        const reportName = `${page.slice(1).replaceAll('/', '-')}-${run}`;
+        result = await measure(url, page, tokens, reportName);
       }
       if (result.failure) throw new Error(`${page}: Lighthouse failed (${result.failure})`);
       if (result.finalPath !== page) console.log(`  (run ${run} ended on ${result.finalPath})`);
@@ -169,6 +177,7 @@ try {
     }
     const middle = {
       score: median(results.map((result) => result.score)),
+      fcp: median(results.map((result) => result.fcp)),
       lcp: median(results.map((result) => result.lcp)),
       tbt: median(results.map((result) => result.tbt)),
       cls: median(results.map((result) => result.cls)),

@@ -74,3 +74,25 @@ describe('prerendered pages', () => {
     },
   );
 });
+
+describe('the scripts of a page the build has drawn', () => {
+  function scriptTags(address: string): string[] {
+    const html = readFileSync(pageFile(outDir, address), 'utf8');
+    return html.match(/<(script type="module"|link rel="modulepreload")[^>]*>/g) ?? [];
+  }
+
+  it.each(['/home', '/auth/login', '/purchase', '/dashboard'])(
+    'come after the stylesheets on %s: its first paint needs none of them',
+    (address) => {
+      const tags = scriptTags(address);
+      expect(tags.length).toBeGreaterThan(1);
+      for (const tag of tags) expect(tag).toContain('fetchpriority="low"');
+    },
+  );
+
+  it('keep their priority on a page drawn only in the browser, which waits for them', () => {
+    const tags = scriptTags('/account/verify-email');
+    expect(tags.length).toBeGreaterThan(1);
+    for (const tag of tags) expect(tag).not.toContain('fetchpriority');
+  });
+});
