@@ -244,6 +244,32 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
     expect(history.json()).toEqual({ data: [] });
   });
 
+  it('leaves the mail of whoever now holds an address his unconfirmed email change named', async () => {
+    const email = uniqueEmail('leaving-mid-change');
+    const tokens = await registerAndLogin(server.app, email, 'correct horse');
+    const namedEmail = uniqueEmail('named-then-taken');
+    const change = await post(
+      server.app,
+      '/auth/change-email',
+      { newEmail: namedEmail, password: 'correct horse' },
+      tokens.accessToken,
+    );
+    expect(change.statusCode, change.body).toBe(200);
+    // Someone else registers the address the change named, and asks for a reset there.
+    await register(server.app, namedEmail, 'someone else entirely');
+    await post(server.app, '/auth/reset-password', { email: namedEmail });
+    const theirs = (await mailTo(namedEmail)).filter(
+      (mail) => !mail.template.startsWith('email-change'),
+    );
+    expect(theirs.length).toBeGreaterThan(0);
+
+    const deleted = await deleteAccount(tokens.accessToken, { password: 'correct horse' });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+
+    const left = (await mailTo(namedEmail)).map((mail) => mail.template);
+    for (const mail of theirs) expect(left).toContain(mail.template);
+  });
+
   it("keeps a refund of a deleted account's purchase in the books", async () => {
     const email = uniqueEmail('refunded-after');
     const tokens = await registerAndLogin(server.app, email, 'correct horse');

@@ -33,7 +33,11 @@ export async function hasActiveAppStoreSubscription(db: Executor, userId: string
   return running !== undefined;
 }
 
-/** The addresses an open email change of the member would move to: mail waits for them too. */
+/**
+ * The addresses an open email change of the member would move to: mail waits for them too. Not
+ * an address another account holds now (registered, or bought with, after the change was asked
+ * for and never confirmed): the mail there is that account's.
+ */
 export async function listRequestedEmails(db: Executor, userId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('oneTimeCodes')
@@ -41,6 +45,17 @@ export async function listRequestedEmails(db: Executor, userId: string): Promise
     .where('userId', '=', userId)
     .where('purpose', '=', 'email_change')
     .where('consumedAt', 'is', null)
+    .where((where) =>
+      where.not(
+        where.exists(
+          where
+            .selectFrom('users')
+            .select('users.id')
+            .whereRef(sql`lower(users.email)`, '=', sql`lower(one_time_codes.email)`)
+            .where('users.id', '<>', userId),
+        ),
+      ),
+    )
     .execute();
   return rows.map((row) => row.email);
 }
