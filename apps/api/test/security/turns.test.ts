@@ -56,4 +56,36 @@ describe('turns', () => {
     expect(turns.load()).toEqual({ running: 0, waiting: 0 });
     await expect(turns.take(() => Promise.resolve('later'))).resolves.toBe('later');
   });
+
+  it('drops a waiting piece whose caller left, unrun, and hands the turn to the next', async () => {
+    const turns = createTurns({
+      atOnce: 1,
+      maxWaiting: 10,
+      whenFull: () => new Error('full'),
+      whenAbandoned: () => new Error('caller left'),
+    });
+    const started: string[] = [];
+    const first = heldWork(started, 'first');
+    const gone = heldWork(started, 'gone');
+    const last = heldWork(started, 'last');
+    const callerLeaves = new AbortController();
+    const running = turns.take(first.work);
+    const abandoned = turns.take(gone.work, callerLeaves.signal);
+    const waiting = turns.take(last.work, new AbortController().signal);
+    await settle();
+    expect(turns.load()).toEqual({ running: 1, waiting: 2 });
+
+    callerLeaves.abort();
+    await expect(abandoned).rejects.toThrow('caller left');
+    expect(turns.load()).toEqual({ running: 1, waiting: 1 });
+    first.release();
+    await settle();
+    expect(started).toEqual(['first', 'last']);
+    last.release();
+    expect(await Promise.all([running, waiting])).toEqual(['first', 'last']);
+    expect(turns.load()).toEqual({ running: 0, waiting: 0 });
+    // One already gone is not queued at all, even with turns free.
+    await expect(turns.take(gone.work, AbortSignal.abort())).rejects.toThrow('caller left');
+    expect(started).toEqual(['first', 'last']);
+  });
 });

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { AppError } from '../../errors';
+import { callerLeftSignal } from '../../http/caller-left';
 import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
 import { type Caller, callerFrom } from '../../security/client-address';
@@ -41,8 +42,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async functi
     return authService.register(request.body, callerAt(request));
   });
 
-  serveEndpoint(app, endpoints.login, async function login(request) {
-    return authService.login(request.body, callerAt(request));
+  serveEndpoint(app, endpoints.login, async function login(request, reply) {
+    return authService.login(request.body, callerAt(request), callerLeftSignal(reply));
   });
 
   serveEndpoint(app, endpoints.refresh, async function refresh(request) {

@@ -172,7 +172,8 @@ export function createAuthService(deps: AuthServiceDependencies) {
   // there are hashing threads run at once, so 200 sign-ins arriving together gain nothing by all
   // looking their accounts up and passing the rate limits at once: that burst queued ahead of
   // every other member's request (npm run bench, the storm: the profile's p97.5 ratio fell from
-  // about 1.5 to 1.3). A few more than the threads keep the threads fed meanwhile.
+  // about 1.5 to 1.3). A few more than the threads keep the threads fed meanwhile. A sign-in
+  // whose client has gone while it waited is dropped unrun (the route's `callerLeft`).
   const signInTurns = createTurns({
     atOnce: deps.passwordSignInsAtOnce,
     maxWaiting: 200,
@@ -421,7 +422,12 @@ export function createAuthService(deps: AuthServiceDependencies) {
      * Same status, body and work for a wrong password and an unknown email: an unknown email is
      * verified against a decoy hash and counts as a failure like any other.
      */
-    login(input: { email: string; password: string }, caller: Caller): Promise<TokenPair> {
+    login(
+      input: { email: string; password: string },
+      caller: Caller,
+      /** Aborts when the caller has gone: a sign-in still waiting for its turn is then dropped. */
+      callerLeft?: AbortSignal,
+    ): Promise<TokenPair> {
       return signInTurns.take(async () => {
         const user = await usersRepo.findUserByEmail(db, input.email);
         const account = { key: input.email.toLowerCase(), user };
@@ -437,7 +443,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
           caller,
           credentialVersion: user.credentialVersion,
         });
-      });
+      }, callerLeft);
     },
 
     /**
