@@ -270,6 +270,33 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
     for (const mail of theirs) expect(left).toContain(mail.template);
   });
 
+  it('leaves no Stripe customer behind when the account goes while its first checkout makes one', async () => {
+    const email = uniqueEmail('leaving-mid-checkout');
+    const tokens = await registerAndLogin(server.app, email, 'correct horse');
+    const customers = server.app.stripe.customers;
+    const create = customers.create.bind(customers);
+    let madeForHim: string | undefined;
+    // The member deletes his account (another tab) just as Stripe answers with his new customer.
+    customers.create = async (...args: Parameters<typeof create>) => {
+      const customer = await create(...args);
+      madeForHim = customer.id;
+      const deleted = await deleteAccount(tokens.accessToken, { password: 'correct horse' });
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      return customer;
+    };
+    let started;
+    try {
+      started = await post(server.app, '/payments/stripe/new', { planId: '1-week', email });
+    } finally {
+      customers.create = create;
+    }
+    // The checkout goes on as a newcomer's, and the customer made for the gone account is gone.
+    expect(started.statusCode, started.body).toBe(200);
+    expect(madeForHim).toMatch(/^cus_/);
+    const customer = await server.app.stripe.customers.retrieve(madeForHim!);
+    expect(customer.deleted).toBe(true);
+  });
+
   it("keeps a refund of a deleted account's purchase in the books", async () => {
     const email = uniqueEmail('refunded-after');
     const tokens = await registerAndLogin(server.app, email, 'correct horse');

@@ -35,17 +35,45 @@ export type PaymentsService = ReturnType<typeof createPaymentsService>;
 export function createPaymentsService(deps: PaymentsServiceDependencies) {
   const { db } = deps;
 
-  /** One Stripe customer per account, created on first need (idempotent per account). */
-  async function stripeCustomerFor(userId: string): Promise<string> {
+  /**
+   * One Stripe customer per account, created on first need (idempotent per account). Undefined
+   * when the account is gone, deleted before or while Stripe made the customer: that customer is
+   * then deleted too, since the deletion, which saw none, could not.
+   */
+  async function stripeCustomerFor(userId: string): Promise<string | undefined> {
     const user = await usersRepo.findStripeCustomer(db, userId);
-    if (!user) throw new AppError(401, SESSION_ENDED_MESSAGE);
+    if (!user) return undefined;
     if (user.stripeCustomerId) return user.stripeCustomerId;
     const customer = await deps.stripe.customers.create(
       { email: user.email, metadata: { userId } },
       { idempotencyKey: `customer-${userId}` },
     );
+    // Waits for a deletion in progress (it holds the member's row), then finds no row to set.
     await usersRepo.setStripeCustomerIfMissing(db, userId, customer.id);
-    return (await usersRepo.findStripeCustomer(db, userId))?.stripeCustomerId ?? customer.id;
+    const stored = await usersRepo.findStripeCustomer(db, userId);
+    if (!stored) {
+      await deleteCustomer({ userId, stripeCustomerId: customer.id });
+      return undefined;
+    }
+    return stored.stripeCustomerId ?? customer.id;
+  }
+
+  /** Stripe forgets the customer; failures are logged for the operator, never thrown. */
+  async function deleteCustomer(account: {
+    userId: string;
+    stripeCustomerId: string | null;
+  }): Promise<void> {
+    if (!account.stripeCustomerId) return;
+    try {
+      await deps.stripe.customers.del(account.stripeCustomerId);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'resource_missing') return;
+      deps.log.error(
+        { err: error, userId: account.userId, customerId: account.stripeCustomerId },
+        'stripe: customer of a deleted account NOT deleted; delete it in the Stripe dashboard',
+      );
+    }
   }
 
   /**
@@ -87,8 +115,10 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       }
       const plan = await repo.findPlan(db, input.planId);
       if (!plan) throw new AppError(400, 'Plan is required');
-      const user = await usersRepo.findUserByEmail(db, input.email);
-      const customer = user ? await stripeCustomerFor(user.id) : undefined;
+      const account = await usersRepo.findUserByEmail(db, input.email);
+      const customer = account ? await stripeCustomerFor(account.id) : undefined;
+      // An account deleted meanwhile: the email buys as a newcomer's would.
+      const user = customer ? account : undefined;
       // Stripe's page shows the customer's email, read-only: the current one, not an old one.
       if (user) await trySyncCustomerEmail(user.id);
       const successQuery = `registered=${user ? 'true' : 'false'}&email=${encodeURIComponent(input.email)}`;
@@ -152,6 +182,7 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
     /** The caller's own billing portal. */
     async openCustomerPortal(userId: string): Promise<string> {
       const customer = await stripeCustomerFor(userId);
+      if (!customer) throw new AppError(401, SESSION_ENDED_MESSAGE);
       await trySyncCustomerEmail(userId);
       const portal = await deps.stripe.billingPortal.sessions.create(
         { customer, return_url: `${deps.publicUrl}/dashboard/history` },
@@ -189,18 +220,6 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
      * do). The SDK retries network failures; a failure after that is logged with the customer's
      * id, for the operator to delete it by hand, and never thrown.
      */
-    async deleteCustomer(account: { userId: string; stripeCustomerId: string | null }) {
-      if (!account.stripeCustomerId) return;
-      try {
-        await deps.stripe.customers.del(account.stripeCustomerId);
-      } catch (error) {
-        const code = (error as { code?: string }).code;
-        if (code === 'resource_missing') return;
-        deps.log.error(
-          { err: error, userId: account.userId, customerId: account.stripeCustomerId },
-          'stripe: customer of a deleted account NOT deleted; delete it in the Stripe dashboard',
-        );
-      }
-    },
+    deleteCustomer,
   };
 }
