@@ -110,6 +110,8 @@ export interface OutboxEmailsTable {
   uselessAfter: Date | null;
   /** Retried for as long as it takes (hourly past the last attempt), never marked failed. */
   neverGiveUp: Generated<boolean>;
+  /** The account it is about: deleted with it. Null for mail about no account (any more). */
+  userId: string | null;
 }
 
 export type PurchaseProvider = 'Stripe' | 'Apple';

@@ -35,6 +35,11 @@ export interface OutboxSettings {
 
 export interface OutgoingEmail {
   to: string;
+  /**
+   * The account the mail is about, whatever address it goes to: deleting the account deletes it
+   * (migrations/0013). Only a mail about an account already gone, its deletion's, has none.
+   */
+  userId: string | null;
   template: string;
   content: RenderedEmail;
   /** When its link expires: the mail is not sent after then, and not retried past it. */
@@ -82,6 +87,7 @@ async function insertEmail(
     .insertInto('outboxEmails')
     .values({
       recipient: email.to,
+      userId: email.userId,
       template: email.template,
       encryptedPayload: seal(encryptionKey, JSON.stringify(email.content)),
       uselessAfter: email.uselessAfter ?? null,

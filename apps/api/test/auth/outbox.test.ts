@@ -238,12 +238,14 @@ describe.each(testDatabaseKinds)('mail outbox on $name', (kind) => {
       const content = (subject: string) => ({ subject, text: subject, html: `<p>${subject}</p>` });
       await app.mail.enqueue(app.database.db, {
         to: email,
+        userId: null,
         template: 'test-expired',
         content: content('Expired link'),
         uselessAfter: new Date(Date.now() - 1000),
       });
       await app.mail.enqueue(app.database.db, {
         to: email,
+        userId: null,
         template: 'test-no-link',
         content: content('No link'),
       });

@@ -18,7 +18,7 @@ import {
   deliverStripeEvent,
   newPaymentIntentId,
 } from '../support/stripe-events';
-import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
+import { linkIn, startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -268,6 +268,36 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
 
     const left = (await mailTo(namedEmail)).map((mail) => mail.template);
     for (const mail of theirs) expect(left).toContain(mail.template);
+  });
+
+  it('forgets the mail to the addresses he had before, which named the one he moved to', async () => {
+    const oldEmail = uniqueEmail('leaving-moved-from');
+    const tokens = await registerAndLogin(server.app, oldEmail, 'correct horse');
+    const newEmail = uniqueEmail('leaving-moved-to');
+    const change = await post(
+      server.app,
+      '/auth/change-email',
+      { newEmail, password: 'correct horse' },
+      tokens.accessToken,
+    );
+    expect(change.statusCode, change.body).toBe(200);
+    const link = linkIn(
+      await server.inbox.waitFor(
+        (message) => message.to.includes(newEmail) && message.subject.startsWith('Confirm'),
+      ),
+    );
+    const verified = await post(server.app, '/auth/change-email/verify', {
+      code: link.searchParams.get('code'),
+      newEmail,
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+    // The notice to the old address, which names the new one.
+    expect((await mailTo(oldEmail)).length).toBeGreaterThan(0);
+
+    const deleted = await deleteAccount(tokens.accessToken, { password: 'correct horse' });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await mailTo(oldEmail)).toEqual([]);
+    expect((await mailTo(newEmail)).map((mail) => mail.template)).toEqual(['account-deleted']);
   });
 
   it('leaves no Stripe customer behind when the account goes while its first checkout makes one', async () => {

@@ -8,7 +8,7 @@ import {
   deliverStripeEvent,
   newPaymentIntentId,
 } from '../support/stripe-events';
-import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
+import { linkIn, startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
 
 /** "Download your data": one JSON attachment with what the product keeps, never a secret. */
@@ -60,6 +60,42 @@ describe.each(testDatabaseKinds)('the data export on $name', (kind) => {
     // Nothing secret leaves: no hash, token, code or mail body.
     expect(response.body).not.toMatch(/argon2|passwordHash|refreshToken|encryptedPayload|code=/);
     expect(response.body).not.toContain(tokens.refreshToken);
+  });
+
+  async function exportedMail(accessToken: string) {
+    const response = await server.app.inject({
+      method: 'GET',
+      url: '/api/users/export',
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    expect(response.statusCode).toBe(200);
+    return response.json<DataExport>().emails.map((mail) => `${mail.template} ${mail.recipient}`);
+  }
+
+  it('lists the mail about the account at any address, the one he moved away from included', async () => {
+    const oldEmail = uniqueEmail('export-old');
+    const member = await registerAndLogin(server.app, oldEmail, 'correct horse');
+    const newEmail = uniqueEmail('export-new');
+    await post(
+      server.app,
+      '/auth/change-email',
+      { newEmail, password: 'correct horse' },
+      member.accessToken,
+    );
+    const link = linkIn(
+      await server.inbox.waitFor(
+        (message) => message.to.includes(newEmail) && message.subject.startsWith('Confirm'),
+      ),
+    );
+    const moved = await post(server.app, '/auth/change-email/verify', {
+      code: link.searchParams.get('code'),
+      newEmail,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+
+    const mail = await exportedMail(member.accessToken);
+    expect(mail).toContain(`email-change-notice ${oldEmail}`);
+    expect(mail).toContain(`email-change-confirmation ${newEmail}`);
   });
 
   it('needs a signed-in member', async () => {

@@ -523,6 +523,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
         });
         await deps.mail.enqueue(transaction, {
           to: user.email,
+          userId: user.id,
           template: 'password-reset',
           content: passwordResetEmail({
             link: passwordResetLink(user.email, code),
@@ -561,6 +562,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
         });
         await deps.mail.enqueue(transaction, {
           to: email,
+          userId: used.userId,
           template: 'password-changed',
           content: passwordChangedEmail({ supportEmail: deps.supportEmail }),
         });
@@ -594,6 +596,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
         });
         await deps.mail.enqueue(transaction, {
           to: email,
+          userId: user.id,
           template: 'password-changed',
           content: passwordChangedEmail({ supportEmail: deps.supportEmail }),
         });
@@ -637,6 +640,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
         });
         await deps.mail.enqueue(transaction, {
           to: input.newEmail,
+          userId: user.id,
           template: 'email-change-confirmation',
           content: emailChangeConfirmationEmail({
             link: emailChangeLink(input.newEmail, code),
@@ -646,6 +650,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
         });
         await deps.mail.enqueue(transaction, {
           to: user.email,
+          userId: user.id,
           template: 'email-change-notice',
           content: emailChangeNoticeEmail({
             newEmail: input.newEmail,
@@ -732,10 +737,12 @@ export function createAuthService(deps: AuthServiceDependencies) {
           return undefined;
         }
         const requested = await deletionRepo.listRequestedEmails(transaction, user.id);
-        await deletionRepo.deleteMailTo(transaction, [current.email, ...requested]);
+        await deletionRepo.deleteUnownedMailTo(transaction, [current.email, ...requested]);
         await deletionRepo.deleteUser(transaction, user.id);
         await deps.mail.enqueue(transaction, {
           to: current.email,
+          // About an account that is gone: nothing to delete it with.
+          userId: null,
           template: 'account-deleted',
           content: accountDeletedEmail({
             hadAppStoreSubscription: hasAppStoreSubscription,
@@ -813,6 +820,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
           await usersRepo.updateEmail(transaction, used.userId, used.email);
           await deps.mail.enqueue(transaction, {
             to: movedTo,
+            userId: used.userId,
             template: 'email-change-undone',
             content: emailChangeUndoneEmail({
               previousEmail: used.email,

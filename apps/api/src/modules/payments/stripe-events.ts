@@ -298,6 +298,7 @@ export function createStripeEventHandler(deps: StripeEventsDependencies) {
       if (createdAccount && newAccount) {
         await deps.mail.enqueue(transaction, {
           to: user.email,
+          userId: user.id,
           template: 'account-created-by-purchase',
           content: accountCreatedByPurchaseEmail({
             email: user.email,

@@ -123,6 +123,7 @@ export function createSocialService(deps: SocialServiceDependencies) {
       });
       await deps.mail.enqueue(transaction, {
         to: existing.email,
+        userId: existing.id,
         template: 'sign-in-method-added',
         content: signInMethodAddedEmail({
           provider: provider === 'google' ? 'Google' : 'Apple',

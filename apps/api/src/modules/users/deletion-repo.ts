@@ -1,6 +1,7 @@
 // The SQL of "Delete account". Deleting the member's row takes his sessions, refresh tokens,
-// codes, identities and premium ledger with it (on delete cascade); his purchases stay, tied to
-// no one, and his App Store subscriptions wait unbound (on delete set null: migrations/0012).
+// codes, identities, premium ledger and mail with it (on delete cascade); his purchases stay,
+// tied to no one, and his App Store subscriptions wait unbound (on delete set null:
+// migrations/0012).
 // No rules live here.
 import { type Kysely, sql, type Transaction } from 'kysely';
 
@@ -60,11 +61,16 @@ export async function listRequestedEmails(db: Executor, userId: string): Promise
   return rows.map((row) => row.email);
 }
 
-/** Forgets every mail to these addresses, sent or waiting (their record is personal data too). */
-export async function deleteMailTo(db: Executor, addresses: readonly string[]): Promise<void> {
+/**
+ * Forgets the mail to these addresses that names no account, sent or waiting (its record is
+ * personal data too): what was written before mail named its account (migrations/0013). The
+ * member's own mail, to whichever address, goes with his row; another account's stays.
+ */
+export async function deleteUnownedMailTo(db: Executor, addresses: readonly string[]) {
   if (addresses.length === 0) return;
   await db
     .deleteFrom('outboxEmails')
+    .where('userId', 'is', null)
     .where(
       sql<string>`lower(recipient)`,
       'in',
@@ -73,7 +79,7 @@ export async function deleteMailTo(db: Executor, addresses: readonly string[]): 
     .execute();
 }
 
-/** Deletes the member's row (and, by cascade, everything that is his alone). */
+/** Deletes the member's row (and, by cascade, everything that is his alone, his mail included). */
 export async function deleteUser(db: Executor, userId: string): Promise<boolean> {
   const result = await db.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
   return result.numDeletedRows > 0n;

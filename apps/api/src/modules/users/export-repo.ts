@@ -53,11 +53,20 @@ export async function readMemberData(db: Kysely<Database>, userId: string) {
     .where('userId', '=', userId)
     .orderBy('createdAt')
     .execute();
-  // Mail goes to an address, not an account: the mail sent to the member's current address.
+  // The mail about the account, to whichever address it went; and mail written before rows named
+  // their account (migrations/0013) that went to his current address.
   const emails = await db
     .selectFrom('outboxEmails')
     .select(['template', 'recipient', 'createdAt', 'sentAt'])
-    .where(sql<string>`lower(recipient)`, '=', user.email.toLowerCase())
+    .where((where) =>
+      where.or([
+        where('userId', '=', userId),
+        where.and([
+          where('userId', 'is', null),
+          where(sql<string>`lower(recipient)`, '=', user.email.toLowerCase()),
+        ]),
+      ]),
+    )
     .orderBy('createdAt')
     .execute();
   return { user, identities, sessions, purchases, appStoreSubscriptions, emails };
