@@ -1,8 +1,9 @@
 // The SQL of the users table: accounts, their password, their address and their premium end.
 // Every module that reads or writes a member's row goes through here. No rules live here.
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 
-import type { Database } from '../../db/schema';
+import { preparedStatement } from '../../db/prepared-statements';
+import type { Database, UsersTable } from '../../db/schema';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -16,12 +17,22 @@ const ACCOUNT_COLUMNS = [
   'credentialVersion',
 ] as const;
 
-export function findUserByEmail(db: Executor, email: string) {
-  return db
-    .selectFrom('users')
-    .select(ACCOUNT_COLUMNS)
-    .where(sql<string>`lower(email)`, '=', sql<string>`lower(${email})`)
-    .executeTakeFirst();
+type Account = Pick<Selectable<UsersTable>, (typeof ACCOUNT_COLUMNS)[number]>;
+
+/**
+ * The account of an address, whatever its case: every password sign-in starts here, so its SQL
+ * is written once and prepared (db/prepared-statements.ts) rather than built on each call.
+ */
+const ACCOUNT_BY_EMAIL_SQL = preparedStatement(
+  'account_by_email',
+  `select id, email, password_hash, subscription_end_date, email_verified_at, credential_version
+  from users where lower(email) = lower($1)`,
+);
+
+export async function findUserByEmail(db: Executor, email: string): Promise<Account | undefined> {
+  // Kysely's CamelCasePlugin names the columns as ACCOUNT_COLUMNS does.
+  const result = await db.executeQuery<Account>(CompiledQuery.raw(ACCOUNT_BY_EMAIL_SQL, [email]));
+  return result.rows[0];
 }
 
 export function findUserById(db: Executor, id: string) {
