@@ -20,6 +20,7 @@ export interface Database {
   appStoreNotifications: AppStoreNotificationsTable;
   userIdentities: UserIdentitiesTable;
   usedSignInNonces: UsedSignInNoncesTable;
+  stripeCustomerDeletions: StripeCustomerDeletionsTable;
 }
 
 export interface SchemaMigrationsTable {
@@ -233,4 +234,13 @@ export interface AppStoreNotificationsTable {
   payload: string | null;
   receivedAt: Generated<Date>;
   appliedAt: Date | null;
+}
+
+/** A deleted account's Stripe customer, until Stripe has deleted it (migrations/0014). */
+export interface StripeCustomerDeletionsTable {
+  customerId: string;
+  requestedAt: Generated<Date>;
+  attempts: Generated<number>;
+  nextAttemptAt: Generated<Date>;
+  lastError: string | null;
 }

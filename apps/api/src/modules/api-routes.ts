@@ -17,6 +17,7 @@ import { createAppStoreService } from './app-store/service';
 import { authRoutes, limitRequestsPerAddress } from './auth/routes';
 import { createAuthService } from './auth/service';
 import { createSessionPruning } from './auth/session-pruning';
+import { createCustomerDeletionRetries } from './payments/customer-deletions';
 import { healthRoutes } from './health/routes';
 import { paymentRoutes } from './payments/routes';
 import { createPaymentsService } from './payments/service';
@@ -105,8 +106,14 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
   });
   const sessionPruning = createSessionPruning({ db, log: api.log });
   sessionPruning.start();
+  const customerDeletionRetries = createCustomerDeletionRetries({
+    retryDue: () => paymentsService.retryCustomerDeletions(),
+    log: api.log,
+  });
+  customerDeletionRetries.start();
   api.addHook('onClose', async () => {
     sessionPruning.stop();
+    customerDeletionRetries.stop();
     // Its own hashing threads end with it; a hasher handed in is its owner's to close.
     if (!passwordHasher) await hasher.close();
   });

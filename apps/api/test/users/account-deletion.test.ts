@@ -4,6 +4,7 @@ import { deleteAccountMessages } from '@kegel/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { createPaymentsService } from '../../src/modules/payments/service';
 import { getProfile, login, post, register, registerAndLogin } from '../support/accounts';
 import {
   appStoreEnv,
@@ -208,13 +209,16 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
     expect((await mailTo(email)).map((mail) => mail.template)).toEqual(['account-deleted']);
     expect(await mailTo(requestedEmail)).toEqual([]);
 
-    // Stripe forgets the customer too (after the commit, not within it).
+    // Stripe forgets the customer too (after the commit, not within it), and nothing waits.
     await expect
       .poll(async () => {
         const customer = await server.app.stripe.customers.retrieve(stripeCustomerId!);
         return customer.deleted === true;
       })
       .toBe(true);
+    await expect
+      .poll(() => db().selectFrom('stripeCustomerDeletions').select('customerId').execute())
+      .not.toContainEqual({ customerId: stripeCustomerId });
 
     // Deleting twice: the session is gone with the account.
     const again = await deleteAccount(tokens.accessToken, { password: 'correct horse' });
@@ -325,6 +329,60 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
     expect(madeForHim).toMatch(/^cus_/);
     const customer = await server.app.stripe.customers.retrieve(madeForHim!);
     expect(customer.deleted).toBe(true);
+  });
+
+  it('deletes the Stripe customer later when Stripe does not answer at the time', async () => {
+    const email = uniqueEmail('leaving-stripe-down');
+    const tokens = await registerAndLogin(server.app, email, 'correct horse');
+    await buyThroughStripe(email);
+    const userId = await idOf(email);
+    await expect.poll(async () => (await rowsOf(userId)).purchases).toBe(1);
+    const { stripeCustomerId } = await db()
+      .selectFrom('users')
+      .select('stripeCustomerId')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    const pending = () =>
+      db()
+        .selectFrom('stripeCustomerDeletions')
+        .select(['attempts', 'lastError'])
+        .where('customerId', '=', stripeCustomerId!)
+        .execute();
+
+    const customers = server.app.stripe.customers;
+    const del = customers.del.bind(customers);
+    customers.del = () => Promise.reject(new Error('Stripe is down'));
+    try {
+      const deleted = await deleteAccount(tokens.accessToken, { password: 'correct horse' });
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      // The account is gone at once; the customer waits, with why.
+      await expect.poll(async () => (await pending())[0]?.lastError).toBe('Stripe is down');
+    } finally {
+      customers.del = del;
+    }
+    expect((await server.app.stripe.customers.retrieve(stripeCustomerId!)).deleted).toBeFalsy();
+
+    // A later run (customer-deletions.ts runs it every 10 minutes) finds it due and deletes it.
+    const payments = createPaymentsService({
+      db: db(),
+      log: server.app.log,
+      publicUrl: 'http://localhost',
+      stripe: server.app.stripe,
+      rateLimiter: server.app.rateLimiter,
+      checkoutLimits: {
+        perAddress: { name: 'unused', limit: 1, windowSeconds: 1 },
+        perEmail: { name: 'unused', limit: 1, windowSeconds: 1 },
+      },
+    });
+    expect(await payments.retryCustomerDeletions()).toBe(0); // not due yet
+    await db()
+      .updateTable('stripeCustomerDeletions')
+      .set({ nextAttemptAt: new Date(Date.now() - 1000) })
+      .where('customerId', '=', stripeCustomerId!)
+      .execute();
+    expect(await payments.retryCustomerDeletions()).toBe(1);
+    expect(await pending()).toEqual([]);
+    expect((await server.app.stripe.customers.retrieve(stripeCustomerId!)).deleted).toBe(true);
   });
 
   it("keeps a refund of a deleted account's purchase in the books", async () => {

@@ -739,6 +739,10 @@ export function createAuthService(deps: AuthServiceDependencies) {
         const requested = await deletionRepo.listRequestedEmails(transaction, user.id);
         await deletionRepo.deleteUnownedMailTo(transaction, [current.email, ...requested]);
         await deletionRepo.deleteUser(transaction, user.id);
+        // Stripe forgets the customer after the commit; the row makes sure it happens.
+        if (customer.stripeCustomerId) {
+          await deletionRepo.recordStripeCustomerDeletion(transaction, customer.stripeCustomerId);
+        }
         await deps.mail.enqueue(transaction, {
           to: current.email,
           // About an account that is gone: nothing to delete it with.

@@ -11,6 +11,7 @@ import type { Database } from '../../db/schema';
 import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
 import type { Caller } from '../../security/client-address';
 import type { RateLimiter, RateLimitRule } from '../../security/rate-limiter';
+import * as deletionRepo from '../users/deletion-repo';
 import * as usersRepo from '../users/repo';
 import * as repo from './repo';
 import type { OperatorLog } from './stripe-events';
@@ -31,6 +32,12 @@ export const checkoutMessages = {
 };
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
+
+/** A deleted account's customer that Stripe did not delete: retried after 1, 2, 4… minutes, at most 6 hours apart. */
+const CUSTOMER_DELETION_MAX_RETRY_SECONDS = 6 * 60 * 60;
+/** How long a process that took a deletion has it before another may try it. */
+const CUSTOMER_DELETION_LEASE_SECONDS = 5 * 60;
+const CUSTOMER_DELETIONS_PER_RUN = 20;
 
 export function createPaymentsService(deps: PaymentsServiceDependencies) {
   const { db } = deps;
@@ -58,22 +65,68 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
     return stored.stripeCustomerId ?? customer.id;
   }
 
-  /** Stripe forgets the customer; failures are logged for the operator, never thrown. */
+  /**
+   * Stripe forgets the customer of a deleted account. The customer waits in
+   * stripe_customer_deletions until Stripe has answered; a failure (after the SDK's own retries)
+   * is logged and tried again later by `retryCustomerDeletions`, never thrown.
+   */
   async function deleteCustomer(account: {
     userId: string;
     stripeCustomerId: string | null;
   }): Promise<void> {
     if (!account.stripeCustomerId) return;
     try {
-      await deps.stripe.customers.del(account.stripeCustomerId);
+      await deletionRepo.recordStripeCustomerDeletion(db, account.stripeCustomerId);
+      await attemptCustomerDeletion(account.stripeCustomerId, 1);
     } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === 'resource_missing') return;
+      // The database, not Stripe: the account's deletion recorded the customer; a later run
+      // tries it.
       deps.log.error(
         { err: error, userId: account.userId, customerId: account.stripeCustomerId },
-        'stripe: customer of a deleted account NOT deleted; delete it in the Stripe dashboard',
+        'stripe: deletion of a deleted account customer not attempted; tried again later',
       );
     }
+  }
+
+  /** One attempt at a recorded deletion; `attempt` counts from 1. True once Stripe has it done. */
+  async function attemptCustomerDeletion(customerId: string, attempt: number): Promise<boolean> {
+    try {
+      await deps.stripe.customers.del(customerId);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code !== 'resource_missing') {
+        const retryInSeconds = Math.min(
+          CUSTOMER_DELETION_MAX_RETRY_SECONDS,
+          60 * 2 ** Math.min(attempt - 1, 20),
+        );
+        await repo.recordCustomerDeletionFailure(db, {
+          customerId,
+          error: error instanceof Error ? error.message : String(error),
+          retryInSeconds,
+        });
+        deps.log.error(
+          { err: error, customerId, attempt, retryInSeconds },
+          'stripe: customer of a deleted account not deleted yet; tried again later',
+        );
+        return false;
+      }
+    }
+    await repo.forgetCustomerDeletion(db, customerId);
+    return true;
+  }
+
+  /** The deletions that are due, each tried once; how many Stripe has now done. */
+  async function retryCustomerDeletions(): Promise<number> {
+    const due = await repo.claimDueCustomerDeletions(
+      db,
+      CUSTOMER_DELETIONS_PER_RUN,
+      CUSTOMER_DELETION_LEASE_SECONDS,
+    );
+    let done = 0;
+    for (const { customerId, attempts } of due) {
+      if (await attemptCustomerDeletion(customerId, attempts)) done += 1;
+    }
+    return done;
   }
 
   /**
@@ -217,9 +270,10 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
 
     /**
      * After an account was deleted: Stripe forgets the person too (its payments stay, as ours
-     * do). The SDK retries network failures; a failure after that is logged with the customer's
-     * id, for the operator to delete it by hand, and never thrown.
+     * do). The SDK retries network failures; a failure after that is logged and tried again.
      */
     deleteCustomer,
+    /** What customer-deletions.ts runs now and then, in every process. */
+    retryCustomerDeletions,
   };
 }

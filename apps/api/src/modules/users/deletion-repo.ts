@@ -84,3 +84,18 @@ export async function deleteUser(db: Executor, userId: string): Promise<boolean>
   const result = await db.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
+
+/**
+ * A deleted account's Stripe customer, kept until Stripe has deleted it (payments/
+ * customer-deletions.ts): written in the deletion's transaction, so it cannot be lost.
+ */
+export async function recordStripeCustomerDeletion(
+  db: Executor,
+  customerId: string,
+): Promise<void> {
+  await db
+    .insertInto('stripeCustomerDeletions')
+    .values({ customerId })
+    .onConflict((conflict) => conflict.column('customerId').doNothing())
+    .execute();
+}
