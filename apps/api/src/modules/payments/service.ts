@@ -33,7 +33,10 @@ export const checkoutMessages = {
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
 
-/** A deleted account's customer that Stripe did not delete: retried after 1, 2, 4… minutes, at most 6 hours apart. */
+/**
+ * A deleted account's customer that Stripe did not delete is tried again 1, 2, 4… minutes later,
+ * at most 6 hours apart, for as long as it takes.
+ */
 const CUSTOMER_DELETION_MAX_RETRY_SECONDS = 6 * 60 * 60;
 /** How long a process that took a deletion has it before another may try it. */
 const CUSTOMER_DELETION_LEASE_SECONDS = 5 * 60;
