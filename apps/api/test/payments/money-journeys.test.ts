@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { getProfile, login, post, registerAndLogin } from '../support/accounts';
-import { linkIn, startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
+import {
+  changeEmailThroughLink,
+  getProfile,
+  login,
+  post,
+  registerAndLogin,
+} from '../support/accounts';
+import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -60,19 +66,10 @@ describe.each(testDatabaseKinds)('money through the Stripe sandbox on $name', (k
     await expect.poll(async () => (await purchasesOf(member.id)).length).toBe(1);
     const customerId = (await accountOf(oldEmail))!.stripeCustomerId!;
 
-    const asked = await post(
-      server.app,
-      '/auth/change-email',
-      { newEmail, password: 'correct horse' },
-      tokens.accessToken,
-    );
-    expect(asked.statusCode, asked.body).toBe(200);
-    const link = linkIn(await server.inbox.waitFor((mail) => mail.to.includes(newEmail)));
-    const confirmed = await post(server.app, '/auth/change-email/verify', {
-      code: link.searchParams.get('code'),
+    await changeEmailThroughLink(server, tokens.accessToken, {
       newEmail,
+      password: 'correct horse',
     });
-    expect(confirmed.statusCode, confirmed.body).toBe(200);
     // The customer follows the account's email (after the change commits, not within it).
     await expect
       .poll(async () => {

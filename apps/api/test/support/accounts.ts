@@ -2,6 +2,8 @@ import type { TokenPair } from '@kegel/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 
+import { linkIn, type TestServer } from './test-app';
+
 /** Drives the account calls through HTTP, as a client would. */
 export function post(
   app: FastifyInstance,
@@ -78,4 +80,27 @@ export function decodeJwt(token: string): Record<string, unknown> {
     header: JSON.parse(Buffer.from(header ?? '', 'base64url').toString()) as unknown,
     ...(JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()) as Record<string, unknown>),
   };
+}
+
+/**
+ * Moves a signed-in member to `newEmail` as he would: asks for the change, then follows the link
+ * mailed to the new address.
+ */
+export async function changeEmailThroughLink(
+  server: TestServer,
+  accessToken: string,
+  change: { newEmail: string; password: string },
+): Promise<void> {
+  const asked = await post(server.app, '/auth/change-email', change, accessToken);
+  expect(asked.statusCode, asked.body).toBe(200);
+  const link = linkIn(
+    await server.inbox.waitFor(
+      (mail) => mail.to.includes(change.newEmail) && mail.subject.startsWith('Confirm'),
+    ),
+  );
+  const confirmed = await post(server.app, '/auth/change-email/verify', {
+    code: link.searchParams.get('code'),
+    newEmail: change.newEmail,
+  });
+  expect(confirmed.statusCode, confirmed.body).toBe(200);
 }

@@ -5,7 +5,14 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createPaymentsService } from '../../src/modules/payments/service';
-import { getProfile, login, post, register, registerAndLogin } from '../support/accounts';
+import {
+  changeEmailThroughLink,
+  getProfile,
+  login,
+  post,
+  register,
+  registerAndLogin,
+} from '../support/accounts';
 import {
   appStoreEnv,
   monthFrom,
@@ -19,7 +26,7 @@ import {
   deliverStripeEvent,
   newPaymentIntentId,
 } from '../support/stripe-events';
-import { linkIn, startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
+import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -102,6 +109,15 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
       .execute();
   }
 
+  async function stripeCustomerOf(userId: string): Promise<string | null> {
+    const user = await db()
+      .selectFrom('users')
+      .select('stripeCustomerId')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return user.stripeCustomerId;
+  }
+
   async function revenueCents(): Promise<number> {
     const row = await db()
       .selectFrom('purchases')
@@ -130,11 +146,7 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
     await buyThroughStripe(email);
     const userId = await idOf(email);
     await expect.poll(async () => (await rowsOf(userId)).purchases).toBe(1);
-    const { stripeCustomerId } = await db()
-      .selectFrom('users')
-      .select('stripeCustomerId')
-      .where('id', '=', userId)
-      .executeTakeFirstOrThrow();
+    const stripeCustomerId = await stripeCustomerOf(userId);
     expect(stripeCustomerId).toMatch(/^cus_/);
     // An email change waiting for its link, and a reset link: codes, and mail to two addresses.
     const requestedEmail = uniqueEmail('moving-to');
@@ -278,23 +290,10 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
     const oldEmail = uniqueEmail('leaving-moved-from');
     const tokens = await registerAndLogin(server.app, oldEmail, 'correct horse');
     const newEmail = uniqueEmail('leaving-moved-to');
-    const change = await post(
-      server.app,
-      '/auth/change-email',
-      { newEmail, password: 'correct horse' },
-      tokens.accessToken,
-    );
-    expect(change.statusCode, change.body).toBe(200);
-    const link = linkIn(
-      await server.inbox.waitFor(
-        (message) => message.to.includes(newEmail) && message.subject.startsWith('Confirm'),
-      ),
-    );
-    const verified = await post(server.app, '/auth/change-email/verify', {
-      code: link.searchParams.get('code'),
+    await changeEmailThroughLink(server, tokens.accessToken, {
       newEmail,
+      password: 'correct horse',
     });
-    expect(verified.statusCode, verified.body).toBe(200);
     // The notice to the old address, which names the new one.
     expect((await mailTo(oldEmail)).length).toBeGreaterThan(0);
 
@@ -337,11 +336,7 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
     await buyThroughStripe(email);
     const userId = await idOf(email);
     await expect.poll(async () => (await rowsOf(userId)).purchases).toBe(1);
-    const { stripeCustomerId } = await db()
-      .selectFrom('users')
-      .select('stripeCustomerId')
-      .where('id', '=', userId)
-      .executeTakeFirstOrThrow();
+    const stripeCustomerId = await stripeCustomerOf(userId);
     const pending = () =>
       db()
         .selectFrom('stripeCustomerDeletions')

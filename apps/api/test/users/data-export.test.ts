@@ -1,14 +1,14 @@
 import type { DataExport } from '@kegel/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { post, registerAndLogin } from '../support/accounts';
+import { changeEmailThroughLink, post, registerAndLogin } from '../support/accounts';
 import {
   chargeRefundedEvent,
   checkoutEvent,
   deliverStripeEvent,
   newPaymentIntentId,
 } from '../support/stripe-events';
-import { linkIn, startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
+import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
 
 /** "Download your data": one JSON attachment with what the product keeps, never a secret. */
@@ -76,22 +76,10 @@ describe.each(testDatabaseKinds)('the data export on $name', (kind) => {
     const oldEmail = uniqueEmail('export-old');
     const member = await registerAndLogin(server.app, oldEmail, 'correct horse');
     const newEmail = uniqueEmail('export-new');
-    await post(
-      server.app,
-      '/auth/change-email',
-      { newEmail, password: 'correct horse' },
-      member.accessToken,
-    );
-    const link = linkIn(
-      await server.inbox.waitFor(
-        (message) => message.to.includes(newEmail) && message.subject.startsWith('Confirm'),
-      ),
-    );
-    const moved = await post(server.app, '/auth/change-email/verify', {
-      code: link.searchParams.get('code'),
+    await changeEmailThroughLink(server, member.accessToken, {
       newEmail,
+      password: 'correct horse',
     });
-    expect(moved.statusCode, moved.body).toBe(200);
 
     const mail = await exportedMail(member.accessToken);
     expect(mail).toContain(`email-change-notice ${oldEmail}`);

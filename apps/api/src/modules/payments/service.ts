@@ -62,6 +62,7 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
     await usersRepo.setStripeCustomerIfMissing(db, userId, customer.id);
     const stored = await usersRepo.findStripeCustomer(db, userId);
     if (!stored) {
+      await deletionRepo.recordStripeCustomerDeletion(db, customer.id);
       await deleteCustomer({ userId, stripeCustomerId: customer.id });
       return undefined;
     }
@@ -69,9 +70,9 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
   }
 
   /**
-   * Stripe forgets the customer of a deleted account. The customer waits in
-   * stripe_customer_deletions until Stripe has answered; a failure (after the SDK's own retries)
-   * is logged and tried again later by `retryCustomerDeletions`, never thrown.
+   * Stripe forgets the customer of a deleted account, which waits in stripe_customer_deletions
+   * (the account's deletion recorded it) until Stripe has answered. A failure (after the SDK's own
+   * retries) is logged and tried again later by `retryCustomerDeletions`, never thrown.
    */
   async function deleteCustomer(account: {
     userId: string;
@@ -79,11 +80,9 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
   }): Promise<void> {
     if (!account.stripeCustomerId) return;
     try {
-      await deletionRepo.recordStripeCustomerDeletion(db, account.stripeCustomerId);
       await attemptCustomerDeletion(account.stripeCustomerId, 1);
     } catch (error) {
-      // The database, not Stripe: the account's deletion recorded the customer; a later run
-      // tries it.
+      // The database, not Stripe: the row stays due, and a later run tries it.
       deps.log.error(
         { err: error, userId: account.userId, customerId: account.stripeCustomerId },
         'stripe: deletion of a deleted account customer not attempted; tried again later',
@@ -272,8 +271,9 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
     syncCustomerEmail: trySyncCustomerEmail,
 
     /**
-     * After an account was deleted: Stripe forgets the person too (its payments stay, as ours
-     * do). The SDK retries network failures; a failure after that is logged and tried again.
+     * After an account was deleted (which recorded its customer): Stripe forgets the person too
+     * (its payments stay, as ours do). The SDK retries network failures; a failure after that is
+     * logged and tried again.
      */
     deleteCustomer,
     /** What customer-deletions.ts runs now and then, in every process. */
