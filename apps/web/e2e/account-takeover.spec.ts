@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 
 import {
   createUser,
@@ -22,6 +22,36 @@ async function submitSignIn(page: Page): Promise<number> {
   );
   await page.getByRole('button', { name: 'Sign In' }).click();
   return (await answered).status();
+}
+
+/** What a caller with the password does through the API, as another browser would. */
+async function signInThroughApi(request: APIRequestContext, email: string, password: string) {
+  const response = await request.post('/api/auth/local/login/email', {
+    data: { email, password },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { accessToken: string }).accessToken;
+}
+
+async function moveAccountThroughApi(
+  request: APIRequestContext,
+  accessToken: string,
+  change: { newEmail: string; password: string; confirm: boolean },
+): Promise<void> {
+  const asked = await request.post('/api/auth/change-email', {
+    headers: { authorization: `Bearer ${accessToken}` },
+    data: { newEmail: change.newEmail, password: change.password },
+  });
+  expect(asked.status(), await asked.text()).toBe(200);
+  if (!change.confirm) return;
+  const link = new URL(
+    linkIn(await readEmail(request, change.newEmail, 'Confirm your new email address')),
+    'http://localhost',
+  );
+  const confirmed = await request.post('/api/auth/change-email/verify', {
+    data: { code: link.searchParams.get('code'), newEmail: change.newEmail },
+  });
+  expect(confirmed.status(), await confirmed.text()).toBe(200);
 }
 
 /**
@@ -109,6 +139,135 @@ test.describe('account takeover', () => {
     ).toBe(401);
     await attackerContext.close();
     expect(attackerViolations, 'Content-Security-Policy violations').toEqual([]);
+  });
+
+  test('the owner\'s "This was not me" still works after the attacker used his own', async ({
+    page,
+    request,
+  }) => {
+    const owner = uniqueEmail('owner-first');
+    const thief = uniqueEmail('thief-first');
+    const thiefAgain = uniqueEmail('thief-again');
+    await createUser(request, owner, PASSWORD);
+
+    // Someone with the password moves the account to his address and confirms it.
+    const stolen = await signInThroughApi(request, owner, PASSWORD);
+    await moveAccountThroughApi(request, stolen, {
+      newEmail: thief,
+      password: PASSWORD,
+      confirm: true,
+    });
+    const ownersNotice = await readEmail(
+      request,
+      owner,
+      'Your Kegel Coach email address is being changed',
+    );
+    // He asks for a second change, uses its "This was not me" from his own mailbox, and sets a
+    // password through his mailbox.
+    await moveAccountThroughApi(request, stolen, {
+      newEmail: thiefAgain,
+      password: PASSWORD,
+      confirm: false,
+    });
+    const thiefsNotice = await readEmail(request, thief, 'email address is being changed');
+    const thiefsUndo = new URL(linkIn(thiefsNotice), 'http://localhost').searchParams.get('code');
+    expect(
+      (
+        await request.post('/api/auth/change-email/cancel', { data: { code: thiefsUndo } })
+      ).status(),
+    ).toBe(200);
+    await request.post('/api/auth/reset-password', { data: { email: thief } });
+    const thiefsReset = new URL(
+      linkIn(await readEmail(request, thief, 'Reset your Kegel Coach password')),
+      'http://localhost',
+    );
+    expect(
+      (
+        await request.post('/api/auth/reset-password/confirm', {
+          data: {
+            email: thief,
+            code: thiefsReset.searchParams.get('code'),
+            newPassword: 'the thief keeps it',
+          },
+        })
+      ).status(),
+    ).toBe(200);
+
+    // The owner was told of the second change too, at his own address, and until when.
+    const toldAgain = await readEmail(
+      request,
+      owner,
+      'Your Kegel Coach email address is being changed again',
+    );
+    expect(toldAgain.text).toContain(thiefAgain);
+    expect(toldAgain.text).toMatch(/until \w+ \d+, \d{4} at \d+:\d\d [AP]M \(UTC\)/);
+
+    // The owner presses the button of the first notice: it still works.
+    await page.goto(`/dev/inbox/${ownersNotice.id}`);
+    await page.getByRole('link', { name: 'This was not me' }).click();
+    await page.getByRole('button', { name: 'Cancel the change' }).click();
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Email change cancelled' }),
+    ).toBeVisible();
+
+    // The thief's password opens nothing; the owner sets his own through his own mailbox.
+    for (const email of [thief, owner]) {
+      expect(
+        (
+          await request.post('/api/auth/local/login/email', {
+            data: { email, password: 'the thief keeps it' },
+          })
+        ).status(),
+      ).toBe(401);
+    }
+    await page.getByRole('link', { name: 'Choose a new password' }).click();
+    await page.getByLabel('Email').fill(owner);
+    await page.getByRole('button', { name: /Send/ }).click();
+    await page.goto(linkIn(await readEmail(request, owner, 'Reset your Kegel Coach password')));
+    await page.getByLabel('New password', { exact: true }).fill('the owner took it back');
+    await page.getByLabel('Repeat new password').fill('the owner took it back');
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await expect(page.getByRole('heading', { name: 'Password Changed!' })).toBeVisible();
+    await signIn(page, owner, 'the owner took it back');
+    await expect(page.getByRole('banner').getByText(owner)).toBeVisible();
+  });
+
+  test('after a genuine change, Account Settings says until when the old address can undo it', async ({
+    page,
+    request,
+  }) => {
+    const oldEmail = uniqueEmail('genuine-old');
+    const newEmail = uniqueEmail('genuine-new');
+    await createUser(request, oldEmail, PASSWORD);
+    await signIn(page, oldEmail, PASSWORD);
+    await page.goto('/dashboard/settings');
+    await page.getByRole('button', { name: 'Change Email' }).click();
+    const form = page.getByRole('form', { name: 'Change email' });
+    await form.getByLabel('New email').fill(newEmail);
+    await form.getByLabel('Current password').fill(PASSWORD);
+    await form.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(toast(page, 'Confirmation email sent successfully')).toBeVisible();
+
+    const notice = await readEmail(request, oldEmail, 'email address is being changed');
+    const until = /until (\w+ \d+, \d{4}) at/.exec(notice.text)?.[1];
+    expect(until, notice.text).toBeTruthy();
+    await page.goto(linkIn(await readEmail(request, newEmail, 'Confirm your new email address')));
+    await expect(page.getByRole('heading', { name: 'Email changed successfully' })).toBeVisible();
+
+    await page.goto('/dashboard/settings');
+    const undo = page.getByRole('region', {
+      name: 'Your previous email can still undo the change',
+    });
+    await expect(undo).toContainText(oldEmail);
+    await expect(undo).toContainText(until!);
+    // This browser signed in minutes before the change: it cannot close the window early.
+    await expect(undo).toContainText('signed in at least 7 days before the change');
+    await expect(undo.getByRole('button', { name: 'Close it now' })).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+    await page.screenshot({
+      path: test.info().outputPath('settings-undo-window.png'),
+      fullPage: true,
+    });
   });
 
   test('after an email change, a reset link mailed to the old address no longer works', async ({

@@ -126,3 +126,27 @@ test.describe('prerendered pages', () => {
     expect(mismatches).toEqual([]);
   });
 });
+
+test.describe('/home cards', () => {
+  test("read 'Sign in' for a visitor and 'Go to Profile' for a member, with no mismatch", async ({
+    page,
+    request,
+  }) => {
+    const mismatches = watchHydration(page.context());
+    await page.goto('/home');
+    const main = page.getByRole('main');
+    await expect(main.getByRole('link', { name: 'Sign in' })).toHaveCount(3);
+    await expect(main.getByRole('link', { name: 'Go to Profile' })).toHaveCount(0);
+
+    const email = uniqueEmail('home-cards');
+    await createUser(request, email, 'correct horse battery');
+    await signIn(page, email, 'correct horse battery');
+    // The build drew the visitor's cards; the member's replace them once the app runs.
+    await page.goto('/home');
+    await expect(main.getByRole('link', { name: 'Go to Profile' })).toHaveCount(3);
+    await expect(main.getByRole('link', { name: 'Sign in' })).toHaveCount(0);
+    await main.getByRole('link', { name: 'Go to Profile' }).first().click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    expect(mismatches).toEqual([]);
+  });
+});

@@ -37,6 +37,7 @@ import { type ApiRouteName, apiRoutes as routes } from './routes';
 import {
   DataExportSchema,
   DeleteAccountRequestSchema,
+  EmailChangeUndoWindowsSchema,
   MessageSchema,
   ProfileSchema,
   SessionParamsSchema,
@@ -76,10 +77,10 @@ export const endpoints = {
     description:
       'After five failed attempts for one account from one client address, further attempts from ' +
       'that address wait 30 s, then twice as long after each further failure (up to 15 minutes): ' +
-      'answered 429 with Retry-After, whatever the password. 50 failures for one account within ' +
-      'an hour, from anywhere, also close it to addresses it was never signed in from. Wrong ' +
-      'passwords for any accounts count against the address (AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR, ' +
-      '200), except for accounts that signed in from there lately, which it never holds back.',
+      'answered 429 with Retry-After, whatever the password. Past 50 wrong passwords for one ' +
+      'account within an hour from addresses it never signed in from, or past ' +
+      'AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR (200) wrong passwords from one address for such ' +
+      'accounts, a wrong password is answered 429 instead of 401; the right one still signs in.',
     body: LoginRequestSchema,
     success: { 200: TokenPairSchema },
     errors: [401, 429],
@@ -105,7 +106,7 @@ export const endpoints = {
     tag: 'Account',
     summary: 'Email a link to choose a new password (same answer whether the account exists).',
     description:
-      "Every request counts against the client address's AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR (200).",
+      "Every request counts against the client address's AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR (200), a budget registrations share and wrong passwords do not.",
     body: ResetPasswordRequestSchema,
     success: { 200: AcknowledgementSchema },
     errors: [429],
@@ -144,9 +145,10 @@ export const endpoints = {
     tag: 'Account',
     summary: '"This wasn\'t me": cancel (or undo) an email change and end every session.',
     description:
-      'The code comes from the notice mailed to the old address when the change was asked for. ' +
-      'A change not yet confirmed is cancelled; one already confirmed is undone (the account ' +
-      'gets its old address back). Every session of the account ends either way.',
+      'The code comes from the notice mailed to the old address when the change was asked for ' +
+      '(valid 72 hours). A change not yet confirmed is cancelled; one already confirmed is undone ' +
+      '(the account gets its old address back). Every session of the account ends either way. ' +
+      'The oldest open link wins: a link voids only the links issued after it (ADR 016).',
     body: CancelEmailChangeRequestSchema,
     success: { 200: AcknowledgementSchema },
     errors: [429],
@@ -225,7 +227,26 @@ export const endpoints = {
       'Needs the current password, or for an account without one a sign-in within the last 10 minutes (403 otherwise). With an active App Store subscription it answers 409 until `keepsAppStoreSubscription` is true: deleting the account does not cancel it. The Stripe customer is deleted and a confirmation is mailed to the address.',
     body: DeleteAccountRequestSchema,
     success: { 200: MessageSchema },
+    // 409: an active App Store subscription not yet acknowledged, or an email change that the
+    // previous address can still undo.
     errors: [403, 409, 429],
+  }),
+  listEmailChangeUndoWindows: defineEndpoint(routes.listEmailChangeUndoWindows, {
+    tag: 'Profile',
+    summary:
+      'The addresses the account moved away from that can still undo the change, and until when.',
+    description:
+      'Each change of email mails a "This was not me" link to the address it leaves, valid 72 hours. `canCloseHere` says whether this session may close the window early.',
+    success: { 200: EmailChangeUndoWindowsSchema },
+  }),
+  closeEmailChangeUndoWindows: defineEndpoint(routes.closeEmailChangeUndoWindows, {
+    tag: 'Profile',
+    summary:
+      'Closes the undo windows of completed email changes early (the old links stop working).',
+    description:
+      'Only from a session signed in at least 7 days before the change was asked for (403 otherwise). A change still waiting for its confirmation keeps its link.',
+    success: { 200: MessageSchema },
+    errors: [403],
   }),
 
   listPlans: defineEndpoint(routes.listPlans, {

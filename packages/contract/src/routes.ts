@@ -52,6 +52,12 @@ export const apiRoutes = {
   endSession: { method: 'DELETE', path: '/users/sessions/:id', auth: true },
   endOtherSessions: { method: 'POST', path: '/users/sessions/revoke-others', auth: true },
   deleteAccount: { method: 'POST', path: '/users/delete', auth: true },
+  listEmailChangeUndoWindows: { method: 'GET', path: '/users/email-change-undo', auth: true },
+  closeEmailChangeUndoWindows: {
+    method: 'POST',
+    path: '/users/email-change-undo/close',
+    auth: true,
+  },
 
   listPlans: { method: 'GET', path: '/payments/stripe/plans', auth: false },
   startCheckout: { method: 'POST', path: '/payments/stripe/new', auth: false },

@@ -147,4 +147,33 @@ export const deleteAccountMessages = {
     'For your safety, sign in again (within the last 10 minutes) before deleting your account',
   appStoreSubscriptionActive:
     'You have an active App Store subscription. Deleting your account does not cancel it: cancel it on your iPhone in Settings → your name → Subscriptions, or confirm that you will keep it.',
+  undoWindowOpen:
+    'Your email address was changed recently and your previous address can still undo that change. The account can be deleted once that time is over (Account Settings says until when), or after you close it there.',
+} as const;
+
+/**
+ * An address the account moved away from that can still take it back with the "This was not me"
+ * link mailed to it (ADR 016): until `undoableUntil`, at most 72 hours after the change.
+ */
+export const EmailChangeUndoWindowSchema = z.object({
+  previousEmail: z.string(),
+  undoableUntil: IsoDateTimeSchema,
+  /**
+   * Whether the session making this call may close the window early: one signed in at least 7
+   * days before the change was asked for (a session opened by whoever made the change cannot).
+   */
+  canCloseHere: z.boolean(),
+});
+export type EmailChangeUndoWindow = z.infer<typeof EmailChangeUndoWindowSchema>;
+
+export const EmailChangeUndoWindowsSchema = z.object({
+  undoWindows: z.array(EmailChangeUndoWindowSchema),
+});
+export type EmailChangeUndoWindows = z.infer<typeof EmailChangeUndoWindowsSchema>;
+
+/** What closing the undo windows early answers. */
+export const emailChangeUndoMessages = {
+  closed: 'Your previous address can no longer undo the change.',
+  notFromThisDevice:
+    'For your safety, only a device that was signed in at least 7 days before the change can close this early. Otherwise it closes by itself at the time shown.',
 } as const;

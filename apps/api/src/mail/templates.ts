@@ -84,10 +84,23 @@ export function emailChangeConfirmationEmail(input: {
   });
 }
 
+/**
+ * A moment in UTC, as a notice states it: the reader's time zone is unknown here, and UTC says
+ * so rather than guessing ("November 28, 2026 at 4:05 PM (UTC)").
+ */
+export function formatUtcMoment(moment: Date): string {
+  const formatted = new Intl.DateTimeFormat('en-US', {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  }).format(moment);
+  return `${formatted} (UTC)`;
+}
+
 export function emailChangeNoticeEmail(input: {
   newEmail: string;
   cancelLink: string;
-  validDays: number;
+  undoableUntil: Date;
   supportEmail: string;
 }): RenderedEmail {
   return render('Your Kegel Coach email address is being changed', {
@@ -95,7 +108,29 @@ export function emailChangeNoticeEmail(input: {
     paragraphs: [
       `Someone signed in to your Kegel Coach account asked to change its email address to ${input.newEmail}.`,
       'The change happens only when the new address is confirmed.',
-      `If this was not you, use the button below within ${input.validDays} days: it cancels the change (or undoes it, if it was already confirmed), signs out every device and clears the password, since whoever asked knows it. Then choose a new password with “Forgot your password?”.`,
+      `If this was not you, use the button below until ${formatUtcMoment(input.undoableUntil)}: it cancels the change (or undoes it, if it was already confirmed), signs out every device and clears the password, since whoever asked knows it. Then choose a new password with “Forgot your password?”.`,
+    ],
+    action: { label: 'This was not me', url: input.cancelLink },
+    footnote: `Questions? Write to ${input.supportEmail}.`,
+  });
+}
+
+/**
+ * To an address the account moved away from, whose "this wasn't me" link is still open, when a
+ * further change is asked for: whoever made the first change may be making another.
+ */
+export function emailChangeAgainNoticeEmail(input: {
+  currentEmail: string;
+  newEmail: string;
+  cancelLink: string;
+  undoableUntil: Date;
+  supportEmail: string;
+}): RenderedEmail {
+  return render('Your Kegel Coach email address is being changed again', {
+    heading: 'Another change of email address was requested',
+    paragraphs: [
+      `Your Kegel Coach account recently moved from this address to ${input.currentEmail}. Someone signed in to it has now asked to move it again, to ${input.newEmail}.`,
+      `If you did not ask for these changes, use the button below until ${formatUtcMoment(input.undoableUntil)}: it gives the account back to this address, signs out every device and clears the password, since whoever asked knows it. Then choose a new password with “Forgot your password?”.`,
     ],
     action: { label: 'This was not me', url: input.cancelLink },
     footnote: `Questions? Write to ${input.supportEmail}.`,

@@ -3,7 +3,18 @@
 import type { CapturedEmail } from '@kegel/sandbox/smtp-inbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { getProfile, login, post, registerAndLogin } from '../support/accounts';
+import {
+  askForEmailChange,
+  changeEmailThroughLink,
+  confirmEmailChange,
+  getProfile,
+  login,
+  post,
+  registerAndLogin,
+  resetPasswordThroughLink,
+  undoCodeMailedTo,
+  undoEmailChange,
+} from '../support/accounts';
 import {
   linkIn,
   startTestServer,
@@ -25,57 +36,19 @@ describe.each(testDatabaseKinds)('account takeover paths on $name', (kind) => {
       (message) => message.to.includes(email) && message.subject.includes(subject),
     );
 
-  async function askForEmailChange(accessToken: string, newEmail: string, password: string) {
-    const response = await post(
-      server.app,
-      '/auth/change-email',
-      { newEmail, password },
-      accessToken,
-    );
-    expect(response.statusCode, response.body).toBe(200);
-    const confirmation = linkIn(await mailTo(newEmail, 'Confirm your new email'));
-    return {
-      code: confirmation.searchParams.get('code') ?? '',
-      newEmail: confirmation.searchParams.get('newEmail') ?? '',
-    };
-  }
-
-  async function resetPassword(email: string, newPassword: string) {
-    await post(server.app, '/auth/reset-password', { email });
-    const link = linkIn(await mailTo(email, 'Reset your'));
-    const response = await post(server.app, '/auth/reset-password/confirm', {
-      email,
-      code: link.searchParams.get('code'),
-      newPassword,
-    });
-    expect(response.statusCode, response.body).toBe(200);
-  }
-
-  const confirmEmailChange = (change: { code: string; newEmail: string }) =>
-    post(server.app, '/auth/change-email/verify', change);
-
-  /** The "This was not me" code of the latest notice mailed to `email` about a change. */
-  async function cancelCodeMailedTo(email: string, newEmail: string): Promise<string> {
-    const notice = await server.inbox.waitFor(
-      (message) =>
-        message.to.includes(email) &&
-        message.subject.includes('email address is being changed') &&
-        message.text.includes(newEmail),
-    );
-    return linkIn(notice).searchParams.get('code') ?? '';
-  }
-  const cancelWith = (code: string) => post(server.app, '/auth/change-email/cancel', { code });
-
   describe('a pending email change', () => {
     it('dies when the owner resets the password', async () => {
       const owner = uniqueEmail('owner-reset');
       const attacker = uniqueEmail('attacker-reset');
       const stolen = await registerAndLogin(server.app, owner, 'correct horse');
-      const change = await askForEmailChange(stolen.accessToken, attacker, 'correct horse');
+      const change = await askForEmailChange(server, stolen.accessToken, {
+        newEmail: attacker,
+        password: 'correct horse',
+      });
 
-      await resetPassword(owner, 'owner took it back');
+      await resetPasswordThroughLink(server, owner, 'owner took it back');
 
-      const response = await confirmEmailChange(change);
+      const response = await confirmEmailChange(server, change);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({
         message: 'This link is invalid or has expired. Please, try again.',
@@ -87,7 +60,10 @@ describe.each(testDatabaseKinds)('account takeover paths on $name', (kind) => {
       const owner = uniqueEmail('owner-change');
       const attacker = uniqueEmail('attacker-change');
       const stolen = await registerAndLogin(server.app, owner, 'correct horse');
-      const change = await askForEmailChange(stolen.accessToken, attacker, 'correct horse');
+      const change = await askForEmailChange(server, stolen.accessToken, {
+        newEmail: attacker,
+        password: 'correct horse',
+      });
 
       const mine = await login(server.app, owner, 'correct horse');
       const changed = await post(
@@ -98,14 +74,17 @@ describe.each(testDatabaseKinds)('account takeover paths on $name', (kind) => {
       );
       expect(changed.statusCode).toBe(200);
 
-      expect((await confirmEmailChange(change)).statusCode).toBe(400);
+      expect((await confirmEmailChange(server, change)).statusCode).toBe(400);
     });
 
     it('can be cancelled from the notice to the old address, which ends every session', async () => {
       const owner = uniqueEmail('owner-cancel');
       const attacker = uniqueEmail('attacker-cancel');
       const stolen = await registerAndLogin(server.app, owner, 'correct horse');
-      const change = await askForEmailChange(stolen.accessToken, attacker, 'correct horse');
+      const change = await askForEmailChange(server, stolen.accessToken, {
+        newEmail: attacker,
+        password: 'correct horse',
+      });
 
       const notice = await mailTo(owner, 'email address is being changed');
       const cancelLink = linkIn(notice);
@@ -123,7 +102,7 @@ describe.each(testDatabaseKinds)('account takeover paths on $name', (kind) => {
           'The email change was cancelled and every device was signed out. Choose a new password to sign in again.',
       });
 
-      expect((await confirmEmailChange(change)).statusCode).toBe(400);
+      expect((await confirmEmailChange(server, change)).statusCode).toBe(400);
       expect((await getProfile(server.app, stolen.accessToken)).statusCode).toBe(401);
       expect(
         (await post(server.app, '/auth/refresh', { refreshToken: stolen.refreshToken })).statusCode,
@@ -139,8 +118,11 @@ describe.each(testDatabaseKinds)('account takeover paths on $name', (kind) => {
       const owner = uniqueEmail('owner-undo');
       const attacker = uniqueEmail('attacker-undo');
       const stolen = await registerAndLogin(server.app, owner, 'correct horse');
-      const change = await askForEmailChange(stolen.accessToken, attacker, 'correct horse');
-      expect((await confirmEmailChange(change)).statusCode).toBe(200);
+      const change = await askForEmailChange(server, stolen.accessToken, {
+        newEmail: attacker,
+        password: 'correct horse',
+      });
+      expect((await confirmEmailChange(server, change)).statusCode).toBe(200);
 
       const cancelLink = linkIn(await mailTo(owner, 'email address is being changed'));
       const cancelled = await post(server.app, '/auth/change-email/cancel', {
@@ -156,7 +138,7 @@ describe.each(testDatabaseKinds)('account takeover paths on $name', (kind) => {
       });
       expect(withOldPassword.statusCode).toBe(401);
       // ...and the owner sets a new one through his own, restored, address.
-      await resetPassword(owner, 'owner took it back');
+      await resetPasswordThroughLink(server, owner, 'owner took it back');
       const mine = await login(server.app, owner, 'owner took it back');
       expect((await getProfile(server.app, mine.accessToken)).json()).toMatchObject({
         email: owner,
@@ -169,23 +151,25 @@ describe.each(testDatabaseKinds)('account takeover paths on $name', (kind) => {
       const owner = uniqueEmail('owner-last');
       const attacker = uniqueEmail('attacker-last');
       const stolen = await registerAndLogin(server.app, owner, 'correct horse');
-      expect(
-        (
-          await confirmEmailChange(
-            await askForEmailChange(stolen.accessToken, attacker, 'correct horse'),
-          )
-        ).statusCode,
-      ).toBe(200);
+      await changeEmailThroughLink(server, stolen.accessToken, {
+        newEmail: attacker,
+        password: 'correct horse',
+      });
       // The attacker asks for another move and keeps the notice mailed to his own address:
       // a link that would "give back" the account to his address.
       const elsewhere = uniqueEmail('attacker-elsewhere');
-      await askForEmailChange(stolen.accessToken, elsewhere, 'correct horse');
-      const attackersCancel = await cancelCodeMailedTo(attacker, elsewhere);
+      await askForEmailChange(server, stolen.accessToken, {
+        newEmail: elsewhere,
+        password: 'correct horse',
+      });
+      const attackersCancel = await undoCodeMailedTo(server, attacker, elsewhere);
 
-      expect((await cancelWith(await cancelCodeMailedTo(owner, attacker))).statusCode).toBe(200);
-      await resetPassword(owner, 'owner took it back');
+      expect(
+        (await undoEmailChange(server, await undoCodeMailedTo(server, owner, attacker))).statusCode,
+      ).toBe(200);
+      await resetPasswordThroughLink(server, owner, 'owner took it back');
 
-      expect((await cancelWith(attackersCancel)).statusCode).toBe(400);
+      expect((await undoEmailChange(server, attackersCancel)).statusCode).toBe(400);
       const mine = await login(server.app, owner, 'owner took it back');
       expect((await getProfile(server.app, mine.accessToken)).json()).toMatchObject({
         email: owner,
@@ -197,14 +181,20 @@ describe.each(testDatabaseKinds)('account takeover paths on $name', (kind) => {
       const first = uniqueEmail('attacker-first');
       const second = uniqueEmail('attacker-second');
       const stolen = await registerAndLogin(server.app, owner, 'correct horse');
-      await confirmEmailChange(await askForEmailChange(stolen.accessToken, first, 'correct horse'));
-      await confirmEmailChange(
-        await askForEmailChange(stolen.accessToken, second, 'correct horse'),
-      );
+      await changeEmailThroughLink(server, stolen.accessToken, {
+        newEmail: first,
+        password: 'correct horse',
+      });
+      await changeEmailThroughLink(server, stolen.accessToken, {
+        newEmail: second,
+        password: 'correct horse',
+      });
 
-      expect((await cancelWith(await cancelCodeMailedTo(owner, first))).statusCode).toBe(200);
+      expect(
+        (await undoEmailChange(server, await undoCodeMailedTo(server, owner, first))).statusCode,
+      ).toBe(200);
       await mailTo(second, 'email change of your Kegel Coach account was undone');
-      await resetPassword(owner, 'owner took it back');
+      await resetPasswordThroughLink(server, owner, 'owner took it back');
       const mine = await login(server.app, owner, 'owner took it back');
       expect((await getProfile(server.app, mine.accessToken)).json()).toMatchObject({
         email: owner,
@@ -215,9 +205,10 @@ describe.each(testDatabaseKinds)('account takeover paths on $name', (kind) => {
       const owner = uniqueEmail('owner-held');
       const attacker = uniqueEmail('attacker-held');
       const stolen = await registerAndLogin(server.app, owner, 'correct horse');
-      await confirmEmailChange(
-        await askForEmailChange(stolen.accessToken, attacker, 'correct horse'),
-      );
+      await changeEmailThroughLink(server, stolen.accessToken, {
+        newEmail: attacker,
+        password: 'correct horse',
+      });
 
       const squat = await post(server.app, '/auth/local/register/email', {
         email: owner,
@@ -233,17 +224,20 @@ describe.each(testDatabaseKinds)('account takeover paths on $name', (kind) => {
       );
       expect(move.statusCode).toBe(409);
 
-      expect((await cancelWith(await cancelCodeMailedTo(owner, attacker))).statusCode).toBe(200);
-      await resetPassword(owner, 'owner took it back');
+      expect(
+        (await undoEmailChange(server, await undoCodeMailedTo(server, owner, attacker))).statusCode,
+      ).toBe(200);
+      await resetPasswordThroughLink(server, owner, 'owner took it back');
     });
 
     it('unlinks a Google identity the attacker linked after asking for the change', async () => {
       const owner = uniqueEmail('owner-google');
       const attacker = uniqueEmail('attacker-google').replace(/@example\.com$/, '@gmail.com');
       const stolen = await registerAndLogin(server.app, owner, 'correct horse');
-      await confirmEmailChange(
-        await askForEmailChange(stolen.accessToken, attacker, 'correct horse'),
-      );
+      await changeEmailThroughLink(server, stolen.accessToken, {
+        newEmail: attacker,
+        password: 'correct horse',
+      });
       const sandbox = server.app.identitySandbox!;
       const googleIdentity = {
         sub: `attacker-${Date.now()}`,
@@ -258,7 +252,9 @@ describe.each(testDatabaseKinds)('account takeover paths on $name', (kind) => {
       const linked = await signInWithGoogle();
       expect(linked.statusCode, linked.body).toBe(200);
 
-      expect((await cancelWith(await cancelCodeMailedTo(owner, attacker))).statusCode).toBe(200);
+      expect(
+        (await undoEmailChange(server, await undoCodeMailedTo(server, owner, attacker))).statusCode,
+      ).toBe(200);
 
       const again = await signInWithGoogle();
       const profile = await getProfile(
@@ -277,8 +273,11 @@ describe.each(testDatabaseKinds)('account takeover paths on $name', (kind) => {
       await post(server.app, '/auth/reset-password', { email: oldEmail });
       const oldReset = linkIn(await mailTo(oldEmail, 'Reset your'));
 
-      const change = await askForEmailChange(tokens.accessToken, newEmail, 'correct horse');
-      expect((await confirmEmailChange(change)).statusCode).toBe(200);
+      const change = await askForEmailChange(server, tokens.accessToken, {
+        newEmail: newEmail,
+        password: 'correct horse',
+      });
+      expect((await confirmEmailChange(server, change)).statusCode).toBe(200);
 
       const response = await post(server.app, '/auth/reset-password/confirm', {
         email: oldEmail,
@@ -293,10 +292,13 @@ describe.each(testDatabaseKinds)('account takeover paths on $name', (kind) => {
       const oldEmail = uniqueEmail('notice-old');
       const newEmail = uniqueEmail('notice-new');
       const tokens = await registerAndLogin(server.app, oldEmail, 'correct horse');
-      const change = await askForEmailChange(tokens.accessToken, newEmail, 'correct horse');
-      expect((await confirmEmailChange(change)).statusCode).toBe(200);
+      const change = await askForEmailChange(server, tokens.accessToken, {
+        newEmail: newEmail,
+        password: 'correct horse',
+      });
+      expect((await confirmEmailChange(server, change)).statusCode).toBe(200);
 
-      await resetPassword(newEmail, 'brand new password');
+      await resetPasswordThroughLink(server, newEmail, 'brand new password');
       await mailTo(newEmail, 'password was changed');
       expect(
         server.inbox

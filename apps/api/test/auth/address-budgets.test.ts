@@ -112,7 +112,7 @@ describe.each(testDatabaseKinds)('failed attempts per address on $name', (kind) 
   const attempt = (email: string, password: string, from: string) =>
     postFrom(server.app, from, '/auth/local/login/email', { email, password });
 
-  it('answers credential stuffing (a wrong password for each of many accounts) with 429', async () => {
+  it('answers credential stuffing (a wrong password for each of many accounts) with 429, and a right one with 200', async () => {
     const stuffer = '203.0.113.90';
     // Someone who signs in from that address too (a shared NAT).
     const regular = uniqueEmail('regular');
@@ -133,8 +133,10 @@ describe.each(testDatabaseKinds)('failed attempts per address on $name', (kind) 
     });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60 * 60);
-    // Even the right password of an account that never signed in from there waits.
-    expect((await attempt(victims[0]!, 'correct horse', stuffer)).statusCode).toBe(429);
+    // A wrong password stays slowed; the right password of an account that never signed in
+    // from there is not: people behind that address are not refused for a stranger's guesses.
+    expect((await attempt(victims[0]!, 'wrong password', stuffer)).statusCode).toBe(429);
+    expect((await attempt(victims[0]!, 'correct horse', stuffer)).statusCode).toBe(200);
 
     // The regular's own network: he still gets in. Other addresses are not concerned.
     expect((await attempt(regular, 'correct horse', stuffer)).statusCode).toBe(200);
@@ -142,7 +144,32 @@ describe.each(testDatabaseKinds)('failed attempts per address on $name', (kind) 
     expect((await attempt(uniqueEmail('elsewhere'), 'wrong', '192.0.2.90')).statusCode).toBe(401);
   });
 
-  it('counts registrations and reset requests in the same budget', async () => {
+  it("never lets a stranger's wrong passwords refuse the right password, registration or reset mail of others behind the address", async () => {
+    const nat = '203.0.113.92';
+    const member = uniqueEmail('behind-nat-member');
+    await registerAtHome(server.app, member);
+    for (let guess = 0; guess < 25; guess += 1) {
+      await attempt(uniqueEmail('stranger-guess'), 'leaked password', nat);
+    }
+    expect((await attempt(uniqueEmail('stranger-guess'), 'leaked password', nat)).statusCode).toBe(
+      429,
+    );
+
+    expect((await attempt(member, 'correct horse', nat)).statusCode).toBe(200);
+    const neighbour = uniqueEmail('behind-nat-new');
+    const created = await postFrom(server.app, nat, '/auth/local/register/email', {
+      email: neighbour,
+      password: 'correct horse',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const reset = await postFrom(server.app, nat, '/auth/reset-password', { email: member });
+    expect(reset.statusCode, reset.body).toBe(200);
+    await server.inbox.waitFor(
+      (message) => message.to.includes(member) && message.subject.includes('Reset'),
+    );
+  });
+
+  it('counts registrations and reset requests in a budget of their own', async () => {
     const address = '203.0.113.91';
     for (let request = 0; request < 10; request += 1) {
       const reset = await postFrom(server.app, address, '/auth/reset-password', {

@@ -285,7 +285,7 @@ describe.each(testDatabaseKinds)('mail outbox on $name', (kind) => {
       const hours = async (to: string, template: string) =>
         ((await outboxRow(app, to, template)).uselessAfter!.getTime() - before) / 3_600_000;
       expect(await hours(newEmail, 'email-change-confirmation')).toBeCloseTo(24, 1);
-      expect(await hours(email, 'email-change-notice')).toBeCloseTo(7 * 24, 1);
+      expect(await hours(email, 'email-change-notice')).toBeCloseTo(72, 1);
 
       await post(
         app,

@@ -73,7 +73,7 @@ describe.each(testDatabaseKinds)('rate limits on $name', (kind) => {
     expect(responses.map((response) => response.statusCode)).toEqual(Array(10).fill(200));
   });
 
-  it('stops guessing spread over many addresses, except from where the owner signed in before', async () => {
+  it('slows guessing spread over many addresses, never the right password', async () => {
     const email = uniqueEmail('distributed');
     await register(server.app, email, 'correct horse');
     expect((await attempt(email, 'correct horse', '192.0.2.50')).statusCode).toBe(200);
@@ -82,10 +82,29 @@ describe.each(testDatabaseKinds)('rate limits on $name', (kind) => {
         expect((await attempt(email, 'wrong horse', `10.9.0.${address}`)).statusCode).toBe(401);
       }
     }
-    const stranger = await attempt(email, 'correct horse', '10.9.1.1');
-    expect(stranger.statusCode).toBe(429);
-    expect(Number(stranger.headers['retry-after'])).toBeGreaterThan(0);
+    // Past the account's ceiling, a wrong password from a new address is answered 429...
+    const guess = await attempt(email, 'wrong horse', '10.9.1.1');
+    expect(guess.statusCode).toBe(429);
+    expect(Number(guess.headers['retry-after'])).toBeGreaterThan(0);
+    // ...while the owner, on a network he has not used before, still gets in, and so he does
+    // from where he signed in before.
+    expect((await attempt(email, 'correct horse', '10.9.2.1')).statusCode).toBe(200);
     expect((await attempt(email, 'correct horse', '192.0.2.50')).statusCode).toBe(200);
+  });
+
+  it('sends the owner his reset mail on a new network while strangers guess at his account', async () => {
+    const email = uniqueEmail('guessed-at');
+    await register(server.app, email, 'correct horse');
+    for (let address = 0; address < 12; address += 1) {
+      for (let failure = 0; failure < 5; failure += 1) {
+        await attempt(email, 'wrong horse', `10.8.0.${address}`);
+      }
+    }
+    const asked = await postFrom(server.app, '10.8.1.1', '/auth/reset-password', { email });
+    expect(asked.statusCode).toBe(200);
+    await server.inbox.waitFor(
+      (message) => message.to.includes(email) && message.subject.includes('Reset'),
+    );
   });
 
   it('holds the per-account ceiling under parallel guesses from many addresses', async () => {
@@ -97,8 +116,8 @@ describe.each(testDatabaseKinds)('rate limits on $name', (kind) => {
       ),
     );
     const statuses = responses.map((response) => response.statusCode);
-    // Exactly 50 passwords were checked; the rest were refused: 429, or 503 "busy" when this
-    // machine is so loaded that their turn did not come within the wait.
+    // Exactly 50 wrong passwords were answered as such; the rest were slowed: 429, or 503
+    // "busy" when this machine is so loaded that their turn did not come within the wait.
     expect(statuses.filter((status) => status === 401)).toHaveLength(50);
     expect(statuses.filter((status) => status === 429 || status === 503)).toHaveLength(10);
   });

@@ -1,5 +1,6 @@
 import type { TokenPair } from '@kegel/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
 import { expect } from 'vitest';
 
 import { linkIn, type TestServer } from './test-app';
@@ -91,6 +92,19 @@ export async function changeEmailThroughLink(
   accessToken: string,
   change: { newEmail: string; password: string },
 ): Promise<void> {
+  const confirmed = await confirmEmailChange(
+    server,
+    await askForEmailChange(server, accessToken, change),
+  );
+  expect(confirmed.statusCode, confirmed.body).toBe(200);
+}
+
+/** Asks for an email change and reads the confirmation link mailed to the new address. */
+export async function askForEmailChange(
+  server: TestServer,
+  accessToken: string,
+  change: { newEmail: string; password: string },
+): Promise<{ code: string; newEmail: string }> {
   const asked = await post(server.app, '/auth/change-email', change, accessToken);
   expect(asked.statusCode, asked.body).toBe(200);
   const link = linkIn(
@@ -98,9 +112,77 @@ export async function changeEmailThroughLink(
       (mail) => mail.to.includes(change.newEmail) && mail.subject.startsWith('Confirm'),
     ),
   );
-  const confirmed = await post(server.app, '/auth/change-email/verify', {
+  return { code: link.searchParams.get('code') ?? '', newEmail: change.newEmail };
+}
+
+/** Follows the confirmation link of `askForEmailChange`. */
+export function confirmEmailChange(
+  server: TestServer,
+  change: { code: string; newEmail: string },
+): Promise<LightMyRequestResponse> {
+  return post(server.app, '/auth/change-email/verify', change);
+}
+
+/** Sets a new password through the reset link mailed to `email`. */
+export async function resetPasswordThroughLink(
+  server: TestServer,
+  email: string,
+  newPassword: string,
+): Promise<void> {
+  const resetMails = () =>
+    server.inbox
+      .messages()
+      .filter((mail) => mail.to.includes(email) && mail.subject.includes('Reset your'));
+  const before = resetMails().length;
+  await post(server.app, '/auth/reset-password', { email });
+  await expect.poll(() => resetMails().length, { timeout: 10_000 }).toBeGreaterThan(before);
+  const link = linkIn(resetMails().at(-1)!);
+  const response = await post(server.app, '/auth/reset-password/confirm', {
+    email,
     code: link.searchParams.get('code'),
-    newEmail: change.newEmail,
+    newPassword,
   });
-  expect(confirmed.statusCode, confirmed.body).toBe(200);
+  expect(response.statusCode, response.body).toBe(200);
+}
+
+/** The "This was not me" code of the latest notice mailed to `email` about a move to `newEmail`. */
+export async function undoCodeMailedTo(
+  server: TestServer,
+  email: string,
+  newEmail: string,
+): Promise<string> {
+  const notice = await server.inbox.waitFor(
+    (mail) =>
+      mail.to.includes(email) &&
+      mail.subject.includes('email address is being changed') &&
+      mail.text.includes(newEmail),
+  );
+  return linkIn(notice).searchParams.get('code') ?? '';
+}
+
+/** Uses a "This was not me" code. */
+export function undoEmailChange(server: TestServer, code: string): Promise<LightMyRequestResponse> {
+  return post(server.app, '/auth/change-email/cancel', { code });
+}
+
+/** Moves the sign-in of `accessToken`'s session `days` back in time (a long-standing device). */
+export async function signedInDaysAgo(
+  server: TestServer,
+  accessToken: string,
+  days: number,
+): Promise<void> {
+  const { sid } = decodeJwt(accessToken) as { sid: string };
+  await server.app.database.db
+    .updateTable('authSessions')
+    .set({ createdAt: sql<Date>`now() - make_interval(days => ${days})` })
+    .where('id', '=', sid)
+    .execute();
+}
+
+/** Closes the account's email-change undo windows from the session of `accessToken`. */
+export function closeUndoWindows(
+  server: TestServer,
+  accessToken: string,
+): Promise<LightMyRequestResponse> {
+  return post(server.app, '/users/email-change-undo/close', {}, accessToken);
 }

@@ -12,8 +12,6 @@ import type { Mailer } from '../../mail/outbox';
 import {
   accountDeletedEmail,
   emailChangeConfirmationEmail,
-  emailChangeNoticeEmail,
-  emailChangeUndoneEmail,
   passwordChangedEmail,
   passwordResetEmail,
 } from '../../mail/templates';
@@ -34,9 +32,9 @@ import type {
   RateLimitRule,
 } from '../../security/rate-limiter';
 import { InvalidTokenError, type SessionTokens } from '../../security/session-tokens';
-import * as socialRepo from '../social/repo';
 import * as deletionRepo from '../users/deletion-repo';
 import * as usersRepo from '../users/repo';
+import { createEmailChangeUndo } from './email-change-undo';
 import * as repo from './repo';
 
 export const SESSION_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
@@ -44,8 +42,6 @@ export const SESSION_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 export const REFRESH_GRACE_SECONDS = 10;
 export const PASSWORD_RESET_VALID_SECONDS = 60 * 60;
 export const EMAIL_CHANGE_VALID_SECONDS = 24 * 60 * 60;
-/** The "this wasn't me" link outlives the change it is about, so a quick attacker can be undone. */
-export const EMAIL_CHANGE_CANCEL_VALID_SECONDS = 7 * 24 * 60 * 60;
 
 /**
  * Wrong passwords (sign-in, change password, change email) for one account from one client
@@ -61,17 +57,15 @@ export const passwordFailureGate: FailureGateRule = {
 };
 
 /**
- * Wrong passwords for one account from every address together, against guessing spread over
- * many addresses: 50 free within an hour, then the same doubling waits. Addresses the account
- * signed in from lately (its owner's networks) do not pass through it, so the owner is never
- * kept out by it.
+ * Wrong passwords for one account from addresses it never signed in from, all together: past 50
+ * in an hour, a wrong password is answered 429 rather than 401 (guessing spread over many
+ * addresses is slowed). It never refuses the right password: the owner on a network he has not
+ * used lately still gets in, whatever strangers elsewhere try (README, Security).
  */
-export const accountFailureGate: FailureGateRule = {
+export const accountFailuresRule: RateLimitRule = {
   name: 'account-failures',
-  freeFailures: 50,
-  firstDelaySeconds: 60,
-  maxDelaySeconds: 15 * 60,
-  forgetAfterSeconds: 60 * 60,
+  limit: 50,
+  windowSeconds: 60 * 60,
 };
 
 export const rateLimitRules = {
@@ -126,12 +120,7 @@ const messages = {
   sameEmail: 'This is already the email of your account',
   emailInUse: 'This email is already in use by another account',
   emailLinkInvalid: 'This link is invalid or has expired. Please, try again.',
-  emailChangeCancelled:
-    'The email change was cancelled and every device was signed out. Choose a new password to sign in again.',
-  cancelLinkInvalid: 'This link is invalid, was used already or has expired.',
   busy: 'The server is busy. Please try again in a moment.',
-  cancelAddressTaken: (supportEmail: string) =>
-    `Every device was signed out, but your previous address is now used by another account, so we could not give it back. Write to ${supportEmail} and we will sort it out.`,
 } as const;
 
 export interface AuthServiceDependencies {
@@ -148,8 +137,9 @@ export interface AuthServiceDependencies {
   /** New accounts one client address may create per hour. */
   registrationsPerAddress: RateLimitRule;
   /**
-   * What one client address may try, across all accounts: wrong passwords (credential
-   * stuffing), registrations (an existing email answers 409) and reset requests.
+   * What one client address may try across all accounts: registrations (an existing email
+   * answers 409) and reset requests; and, counted apart with the same limit, wrong passwords for
+   * accounts never signed in from there (credential stuffing), which it only slows.
    */
   attemptsPerAddress: RateLimitRule;
   /**
@@ -225,10 +215,6 @@ export function createAuthService(deps: AuthServiceDependencies) {
     return `${deps.publicUrl}/account/verify-email?${query.toString()}`;
   }
 
-  function emailChangeCancelLink(code: string): string {
-    return `${deps.publicUrl}/account/cancel-email-change?${new URLSearchParams({ code }).toString()}`;
-  }
-
   /**
    * The account's credentials just changed hands or form (new password, new email, the owner
    * taking it back, a provider proving the address): every reset and email-change code issued
@@ -245,6 +231,25 @@ export function createAuthService(deps: AuthServiceDependencies) {
     await repo.revokeSessionsOfUser(transaction, userId, options);
     return account;
   }
+
+  const emailChangeUndo = createEmailChangeUndo({
+    db,
+    mail: deps.mail,
+    publicUrl: deps.publicUrl,
+    supportEmail: deps.supportEmail,
+    secureAccount,
+    onEmailChanged: deps.onEmailChanged,
+  });
+
+  /**
+   * Wrong passwords per client address, for accounts that never signed in from there: as many
+   * as the address's other attempts, but counted apart, so a stranger's guesses never use up the
+   * registrations and reset requests of others behind his address.
+   */
+  const wrongPasswordsPerAddress: RateLimitRule = {
+    ...deps.attemptsPerAddress,
+    name: 'wrong-passwords-address',
+  };
 
   const attemptKey = (accountKey: string, caller: Caller) =>
     `${accountKey}|${caller.clientAddress}`;
@@ -285,11 +290,15 @@ export function createAuthService(deps: AuthServiceDependencies) {
 
   /**
    * Every password check of the product goes through here: sign-in, change password, change
-   * email. Only failures count: per account and client address (passwordFailureGate), per
-   * account from addresses it never signed in from (accountFailureGate), and per address across
-   * every account it never signed in from (attemptsPerAddress: credential stuffing tries one
-   * leaked password on each of many accounts). A success marks the address as the owner's. An
-   * unknown account is checked against a decoy hash, so it costs and counts like a real one.
+   * email. Only failures count. Per account and client address (passwordFailureGate), they hold
+   * further checks from there back, whatever the password: that address is the one guessing.
+   * Per account from addresses it never signed in from (accountFailuresRule) and per address
+   * across such accounts (credential stuffing tries one leaked password on each of many
+   * accounts), they only slow wrong guesses: the password is checked, a right one signs in, a
+   * wrong one past the budget is answered 429. So a stranger's failures never keep out the
+   * members who share his address (an office, a carrier's NAT), nor an owner on a new network
+   * while others guess at his account elsewhere. A success marks the address as the owner's.
+   * An unknown account is checked against a decoy hash, so it costs and counts like a real one.
    */
   async function checkPassword(
     account: {
@@ -302,40 +311,23 @@ export function createAuthService(deps: AuthServiceDependencies) {
   ): Promise<SignInCheck> {
     const { user } = account;
     const isKnown = await isKnownAddress(user?.id, caller);
-    if (!isKnown) {
-      // Owners signing in from their own network are never kept out by strangers sharing it
-      // (an office, a carrier's NAT), nor do their typos count against those strangers.
-      const spent = await rateLimiter.peek(deps.attemptsPerAddress, caller.clientAddress);
-      if (spent.count >= deps.attemptsPerAddress.limit) {
-        throw new AppError(429, tooMany, spent.retryAfterSeconds);
-      }
-    }
     const addressKey = attemptKey(account.key, caller);
     const addressTicket = await enterGate(passwordFailureGate, addressKey, tooMany);
-    let accountTicket: string | undefined;
     let outcome: GateOutcome = 'abandoned';
     let check: PasswordCheck = { isValid: false, needsRehash: false };
     try {
-      if (!isKnown) accountTicket = await enterGate(accountFailureGate, account.key, tooMany);
       check = user?.passwordHash
         ? await hasher.verify(user.passwordHash, password)
         : { isValid: await hasher.verifyAgainstNothing(password), needsRehash: false };
       outcome = check.isValid ? 'success' : 'failure';
     } finally {
       await rateLimiter.leaveGate(passwordFailureGate, addressKey, addressTicket, outcome);
-      if (accountTicket) {
-        // The account's count is of failures only; the owner's success does not reset what
-        // strangers have spent.
-        const accountOutcome = outcome === 'failure' ? 'failure' : 'abandoned';
-        await rateLimiter.leaveGate(accountFailureGate, account.key, accountTicket, accountOutcome);
-      }
     }
-    // Counted after the check, as only failures count: checks running at once from one address
-    // can pass the budget by as many as are in flight (the hasher's queue bounds them).
-    if (outcome === 'failure' && !isKnown) {
-      await rateLimiter.hit(deps.attemptsPerAddress, caller.clientAddress);
+    if (!user || !check.isValid) {
+      // The owner's typos on his own networks neither count nor are slowed.
+      if (outcome === 'failure' && !isKnown) await slowWrongGuesses(account.key, caller, tooMany);
+      return 'invalid';
     }
-    if (!user || !check.isValid) return 'invalid';
     await rememberSignInAddress(user.id, caller);
     if (check.needsRehash && user.passwordHash) {
       const oldHash = user.passwordHash;
@@ -349,6 +341,25 @@ export function createAuthService(deps: AuthServiceDependencies) {
         .catch(() => {});
     }
     return 'valid';
+  }
+
+  /**
+   * Counts a wrong password from an address the account never signed in from, for the account
+   * and for the address; past either budget the answer is 429 instead of 401. Counted atomically,
+   * so guesses in parallel cannot pass a budget unslowed.
+   */
+  async function slowWrongGuesses(accountKey: string, caller: Caller, tooMany: string) {
+    const [forAccount, fromAddress] = await Promise.all([
+      rateLimiter.hit(accountFailuresRule, accountKey),
+      rateLimiter.hit(wrongPasswordsPerAddress, caller.clientAddress),
+    ]);
+    if (!forAccount.isAllowed || !fromAddress.isAllowed) {
+      const retryAfter = Math.max(
+        forAccount.isAllowed ? 0 : forAccount.retryAfterSeconds,
+        fromAddress.isAllowed ? 0 : fromAddress.retryAfterSeconds,
+      );
+      throw new AppError(429, tooMany, retryAfter);
+    }
   }
 
   /** A signed-in member's own password, asked again before a change to his account. */
@@ -617,7 +628,6 @@ export function createAuthService(deps: AuthServiceDependencies) {
       if (await isAddressTaken(input.newEmail)) throw new AppError(409, messages.emailInUse);
 
       const code = randomSecret();
-      const cancelCode = randomSecret();
       await db.transaction().execute(async (transaction) => {
         await repo.voidOpenCodes(transaction, user.id, ['email_change']);
         await repo.insertCode(transaction, {
@@ -627,15 +637,6 @@ export function createAuthService(deps: AuthServiceDependencies) {
           codeHash: hashSecret(code),
           validSeconds: EMAIL_CHANGE_VALID_SECONDS,
           // As read with the password just checked: a reset since then kills the code at birth.
-          credentialVersion: user.credentialVersion,
-        });
-        await repo.insertCode(transaction, {
-          userId: user.id,
-          purpose: 'email_change_cancel',
-          email: user.email,
-          requestedEmail: input.newEmail,
-          codeHash: hashSecret(cancelCode),
-          validSeconds: EMAIL_CHANGE_CANCEL_VALID_SECONDS,
           credentialVersion: user.credentialVersion,
         });
         await deps.mail.enqueue(transaction, {
@@ -648,18 +649,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
           }),
           uselessAfter: secondsFromNow(EMAIL_CHANGE_VALID_SECONDS),
         });
-        await deps.mail.enqueue(transaction, {
-          to: user.email,
-          userId: user.id,
-          template: 'email-change-notice',
-          content: emailChangeNoticeEmail({
-            newEmail: input.newEmail,
-            cancelLink: emailChangeCancelLink(cancelCode),
-            validDays: EMAIL_CHANGE_CANCEL_VALID_SECONDS / (24 * 60 * 60),
-            supportEmail: deps.supportEmail,
-          }),
-          uselessAfter: secondsFromNow(EMAIL_CHANGE_CANCEL_VALID_SECONDS),
-        });
+        await emailChangeUndo.issueUndoLinks(transaction, { user, newEmail: input.newEmail });
       });
     },
 
@@ -723,6 +713,10 @@ export function createAuthService(deps: AuthServiceDependencies) {
         if (Date.now() - session.createdAt.getTime() > RECENT_SIGN_IN_SECONDS * 1000) {
           throw new AppError(403, deleteAccountMessages.signInAgain);
         }
+      }
+      // Deleting the account would void the link its previous address holds (ADR 016).
+      if (await emailChangeUndo.hasOpenWindow(db, user.id)) {
+        throw new AppError(409, deleteAccountMessages.undoWindowOpen);
       }
       const hasAppStoreSubscription = await deletionRepo.hasActiveAppStoreSubscription(db, user.id);
       if (hasAppStoreSubscription && input.keepsAppStoreSubscription !== true) {
@@ -788,61 +782,12 @@ export function createAuthService(deps: AuthServiceDependencies) {
       });
     },
 
-    /**
-     * "This wasn't me", from the notice mailed to the old address: the account gets that address
-     * back (a pending change dies with it; a confirmed one, or several, are undone), every
-     * session ends, every other "this wasn't me" link of the account dies (an attacker's own,
-     * from a change he asked for later, must not take the account back again), and the Google
-     * or Apple identities linked since the change was asked for are unlinked. Whoever asked knew
-     * the password, so it is cleared: the owner sets a new one through a reset link, which now
-     * goes to his own address.
-     */
-    async cancelEmailChange(input: { code: string }): Promise<string> {
-      const code = {
-        purpose: 'email_change_cancel',
-        codeHash: hashSecret(input.code),
-        requireCurrentCredentials: false,
-      } as const;
-      const open = await repo.findOpenCode(db, code);
-      if (!open) throw new AppError(400, messages.cancelLinkInvalid);
-      const outcome = await db.transaction().execute(async (transaction) => {
-        await usersRepo.lockUser(transaction, open.userId);
-        const used = await repo.consumeCode(transaction, code);
-        if (used?.userId !== open.userId) throw new AppError(400, messages.cancelLinkInvalid);
-        await repo.voidOpenCodes(transaction, used.userId, ['email_change_cancel']);
-        const current = await usersRepo.findUserById(transaction, used.userId);
-        const movedTo =
-          current && current.email.toLowerCase() !== used.email.toLowerCase()
-            ? current.email
-            : undefined;
-        // The address is held for this account (isAddressHeldForUndo): only an account that
-        // had it before the hold began can have it now.
-        const isTaken =
-          movedTo !== undefined &&
-          (await usersRepo.findUserByEmail(transaction, used.email)) !== undefined;
-        if (movedTo && !isTaken) {
-          await usersRepo.updateEmail(transaction, used.userId, used.email);
-          await deps.mail.enqueue(transaction, {
-            to: movedTo,
-            userId: used.userId,
-            template: 'email-change-undone',
-            content: emailChangeUndoneEmail({
-              previousEmail: used.email,
-              supportEmail: deps.supportEmail,
-            }),
-          });
-        }
-        await usersRepo.removePassword(transaction, used.userId);
-        await socialRepo.deleteIdentitiesLinkedSince(transaction, used.userId, used.createdAt);
-        await secureAccount(transaction, used.userId, { reason: 'email change cancelled' });
-        return isTaken ? 'address-taken' : 'secured';
-      });
-      if (outcome === 'address-taken') {
-        throw new AppError(409, messages.cancelAddressTaken(deps.supportEmail));
-      }
-      deps.onEmailChanged?.(open.userId);
-      return messages.emailChangeCancelled;
-    },
+    /** "This wasn't me", from the notice mailed to the old address (email-change-undo.ts). */
+    cancelEmailChange: (input: { code: string }) => emailChangeUndo.undo(input),
+    listEmailChangeUndoWindows: (caller: { userId: string; sessionId: string }) =>
+      emailChangeUndo.listWindows(caller),
+    closeEmailChangeUndoWindows: (caller: { userId: string; sessionId: string }) =>
+      emailChangeUndo.closeWindows(caller),
   };
 }
 

@@ -42,6 +42,22 @@ export const userRoutes: FastifyPluginAsyncZod<{
     return { message: deleteAccountMessages.deleted };
   });
 
+  serveEndpoint(
+    app,
+    endpoints.listEmailChangeUndoWindows,
+    async function listEmailChangeUndoWindows(request) {
+      return { undoWindows: await authService.listEmailChangeUndoWindows(callerOf(request)) };
+    },
+  );
+
+  serveEndpoint(
+    app,
+    endpoints.closeEmailChangeUndoWindows,
+    async function closeEmailChangeUndoWindows(request) {
+      return { message: await authService.closeEmailChangeUndoWindows(callerOf(request)) };
+    },
+  );
+
   serveEndpoint(app, endpoints.endOtherSessions, async function endOtherSessions(request) {
     await authService.endOtherSessions(callerOf(request));
     return { message: 'Signed out of all other devices' };

@@ -3,6 +3,7 @@ import {
   type ChangeEmailRequest,
   type ChangePasswordRequest,
   type DeleteAccountRequest,
+  emailChangeUndoMessages,
   type VerifyEmailRequest,
 } from '@kegel/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
@@ -120,6 +121,25 @@ export function useEndOtherSessions() {
       toasts: { pending: 'Signing out', success: 'Signed out of all other devices' },
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: sessionListQuery().queryKey }),
+  });
+}
+
+/**
+ * The addresses an email change left that can still take the account back, and until when.
+ * Keyed under the session: confirming a new address (useVerifyEmail) reads it again.
+ */
+export const emailChangeUndoQuery = () =>
+  queryOptions({
+    queryKey: [...sessionQueries.all(), 'email-change-undo'],
+    queryFn: ({ signal }) => api.call('listEmailChangeUndoWindows', { signal }),
+  });
+
+export function useCloseEmailChangeUndo() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.call('closeEmailChangeUndoWindows', {}),
+    meta: { toasts: { pending: 'Closing', success: emailChangeUndoMessages.closed } },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: emailChangeUndoQuery().queryKey }),
   });
 }
 

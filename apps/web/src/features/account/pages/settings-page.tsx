@@ -3,6 +3,7 @@ import { Card } from '../../../shared/ui/card';
 import { ChangeEmailSection } from '../components/change-email-section';
 import { DeleteAccountSection } from '../components/delete-account-section';
 import { DownloadDataSection } from '../components/download-data-section';
+import { EmailChangeUndoNotice } from '../components/email-change-undo-notice';
 import { ChangePasswordSection } from '../components/change-password-section';
 import { SetPasswordSection } from '../components/set-password-section';
 import { SignedInDevicesSection } from '../components/signed-in-devices-section';
@@ -18,6 +19,7 @@ export function SettingsPage(): React.JSX.Element | null {
         {profile.hasPassword ? (
           <>
             <ChangeEmailSection currentEmail={profile.email} />
+            <EmailChangeUndoNotice />
             <ChangePasswordSection />
           </>
         ) : (

@@ -1,6 +1,7 @@
 import type { ComponentType, SVGProps } from 'react';
 
 import { paths } from '../../../config/paths';
+import { useHasTokens } from '../../../shared/session/session';
 import { ButtonLink } from '../../../shared/ui/button';
 import { DownloadAppBanner } from '../../../shared/ui/download-app-banner';
 import styles from './home-page.module.css';
@@ -30,8 +31,16 @@ const BENEFITS: Benefit[] = [
   },
 ];
 
-/** `/home`: the marketing page. Three cards of one design, each leading to the account. */
+/**
+ * `/home`: the marketing page. Three cards of one design, each leading to the account: 'Go to
+ * Profile' for a member, 'Sign in' for a visitor (README, Product rules). The build draws the
+ * visitor's; a member's cards change once the app runs (useHasTokens is false while hydrating).
+ */
 export function HomePage(): React.JSX.Element {
+  const hasTokens = useHasTokens();
+  const cardAction = hasTokens
+    ? { label: 'Go to Profile', href: paths.dashboard.root.getHref() }
+    : { label: 'Sign in', href: paths.auth.login.getHref() };
   return (
     <>
       <section className={styles.hero} aria-labelledby="home-title">
@@ -52,8 +61,8 @@ export function HomePage(): React.JSX.Element {
             </span>
             <h2 className={styles.cardTitle}>{title}</h2>
             <p className={styles.cardText}>{text}</p>
-            <ButtonLink to={paths.auth.login.getHref()} variant="outlined" fullWidth>
-              Sign in
+            <ButtonLink to={cardAction.href} variant="outlined" fullWidth>
+              {cardAction.label}
             </ButtonLink>
           </article>
         ))}
