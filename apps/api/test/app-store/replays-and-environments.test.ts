@@ -7,13 +7,18 @@ import {
   appStoreEnv,
   claimsOf,
   deliverNotification,
+  monthFrom,
   postTransaction,
+  signedNotification,
   TEST_APP_APPLE_ID,
   TEST_BUNDLE_ID,
   transactionInside,
+  transactionPayload,
 } from '../support/app-store';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * What a replayed App Store payload may do (nothing, once it was applied), and the two App Store
@@ -74,6 +79,10 @@ describe.each(testDatabaseKinds)('App Store replays and environments on $name', 
       .orderBy('sequence')
       .execute();
     return rows.map((row) => row.entry);
+  }
+
+  function iso(time: number): string {
+    return new Date(time).toISOString();
   }
 
   it('adds no ledger row when an old, refunded transaction is posted again, one after another or at once', async () => {
@@ -140,5 +149,147 @@ describe.each(testDatabaseKinds)('App Store replays and environments on $name', 
 
     expect(await premiumEnd(buyer.accessToken)).toBeNull();
     expect(await purchaseHistory(buyer.accessToken)).toEqual(refunded);
+  });
+
+  /** A transaction id no other test uses, as Apple's are: digits. */
+  function newTransactionId(): string {
+    return String(3_000_000_000_000_000 + Math.floor(Math.random() * 1e15));
+  }
+
+  async function subscribeInProduction(customer: { id: string }, transactionId: string) {
+    const now = Date.now();
+    const production = monthFrom(now, {
+      originalTransactionId: transactionId,
+      appAccountToken: customer.id,
+      environment: 'Production',
+      expiresDate: now + 60 * DAY_MS,
+    });
+    const subscribed = await deliverNotification(
+      server.app,
+      signedNotification(sandbox, {
+        type: 'SUBSCRIBED',
+        subtype: 'INITIAL_BUY',
+        transaction: production,
+        environment: 'Production',
+      }),
+    );
+    expect(subscribed.statusCode, subscribed.body).toBe(200);
+    return production;
+  }
+
+  it('never lets a Sandbox notification touch the Production purchase of the same transaction id', async () => {
+    const customer = await member('production');
+    const tester = await member('tester');
+    const sharedId = newTransactionId();
+    const production = await subscribeInProduction(customer, sharedId);
+    const customerHistory = await purchaseHistory(customer.accessToken);
+    expect(customerHistory).toEqual([
+      {
+        name: '1 Month',
+        provider: 'Apple',
+        createdAt: expect.any(String),
+        expiresAt: iso(production.expiresDate),
+      },
+    ]);
+
+    // A tester subscribes in the Sandbox, where Apple gave his transaction the same id; then
+    // the Sandbox refunds it.
+    const testPurchase = monthFrom(Date.now(), {
+      originalTransactionId: sharedId,
+      appAccountToken: tester.id,
+    });
+    for (const notification of [
+      { type: 'SUBSCRIBED', subtype: 'INITIAL_BUY', transaction: testPurchase },
+      { type: 'REFUND', transaction: { ...testPurchase, revocationDate: Date.now() } },
+    ]) {
+      const delivered = await deliverNotification(
+        server.app,
+        signedNotification(sandbox, notification),
+      );
+      expect(delivered.statusCode, delivered.body).toBe(200);
+    }
+
+    expect(await premiumEnd(customer.accessToken)).toBe(iso(production.expiresDate));
+    expect(await purchaseHistory(customer.accessToken)).toEqual(customerHistory);
+    expect(await premiumEnd(tester.accessToken)).toBeNull();
+    expect(await purchaseHistory(tester.accessToken)).toEqual([
+      expect.objectContaining({
+        provider: 'Apple',
+        expiresAt: iso(testPurchase.expiresDate),
+        refundedAt: expect.any(String),
+      }),
+    ]);
+    // Each still posts his own transaction.
+    const restored = await postTransaction(
+      server.app,
+      customer.accessToken,
+      sandbox.sign(transactionPayload(production)),
+    );
+    expect(restored.json()).toEqual({ subscriptionEndDate: iso(production.expiresDate) });
+    const testerRestored = await postTransaction(
+      server.app,
+      tester.accessToken,
+      sandbox.sign(transactionPayload(testPurchase)),
+    );
+    expect(testerRestored.json()).toEqual({ subscriptionEndDate: null });
+  });
+
+  it('binds a Sandbox transaction without a token to its poster, though a Production subscription of that id is bound to another', async () => {
+    const customer = await member('bound-production');
+    const tester = await member('unbound-tester');
+    const sharedId = newTransactionId();
+    const production = await subscribeInProduction(customer, sharedId);
+    const testPurchase = monthFrom(Date.now(), { originalTransactionId: sharedId });
+    const posted = await postTransaction(
+      server.app,
+      tester.accessToken,
+      sandbox.sign(transactionPayload(testPurchase)),
+    );
+    expect(posted.statusCode, posted.body).toBe(200);
+    expect(posted.json()).toEqual({ subscriptionEndDate: iso(testPurchase.expiresDate) });
+    expect(await premiumEnd(customer.accessToken)).toBe(iso(production.expiresDate));
+  });
+
+  it('counts the same transaction id bought in the Sandbox and in Production as two purchases of one member', async () => {
+    const { id, accessToken } = await member('both-environments');
+    const sharedId = newTransactionId();
+    const now = Date.now();
+    const inSandbox = monthFrom(now - 10 * DAY_MS, {
+      originalTransactionId: sharedId,
+      appAccountToken: id,
+    });
+    const inProduction = monthFrom(now, {
+      originalTransactionId: sharedId,
+      appAccountToken: id,
+      environment: 'Production',
+    });
+    for (const transaction of [inSandbox, inProduction]) {
+      const posted = await postTransaction(
+        server.app,
+        accessToken,
+        sandbox.sign(transactionPayload(transaction)),
+      );
+      expect(posted.statusCode, posted.body).toBe(200);
+    }
+    const history = await purchaseHistory(accessToken);
+    expect(history.map((purchase) => purchase.expiresAt).sort()).toEqual([
+      iso(inSandbox.expiresDate),
+      iso(inProduction.expiresDate),
+    ]);
+    expect(await premiumEnd(accessToken)).toBe(iso(inProduction.expiresDate));
+
+    // Refunding the Sandbox one takes only its period out.
+    await deliverNotification(
+      server.app,
+      signedNotification(sandbox, {
+        type: 'REFUND',
+        transaction: { ...inSandbox, revocationDate: Date.now() },
+      }),
+    );
+    const refunded = (await purchaseHistory(accessToken)).filter(
+      (purchase) => purchase.refundedAt !== undefined,
+    );
+    expect(refunded.map((purchase) => purchase.expiresAt)).toEqual([iso(inSandbox.expiresDate)]);
+    expect(await premiumEnd(accessToken)).toBe(iso(inProduction.expiresDate));
   });
 });
