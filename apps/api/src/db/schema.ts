@@ -137,7 +137,10 @@ export interface PurchasesTable {
   /** The plan's price when it was bought: differs from amountCents when Stripe charged else. */
   listedPriceCents: Generated<number | null>;
   listedCurrency: Generated<string | null>;
-  /** 'Sandbox' or 'Production' for an App Store purchase; null for Stripe. */
+  /**
+   * 'Sandbox' or 'Production' for an App Store purchase, part of its key (the two number their
+   * transactions apart); null for Stripe.
+   */
   environment: Generated<string | null>;
   /** Set (from the ledger) while the purchase is taken out by a refund or a lost dispute. */
   revokedAt: Generated<Date | null>;
@@ -229,6 +232,8 @@ export interface AppStoreNotificationsTable {
   notificationUuid: string;
   notificationType: string;
   subtype: string | null;
+  /** Null only for one about no subscription, applied before environments were recorded. */
+  environment: string | null;
   originalTransactionId: string | null;
   signedAt: Date;
   payload: string | null;

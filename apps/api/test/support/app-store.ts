@@ -171,3 +171,18 @@ export function postTransaction(
     payload: { signedTransaction },
   });
 }
+
+/** The claims of a JWS, read without verifying it (the test made it). */
+export function claimsOf(jws: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(jws.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<
+    string,
+    unknown
+  >;
+}
+
+/** The signed transaction a notification carries, as the iOS app would also hold it. */
+export function transactionInside(signedPayload: string): string {
+  const data = claimsOf(signedPayload).data as { signedTransactionInfo?: string } | undefined;
+  if (!data?.signedTransactionInfo) throw new Error('the notification carries no transaction');
+  return data.signedTransactionInfo;
+}

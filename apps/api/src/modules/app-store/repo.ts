@@ -5,6 +5,15 @@ import type { AppStoreSubscriptionsTable, Database } from '../../db/schema';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
+/**
+ * A subscription, as the App Store names it: its original transaction id in its environment.
+ * Sandbox and Production number their transactions apart, so the id alone names nothing.
+ */
+export interface SubscriptionKey {
+  environment: string;
+  originalTransactionId: string;
+}
+
 /** True when new; false for a notification received before (a redelivery). */
 export async function recordNotification(
   db: Transaction<Database>,
@@ -12,6 +21,7 @@ export async function recordNotification(
     notificationUuid: string;
     notificationType: string;
     subtype: string | null;
+    environment: string;
     originalTransactionId: string | null;
     signedAt: Date;
     payload: string;
@@ -38,28 +48,32 @@ export async function markNotificationApplied(
 }
 
 /** Notifications kept for a subscription bound to no account, oldest signature first. */
-export function listPendingNotifications(db: Transaction<Database>, originalTransactionId: string) {
+export function listPendingNotifications(db: Transaction<Database>, subscription: SubscriptionKey) {
   return db
     .selectFrom('appStoreNotifications')
     .select(['notificationUuid', 'payload'])
-    .where('originalTransactionId', '=', originalTransactionId)
+    .where('environment', '=', subscription.environment)
+    .where('originalTransactionId', '=', subscription.originalTransactionId)
     .where('appliedAt', 'is', null)
     .orderBy('signedAt')
     .execute();
 }
 
 /** Until the transaction ends, nobody else changes this subscription. */
-export async function lockSubscription(db: Transaction<Database>, originalTransactionId: string) {
-  await sql`select pg_advisory_xact_lock(hashtext(${`app-store:${originalTransactionId}`}))`.execute(
-    db,
-  );
+export async function lockSubscription(
+  db: Transaction<Database>,
+  subscription: SubscriptionKey,
+): Promise<void> {
+  const key = `app-store:${subscription.environment}:${subscription.originalTransactionId}`;
+  await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(db);
 }
 
-export function findSubscription(db: Executor, originalTransactionId: string) {
+export function findSubscription(db: Executor, subscription: SubscriptionKey) {
   return db
     .selectFrom('appStoreSubscriptions')
     .select(['originalTransactionId', 'userId', 'environment', 'productId'])
-    .where('originalTransactionId', '=', originalTransactionId)
+    .where('environment', '=', subscription.environment)
+    .where('originalTransactionId', '=', subscription.originalTransactionId)
     .executeTakeFirst();
 }
 
@@ -76,7 +90,7 @@ export async function saveSubscriptionState(
     .values({ ...state, userId: null })
     .onConflict((conflict) =>
       conflict
-        .column('originalTransactionId')
+        .columns(['environment', 'originalTransactionId'])
         .doUpdateSet({
           productId: (eb) => eb.ref('excluded.productId'),
           autoRenew: sql<
@@ -95,13 +109,14 @@ export async function saveSubscriptionState(
 /** The subscription belongs to this account from now on (its service decides when it may). */
 export async function bindSubscription(
   db: Transaction<Database>,
-  originalTransactionId: string,
+  subscription: SubscriptionKey,
   userId: string,
 ): Promise<void> {
   await db
     .updateTable('appStoreSubscriptions')
     .set({ userId, updatedAt: sql<Date>`now()` })
-    .where('originalTransactionId', '=', originalTransactionId)
+    .where('environment', '=', subscription.environment)
+    .where('originalTransactionId', '=', subscription.originalTransactionId)
     .execute();
 }
 
@@ -113,12 +128,13 @@ export function findPlanByProduct(db: Executor, productId: string) {
     .executeTakeFirst();
 }
 
-/** The purchase recorded for one App Store transaction. */
-export function findApplePurchase(db: Executor, transactionId: string) {
+/** The purchase recorded for one App Store transaction of that environment. */
+export function findApplePurchase(db: Executor, environment: string, transactionId: string) {
   return db
     .selectFrom('purchases')
     .select(['id', 'userId'])
     .where('provider', '=', 'Apple')
+    .where('environment', '=', environment)
     .where('providerPaymentId', '=', transactionId)
     .executeTakeFirst();
 }

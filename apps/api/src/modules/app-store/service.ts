@@ -5,6 +5,8 @@
 // latest period. A subscription is bound to an account by the appAccountToken the iOS app sets
 // (the account id), or by the signed-in member who posts its first transaction; notifications
 // for a subscription bound to no account yet are kept and applied when the binding arrives.
+// Sandbox and Production number their transactions apart: a purchase or subscription is its id
+// in the environment its payload was verified for, never the same id in the other.
 import type {
   JWSRenewalInfoDecodedPayload,
   JWSTransactionDecodedPayload,
@@ -115,7 +117,11 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
     if (!payment?.transactionId || !payment.productId) return;
     const startsAt = new Date(payment.purchaseDate ?? notice.signedAt);
     const expiresAt = payment.expiresDate ? new Date(payment.expiresDate) : undefined;
-    let purchase = await repo.findApplePurchase(transaction, payment.transactionId);
+    let purchase = await repo.findApplePurchase(
+      transaction,
+      notice.environment,
+      payment.transactionId,
+    );
     if (!purchase) {
       const plan = await repo.findPlanByProduct(transaction, payment.productId);
       const days =
@@ -142,7 +148,7 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
       });
       purchase = purchaseId
         ? { id: purchaseId, userId }
-        : await repo.findApplePurchase(transaction, payment.transactionId);
+        : await repo.findApplePurchase(transaction, notice.environment, payment.transactionId);
       if (!purchase) return;
     }
     let buyer = purchase.userId;
@@ -198,10 +204,10 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
   /** Applies the notifications kept for a subscription now bound to `userId`. */
   async function applyPending(
     transaction: Transaction<Database>,
-    originalTransactionId: string,
+    subscription: repo.SubscriptionKey,
     userId: string,
   ): Promise<void> {
-    for (const pending of await repo.listPendingNotifications(transaction, originalTransactionId)) {
+    for (const pending of await repo.listPendingNotifications(transaction, subscription)) {
       if (!pending.payload) continue;
       await applyToMember(transaction, userId, JSON.parse(pending.payload) as Notice);
       await repo.markNotificationApplied(transaction, pending.notificationUuid);
@@ -225,18 +231,24 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
       if (!notice.notificationUuid)
         throw new AppError(400, `${appStoreMessages.notVerified}: no notificationUUID`);
       const originalTransactionId = payment?.originalTransactionId ?? null;
+      // The subscription in the environment the notification is verified for: the same id in
+      // the other one is another subscription.
+      const key = originalTransactionId
+        ? { environment: notice.environment, originalTransactionId }
+        : undefined;
       return db.transaction().execute(async (transaction) => {
-        if (originalTransactionId) await repo.lockSubscription(transaction, originalTransactionId);
+        if (key) await repo.lockSubscription(transaction, key);
         const isNew = await repo.recordNotification(transaction, {
           notificationUuid: notice.notificationUuid,
           notificationType: notice.type,
           subtype: notice.subtype,
+          environment: notice.environment,
           originalTransactionId,
           signedAt: new Date(notice.signedAt),
           payload: JSON.stringify(notice),
         });
         if (!isNew) return 'duplicate';
-        if (!originalTransactionId) {
+        if (!key) {
           // TEST, or a summary: nothing to apply.
           await repo.markNotificationApplied(transaction, notice.notificationUuid);
           return 'applied';
@@ -247,7 +259,7 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
         });
         // The account the transaction's token names wins (a resubscription on a shared Apple ID
         // by another member carries his token); else the account the subscription is bound to.
-        const subscription = await repo.findSubscription(transaction, originalTransactionId);
+        const subscription = await repo.findSubscription(transaction, key);
         const owner =
           (await accountNamedBy(transaction, payment?.appAccountToken)) ??
           subscription?.userId ??
@@ -257,9 +269,8 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
         // The member's row before the rows that reference it (the binding, a purchase): two
         // changes of one member then queue instead of deadlocking.
         await usersRepo.lockUser(transaction, owner);
-        if (subscription?.userId !== owner)
-          await repo.bindSubscription(transaction, originalTransactionId, owner);
-        await applyPending(transaction, originalTransactionId, owner);
+        if (subscription?.userId !== owner) await repo.bindSubscription(transaction, key, owner);
+        await applyPending(transaction, key, owner);
         return 'applied';
       });
     },
@@ -272,8 +283,9 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
       const originalTransactionId = payment.originalTransactionId;
       if (!originalTransactionId)
         throw new AppError(400, `${appStoreMessages.notVerified}: no originalTransactionId`);
+      const key = { environment, originalTransactionId };
       return db.transaction().execute(async (transaction) => {
-        await repo.lockSubscription(transaction, originalTransactionId);
+        await repo.lockSubscription(transaction, key);
         await usersRepo.lockUser(transaction, userId);
         // A token naming another account refuses; one naming no account (a deleted one: the
         // token outlives it on Apple's side) counts as no token.
@@ -281,7 +293,7 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
         if (tokenOwner && tokenOwner !== userId) {
           throw new AppError(403, appStoreMessages.boundElsewhere);
         }
-        const subscription = await repo.findSubscription(transaction, originalTransactionId);
+        const subscription = await repo.findSubscription(transaction, key);
         // Without a token, the first binding holds; a token naming this member is proof enough.
         if (subscription?.userId && subscription.userId !== userId && tokenOwner !== userId) {
           throw new AppError(403, appStoreMessages.boundElsewhere);
@@ -294,9 +306,9 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
           renewal: undefined,
         };
         await saveState(transaction, notice);
-        await repo.bindSubscription(transaction, originalTransactionId, userId);
+        await repo.bindSubscription(transaction, key, userId);
         await applyToMember(transaction, userId, notice);
-        await applyPending(transaction, originalTransactionId, userId);
+        await applyPending(transaction, key, userId);
         return (await repo.readPremiumEnd(transaction, userId))?.subscriptionEndDate ?? null;
       });
     },

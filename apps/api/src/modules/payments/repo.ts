@@ -35,7 +35,11 @@ export async function recordStripeEvent(
   return inserted !== undefined;
 }
 
-/** Inserts the purchase unless this payment was recorded before; its id when inserted. */
+/**
+ * Inserts the purchase unless this payment was recorded before; its id when inserted. A payment
+ * is its provider's id in its environment (App Store ids repeat across Sandbox and Production;
+ * Stripe's have none, and nulls are not distinct there: migrations/0016).
+ */
 export async function insertPurchase(
   db: Transaction<Database>,
   purchase: Insertable<PurchasesTable>,
@@ -43,7 +47,9 @@ export async function insertPurchase(
   const inserted = await db
     .insertInto('purchases')
     .values(purchase)
-    .onConflict((conflict) => conflict.columns(['provider', 'providerPaymentId']).doNothing())
+    .onConflict((conflict) =>
+      conflict.columns(['provider', 'environment', 'providerPaymentId']).doNothing(),
+    )
     .returning('id')
     .executeTakeFirst();
   return inserted?.id;

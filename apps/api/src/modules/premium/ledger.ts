@@ -178,20 +178,24 @@ export function reinstatePurchase(
 
 /**
  * Gives an App Store purchase (one transaction) premium until `endsAt` (its expiresDate, or the
- * end of the grace period after it); nothing is written when it already reaches that far.
+ * end of the grace period after it); nothing is written when a period of it already reaches that
+ * far. That holds while the purchase is revoked too (its periods are kept for a reversal), so a
+ * transaction posted again after its refund, any number of times, writes nothing.
  */
 export async function recordAppStorePeriod(
   transaction: Transaction<Database>,
   period: { userId: string; purchaseId: string; startsAt: Date; endsAt: Date; reason: string },
 ): Promise<void> {
-  const state = await currentState(transaction, period.userId);
-  const known = state.periods.get(period.purchaseId);
-  if (
-    known &&
-    known.expiresAt.getTime() >= period.endsAt.getTime() &&
-    !state.revoked.has(period.purchaseId)
-  )
-    return;
+  await usersRepo.lockUser(transaction, period.userId);
+  const entries = await repo.listEntries(transaction, period.userId);
+  const isKnownAlready = entries.some(
+    (entry) =>
+      entry.entry === 'period' &&
+      entry.purchaseId === period.purchaseId &&
+      entry.endsAt !== null &&
+      entry.endsAt.getTime() >= period.endsAt.getTime(),
+  );
+  if (isKnownAlready) return;
   await repo.appendEntry(transaction, {
     userId: period.userId,
     source: 'app_store',
@@ -206,8 +210,10 @@ export async function recordAppStorePeriod(
 
 /**
  * Apple's word, signed at `signedAt`, on whether an App Store purchase counts (a refund or
- * revocation: no; a refund reversed: yes). Written unless a word at least as recent is there
- * already: the fold takes the latest signed, so words delivered out of order end right.
+ * revocation: no; a refund reversed: yes). Written unless the latest word on it is at least as
+ * recent (the fold takes the latest signed, so words delivered out of order end right) or says
+ * so already: the same refunded transaction signed again and again (a restore may bring a new
+ * signature) adds no row.
  */
 export async function recordAppStoreWord(
   transaction: Transaction<Database>,
@@ -215,17 +221,22 @@ export async function recordAppStoreWord(
 ): Promise<void> {
   await usersRepo.lockUser(transaction, word.userId);
   const entries = await repo.listEntries(transaction, word.userId);
-  const isKnownAlready = entries.some(
-    (entry) =>
-      entry.purchaseId === word.purchaseId &&
-      (entry.entry === 'revoke' || entry.entry === 'reinstate') &&
-      entry.occurredAt.getTime() >= word.signedAt.getTime(),
-  );
+  // The latest word as the fold reads them: the latest signed, then the last written.
+  let latest: (typeof entries)[number] | undefined;
+  for (const entry of entries) {
+    if (entry.purchaseId !== word.purchaseId) continue;
+    if (entry.entry !== 'revoke' && entry.entry !== 'reinstate') continue;
+    if (!latest || entry.occurredAt.getTime() >= latest.occurredAt.getTime()) latest = entry;
+  }
+  const entry = word.counts ? 'reinstate' : 'revoke';
+  const isKnownAlready =
+    latest !== undefined &&
+    (latest.occurredAt.getTime() >= word.signedAt.getTime() || latest.entry === entry);
   if (isKnownAlready) return;
   await repo.appendEntry(transaction, {
     userId: word.userId,
     source: 'app_store',
-    entry: word.counts ? 'reinstate' : 'revoke',
+    entry,
     purchaseId: word.purchaseId,
     reason: word.reason,
     occurredAt: word.signedAt,
