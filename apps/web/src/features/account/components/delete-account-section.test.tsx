@@ -1,4 +1,4 @@
-import type { SubscriptionItem } from '@kegel/contract';
+import { deleteAccountMessages, type SubscriptionItem } from '@kegel/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
@@ -156,6 +156,19 @@ describe('/dashboard/settings, Delete account', () => {
       { password: 'correct horse battery' },
       { password: 'correct horse battery', keepsAppStoreSubscription: true },
     ]);
+  });
+
+  it('says so when a recent email change can still be undone, without asking about the App Store', async () => {
+    signInAs();
+    fakeApi.on('deleteAccount', errorReply(409, deleteAccountMessages.undoWindowOpen));
+    const { user, form, pathname } = await openDeleteForm();
+    await user.type(form.getByLabelText('Current password'), 'correct horse battery');
+    await user.type(form.getByLabelText('Type DELETE to confirm'), 'DELETE');
+    await user.click(form.getByRole('button', { name: 'Delete account' }));
+
+    expect(await findToast(deleteAccountMessages.undoWindowOpen)).toBeVisible();
+    expect(form.queryByRole('checkbox')).toBeNull();
+    expect(pathname()).toBe('/dashboard/settings');
   });
 
   it('asks about a running App Store subscription up front, and sends nothing unticked', async () => {

@@ -80,7 +80,7 @@ function DeleteAccountForm({
   // Read once per mount: the notes do not flip while someone reads them.
   const [now] = useState(() => Date.now());
   const { webPassEndsAt, hasAppStore } = runningPurchases(purchases.data?.data ?? [], now);
-  /** The server answered 409: an App Store subscription is active, whatever the list says. */
+  /** The server said an App Store subscription is active, whatever the list says. */
   const [serverSawAppStore, setServerSawAppStore] = useState(false);
   /** A Google or Apple account whose sign-in is too old (403). */
   const [signInAgainMessage, setSignInAgainMessage] = useState<string | null>(null);
@@ -105,7 +105,12 @@ function DeleteAccountForm({
 
   /** What the form itself shows of a refusal, so that no toast repeats it. */
   function showInForm(error: Error): boolean {
-    if (error instanceof ApiError && error.statusCode === 409) {
+    // The other 409 (an email change its previous address can still undo) is a toast.
+    if (
+      error instanceof ApiError &&
+      error.statusCode === 409 &&
+      error.message === deleteAccountMessages.appStoreSubscriptionActive
+    ) {
       setServerSawAppStore(true);
       form.setError('keepsAppStoreSubscription', {
         type: 'server',
