@@ -46,20 +46,46 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
   const { db } = deps;
 
   /**
-   * One Stripe customer per account, created on first need (idempotent per account). Undefined
-   * when the account is gone, deleted before or while Stripe made the customer: that customer is
-   * then deleted too, since the deletion, which saw none, could not.
+   * The account's Stripe customer for a checkout or a portal visit, as Stripe knows it now: made
+   * on first need, given the account's current email (Stripe's pages show it, read-only), and
+   * replaced by a new one when Stripe reports it deleted, since Stripe refuses a deleted customer
+   * everywhere (deleted in its dashboard, or the customer of an account deleted while its
+   * checkout was open, which the payment then brought back). Undefined when the account is gone.
    */
-  async function stripeCustomerFor(userId: string): Promise<string | undefined> {
+  async function currentCustomerFor(userId: string): Promise<string | undefined> {
     const user = await usersRepo.findStripeCustomer(db, userId);
     if (!user) return undefined;
-    if (user.stripeCustomerId) return user.stripeCustomerId;
+    if (!user.stripeCustomerId) return adoptNewCustomer(userId, user.email);
+    const customer = await readCustomer(user.stripeCustomerId, userId);
+    if (customer === 'deleted') return adoptNewCustomer(userId, user.email, user.stripeCustomerId);
+    if (customer && customer.email !== user.email) {
+      await tryUpdateCustomerEmail(userId, user.stripeCustomerId, user.email);
+    }
+    return user.stripeCustomerId;
+  }
+
+  /**
+   * A new Stripe customer for the account, in place of `replacing` (or of none): one however many
+   * calls make it at once (idempotent per account and per customer replaced). Undefined when the
+   * account is gone, deleted before or while Stripe made the customer: that customer is then
+   * deleted too, since the deletion, which saw none, could not.
+   */
+  async function adoptNewCustomer(
+    userId: string,
+    email: string,
+    replacing?: string,
+  ): Promise<string | undefined> {
     const customer = await deps.stripe.customers.create(
-      { email: user.email, metadata: { userId } },
-      { idempotencyKey: `customer-${userId}` },
+      { email, metadata: { userId } },
+      {
+        idempotencyKey: replacing
+          ? `customer-${userId}-replacing-${replacing}`
+          : `customer-${userId}`,
+      },
     );
     // Waits for a deletion in progress (it holds the member's row), then finds no row to set.
-    await usersRepo.setStripeCustomerIfMissing(db, userId, customer.id);
+    if (replacing) await usersRepo.replaceStripeCustomer(db, userId, replacing, customer.id);
+    else await usersRepo.setStripeCustomerIfMissing(db, userId, customer.id);
     const stored = await usersRepo.findStripeCustomer(db, userId);
     if (!stored) {
       await deletionRepo.recordStripeCustomerDeletion(db, customer.id);
@@ -67,6 +93,38 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       return undefined;
     }
     return stored.stripeCustomerId ?? customer.id;
+  }
+
+  /**
+   * The customer as Stripe has it now: 'deleted' when Stripe says so (a retrieve still answers a
+   * deleted customer, with `deleted: true`) or knows no such customer; undefined when Stripe could
+   * not be asked (logged: the call goes on with what it has).
+   */
+  async function readCustomer(
+    customerId: string,
+    userId: string,
+  ): Promise<Stripe.Customer | 'deleted' | undefined> {
+    try {
+      const customer = await deps.stripe.customers.retrieve(customerId);
+      return customer.deleted ? 'deleted' : customer;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'resource_missing') return 'deleted';
+      deps.log.error({ err: error, userId }, 'stripe: customer not read');
+      return undefined;
+    }
+  }
+
+  /** An email update that fails must not keep the member from paying or from his portal. */
+  async function tryUpdateCustomerEmail(
+    userId: string,
+    customerId: string,
+    email: string,
+  ): Promise<void> {
+    try {
+      await deps.stripe.customers.update(customerId, { email });
+    } catch (error) {
+      deps.log.error({ err: error, userId }, 'stripe: customer email not updated');
+    }
   }
 
   /**
@@ -133,20 +191,17 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
 
   /**
    * Gives the account's Stripe customer the account's current email if Stripe has another: read
-   * from Stripe each time, so updates that crossed (a change, then its undoing) are put right.
+   * from Stripe each time, so updates that crossed (a change, then its undoing) are put right. A
+   * deleted customer is left as it is: the next checkout or portal visit replaces it. Never
+   * throws: it runs after the change, which stands whatever Stripe answers.
    */
   async function syncCustomerEmail(userId: string): Promise<void> {
-    const user = await usersRepo.findStripeCustomer(db, userId);
-    if (!user?.stripeCustomerId) return;
-    const customer = await deps.stripe.customers.retrieve(user.stripeCustomerId);
-    if (customer.deleted || customer.email === user.email) return;
-    await deps.stripe.customers.update(user.stripeCustomerId, { email: user.email });
-  }
-
-  /** A sync that fails must not keep the member from paying or from his portal. */
-  async function trySyncCustomerEmail(userId: string): Promise<void> {
     try {
-      await syncCustomerEmail(userId);
+      const user = await usersRepo.findStripeCustomer(db, userId);
+      if (!user?.stripeCustomerId) return;
+      const customer = await readCustomer(user.stripeCustomerId, userId);
+      if (!customer || customer === 'deleted' || customer.email === user.email) return;
+      await tryUpdateCustomerEmail(userId, user.stripeCustomerId, user.email);
     } catch (error) {
       deps.log.error({ err: error, userId }, 'stripe: customer email not updated');
     }
@@ -171,11 +226,9 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       const plan = await repo.findPlan(db, input.planId);
       if (!plan) throw new AppError(400, 'Plan is required');
       const account = await usersRepo.findUserByEmail(db, input.email);
-      const customer = account ? await stripeCustomerFor(account.id) : undefined;
+      const customer = account ? await currentCustomerFor(account.id) : undefined;
       // An account deleted meanwhile: the email buys as a newcomer's would.
       const user = customer ? account : undefined;
-      // Stripe's page shows the customer's email, read-only: the current one, not an old one.
-      if (user) await trySyncCustomerEmail(user.id);
       const successQuery = `registered=${user ? 'true' : 'false'}&email=${encodeURIComponent(input.email)}`;
       const session = await deps.stripe.checkout.sessions.create(
         {
@@ -236,9 +289,8 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
 
     /** The caller's own billing portal. */
     async openCustomerPortal(userId: string): Promise<string> {
-      const customer = await stripeCustomerFor(userId);
+      const customer = await currentCustomerFor(userId);
       if (!customer) throw new AppError(401, SESSION_ENDED_MESSAGE);
-      await trySyncCustomerEmail(userId);
       const portal = await deps.stripe.billingPortal.sessions.create(
         { customer, return_url: `${deps.publicUrl}/dashboard/history` },
         { idempotencyKey: `portal-${randomUUID()}` },
@@ -268,7 +320,7 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
     },
 
     /** After an email change (and before each checkout and portal visit, in case that failed). */
-    syncCustomerEmail: trySyncCustomerEmail,
+    syncCustomerEmail,
 
     /**
      * After an account was deleted (which recorded its customer): Stripe forgets the person too
