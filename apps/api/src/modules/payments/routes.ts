@@ -80,7 +80,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> =
             countWebhook('invalid-signature');
             throw new AppError(400, 'Invalid Stripe signature');
           }
-          // A failure answers 500, and Stripe delivers the event again later.
+          // A failure answers a 5xx, and Stripe delivers the event again later.
           const outcome = await stripeEvents.handleEvent(event).catch((error: unknown) => {
             countWebhook('failed');
             throw error;

@@ -15,6 +15,7 @@ import * as deletionRepo from '../users/deletion-repo';
 import * as usersRepo from '../users/repo';
 import * as repo from './repo';
 import type { OperatorLog } from './stripe-events';
+import { reportingStripeFailures } from './stripe-failures';
 
 export interface PaymentsServiceDependencies {
   db: Kysely<Database>;
@@ -207,12 +208,16 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
     }
   }
 
+  // What Stripe refuses or fails reaches the caller as our own 502 or 503 (stripe-failures.ts).
   return {
     /**
      * A Stripe Checkout Session for a plan: amount and days from our plan, never the request.
      * A known email pays as its account's customer; a new one is created as a customer by Stripe.
      */
-    async startCheckout(input: { planId: string; email: string }, caller: Caller): Promise<string> {
+    startCheckout: reportingStripeFailures(async function startCheckout(
+      input: { planId: string; email: string },
+      caller: Caller,
+    ): Promise<string> {
       // Each start is a call to Stripe's API on our account, so a flood is refused before it.
       const { perAddress, perEmail } = deps.checkoutLimits;
       const fromAddress = await deps.rateLimiter.hit(perAddress, caller.clientAddress);
@@ -260,10 +265,12 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       );
       if (!session.url) throw new Error('Stripe returned a checkout session without a URL');
       return session.url;
-    },
+    }),
 
     /** What /purchase/complete shows: no personal data. */
-    async describeCheckout(sessionId: string): Promise<CheckoutSession> {
+    describeCheckout: reportingStripeFailures(async function describeCheckout(
+      sessionId: string,
+    ): Promise<CheckoutSession> {
       let session: Stripe.Checkout.Session;
       try {
         session = await deps.stripe.checkout.sessions.retrieve(sessionId);
@@ -285,10 +292,12 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
         providerType: 'Stripe',
         price: (session.amount_total ?? plan.priceCents) / 100,
       };
-    },
+    }),
 
     /** The caller's own billing portal. */
-    async openCustomerPortal(userId: string): Promise<string> {
+    openCustomerPortal: reportingStripeFailures(async function openCustomerPortal(
+      userId: string,
+    ): Promise<string> {
       const customer = await currentCustomerFor(userId);
       if (!customer) throw new AppError(401, SESSION_ENDED_MESSAGE);
       const portal = await deps.stripe.billingPortal.sessions.create(
@@ -296,7 +305,7 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
         { idempotencyKey: `portal-${randomUUID()}` },
       );
       return portal.url;
-    },
+    }),
 
     async listPlans(): Promise<Plan[]> {
       const plans = await repo.listPlans(db);
