@@ -241,7 +241,7 @@ export const endpoints = {
     tag: 'Payments',
     summary: "A Stripe Checkout page for a plan; no account needed (the email is the buyer's).",
     description:
-      'At most CHECKOUTS_PER_ADDRESS_PER_HOUR (20) per client address and CHECKOUTS_PER_EMAIL_PER_HOUR (30) per email, per hour: beyond, 429 with Retry-After. ' +
+      "At most CHECKOUTS_PER_ADDRESS_PER_HOUR (20) per client address, and CHECKOUTS_PER_EMAIL_PER_HOUR (30) per email, per hour: beyond, 429 with Retry-After. The member signed in to that email's account (the bearer token is optional here) has a per-email budget of his own, which checkouts by anyone else do not spend. " +
       STRIPE_FAILURES,
     body: StartCheckoutRequestSchema,
     success: { 200: StartCheckoutResponseSchema },
@@ -250,10 +250,12 @@ export const endpoints = {
   describeCheckout: defineEndpoint(routes.describeCheckout, {
     tag: 'Payments',
     summary: 'What a finished checkout bought (no personal data).',
-    description: STRIPE_FAILURES,
+    description:
+      'At most CHECKOUT_LOOKUPS_PER_ADDRESS_PER_HOUR (100) per client address and hour: beyond, 429 with Retry-After. ' +
+      STRIPE_FAILURES,
     params: CheckoutSessionParamsSchema,
     success: { 200: CheckoutSessionSchema },
-    errors: [404, 502, 503],
+    errors: [404, 429, 502, 503],
   }),
   openCustomerPortal: defineEndpoint(routes.openCustomerPortal, {
     tag: 'Payments',

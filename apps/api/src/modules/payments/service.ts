@@ -23,13 +23,23 @@ export interface PaymentsServiceDependencies {
   publicUrl: string;
   stripe: Stripe;
   rateLimiter: RateLimiter;
-  /** Checkout starts per client address, and per email from any address. */
-  checkoutLimits: { perAddress: RateLimitRule; perEmail: RateLimitRule };
+  /**
+   * Checkout starts per client address; per email from anyone but the email's own member, signed
+   * in; and per account for that member, whose budget strangers cannot spend.
+   */
+  checkoutLimits: {
+    perAddress: RateLimitRule;
+    perEmail: RateLimitRule;
+    perOwnAccount: RateLimitRule;
+  };
+  /** Checkout lookups per client address: each one asks Stripe. */
+  lookupsPerAddress: RateLimitRule;
 }
 
 export const checkoutMessages = {
   tooManyFromAddress: 'Too many payment attempts from your network. Please try again later.',
   tooManyForEmail: 'Too many payment attempts for this email. Please try again later.',
+  tooManyLookupsFromAddress: 'Too many payment lookups from your network. Please try again later.',
 };
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
@@ -217,20 +227,27 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
     startCheckout: reportingStripeFailures(async function startCheckout(
       input: { planId: string; email: string },
       caller: Caller,
+      signedInUserId?: string,
     ): Promise<string> {
       // Each start is a call to Stripe's API on our account, so a flood is refused before it.
-      const { perAddress, perEmail } = deps.checkoutLimits;
+      const { perAddress, perEmail, perOwnAccount } = deps.checkoutLimits;
       const fromAddress = await deps.rateLimiter.hit(perAddress, caller.clientAddress);
       if (!fromAddress.isAllowed) {
         throw new AppError(429, checkoutMessages.tooManyFromAddress, fromAddress.retryAfterSeconds);
       }
-      const forEmail = await deps.rateLimiter.hit(perEmail, input.email.toLowerCase());
+      const account = await usersRepo.findUserByEmail(db, input.email);
+      // Strangers, however many addresses they use, share one budget for an email; the member
+      // signed in to its account buys from a budget of his own, which they cannot use up. Each is
+      // bounded, so one email never costs more Stripe calls than both (README, Security).
+      const isOwnAccount = account !== undefined && account.id === signedInUserId;
+      const forEmail = isOwnAccount
+        ? await deps.rateLimiter.hit(perOwnAccount, account.id)
+        : await deps.rateLimiter.hit(perEmail, input.email.toLowerCase());
       if (!forEmail.isAllowed) {
         throw new AppError(429, checkoutMessages.tooManyForEmail, forEmail.retryAfterSeconds);
       }
       const plan = await repo.findPlan(db, input.planId);
       if (!plan) throw new AppError(400, 'Plan is required');
-      const account = await usersRepo.findUserByEmail(db, input.email);
       const customer = account ? await currentCustomerFor(account.id) : undefined;
       // An account deleted meanwhile: the email buys as a newcomer's would.
       const user = customer ? account : undefined;
@@ -270,7 +287,17 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
     /** What /purchase/complete shows: no personal data. */
     describeCheckout: reportingStripeFailures(async function describeCheckout(
       sessionId: string,
+      caller: Caller,
     ): Promise<CheckoutSession> {
+      // Anyone may ask, and each lookup is a call to Stripe's API on our account.
+      const lookups = await deps.rateLimiter.hit(deps.lookupsPerAddress, caller.clientAddress);
+      if (!lookups.isAllowed) {
+        throw new AppError(
+          429,
+          checkoutMessages.tooManyLookupsFromAddress,
+          lookups.retryAfterSeconds,
+        );
+      }
       let session: Stripe.Checkout.Session;
       try {
         session = await deps.stripe.checkout.sessions.retrieve(sessionId);
