@@ -94,6 +94,7 @@ const EnvSchema = z.object({
   REGISTRATIONS_PER_ADDRESS_PER_HOUR: budget(10),
   CHECKOUTS_PER_ADDRESS_PER_HOUR: budget(20),
   CHECKOUTS_PER_EMAIL_PER_HOUR: budget(30),
+  CHECKOUT_LOOKUPS_PER_ADDRESS_PER_HOUR: budget(100),
   REDIS_KEY_PREFIX: z.string().trim().min(1).default('kegel'),
   SUPPORT_EMAIL: z
     .email('must be an email address such as support@example.com')
@@ -224,8 +225,13 @@ export interface Config {
   registrationsPerAddressPerHour: number;
   /** Checkout starts (each a Stripe API call) one client address may make per hour. */
   checkoutsPerAddressPerHour: number;
-  /** Checkout starts for one email per hour, from any address. */
+  /**
+   * Checkout starts for one email per hour by anyone but its signed-in member, and by him apart
+   * (a budget strangers cannot spend).
+   */
   checkoutsPerEmailPerHour: number;
+  /** Checkout lookups (`/purchase/complete`, each a Stripe API call) per client address and hour. */
+  checkoutLookupsPerAddressPerHour: number;
   /** Namespaces this deployment's keys in a shared Redis. */
   redisKeyPrefix: string;
   /** Named in emails as the address to write to. */
@@ -424,6 +430,7 @@ export function loadConfig(env: Environment = process.env): Config {
     registrationsPerAddressPerHour: values.REGISTRATIONS_PER_ADDRESS_PER_HOUR,
     checkoutsPerAddressPerHour: values.CHECKOUTS_PER_ADDRESS_PER_HOUR,
     checkoutsPerEmailPerHour: values.CHECKOUTS_PER_EMAIL_PER_HOUR,
+    checkoutLookupsPerAddressPerHour: values.CHECKOUT_LOOKUPS_PER_ADDRESS_PER_HOUR,
     supportEmail: values.SUPPORT_EMAIL,
     trustProxy: values.TRUST_PROXY,
     google: values.GOOGLE_CLIENT_ID

@@ -13,6 +13,26 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * An outside provider's API (Stripe) refused or failed a call of ours. Never the caller's doing:
+ * its status and text are the provider's to us, not ours to the caller (a Stripe 401 is about our
+ * API key, not the caller's session), so it is logged and answered 502, or 503 when a moment may
+ * cure it (plugins/error-handler.ts).
+ */
+export class ProviderError extends Error {
+  constructor(
+    readonly provider: string,
+    /** Rate limited, unreachable, or the provider's own 5xx: worth trying again soon. */
+    readonly isTemporary: boolean,
+    cause: unknown,
+  ) {
+    super(`${provider} failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.name = 'ProviderError';
+  }
+}
+
 /** PostgreSQL's unique_violation, from node-postgres and PGlite alike. */
 export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string } | undefined)?.code === '23505';

@@ -231,6 +231,21 @@ describe('loadConfig', () => {
     expect(tuned.signInPageRequestsPerMinute).toBe(300);
   });
 
+  it('budgets checkouts and checkout lookups per hour, each a call to Stripe', () => {
+    const config = loadConfig({ DATA_DIR: freshDataDir() });
+    expect(config.checkoutsPerAddressPerHour).toBe(20);
+    expect(config.checkoutsPerEmailPerHour).toBe(30);
+    expect(config.checkoutLookupsPerAddressPerHour).toBe(100);
+    const tuned = loadConfig({
+      DATA_DIR: freshDataDir(),
+      CHECKOUT_LOOKUPS_PER_ADDRESS_PER_HOUR: '250',
+    });
+    expect(tuned.checkoutLookupsPerAddressPerHour).toBe(250);
+    expect(
+      problemsOf({ DATA_DIR: freshDataDir(), CHECKOUT_LOOKUPS_PER_ADDRESS_PER_HOUR: '0' }),
+    ).toEqual(['CHECKOUT_LOOKUPS_PER_ADDRESS_PER_HOUR: must be at least 1 (got "0")']);
+  });
+
   it('names a budget that is not a whole number of at least 1', () => {
     expect(
       problemsOf({

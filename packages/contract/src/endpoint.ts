@@ -8,7 +8,7 @@ import { ErrorBodySchema } from './errors';
 import type { Route } from './routes';
 
 /** The statuses an endpoint may answer with the error shape. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 429 | 502 | 503;
 export type SuccessStatus = 200 | 201;
 
 export interface EndpointSchemas {

@@ -48,6 +48,10 @@ import {
 /** The rule every call that sets a password states, for the reference page. */
 const COMMON_PASSWORD_RULE = `One of the most common passwords (compared without regard to case or Unicode compatibility forms) answers 400 "${fieldMessages.passwordTooCommon}". Where the server checks Have I Been Pwned (production, by default), a breached one answers 400 "${fieldMessages.passwordBreached}".`;
 
+/** What a call that asks Stripe answers when Stripe refuses or fails (never Stripe's status or text). */
+const STRIPE_FAILURES =
+  "When Stripe refuses or fails the call made for it, 502 with the generic message; 503 with Retry-After when that may pass (Stripe's rate limit, an outage). Never 401: that is only about the caller's session.";
+
 export const endpoints = {
   health: defineEndpoint(routes.health, {
     tag: 'Health',
@@ -258,30 +262,36 @@ export const endpoints = {
     tag: 'Payments',
     summary: "A Stripe Checkout page for a plan; no account needed (the email is the buyer's).",
     description:
-      'At most CHECKOUTS_PER_ADDRESS_PER_HOUR (20) per client address and CHECKOUTS_PER_EMAIL_PER_HOUR (30) per email, per hour: beyond, 429 with Retry-After.',
+      "At most CHECKOUTS_PER_ADDRESS_PER_HOUR (20) per client address, and CHECKOUTS_PER_EMAIL_PER_HOUR (30) per email, per hour: beyond, 429 with Retry-After. The member signed in to that email's account (the bearer token is optional here) has a per-email budget of his own, which checkouts by anyone else do not spend. " +
+      STRIPE_FAILURES,
     body: StartCheckoutRequestSchema,
     success: { 200: StartCheckoutResponseSchema },
-    errors: [429],
+    errors: [429, 502, 503],
   }),
   describeCheckout: defineEndpoint(routes.describeCheckout, {
     tag: 'Payments',
     summary: 'What a finished checkout bought (no personal data).',
+    description:
+      'At most CHECKOUT_LOOKUPS_PER_ADDRESS_PER_HOUR (100) per client address and hour: beyond, 429 with Retry-After. ' +
+      STRIPE_FAILURES,
     params: CheckoutSessionParamsSchema,
     success: { 200: CheckoutSessionSchema },
-    errors: [404],
+    errors: [404, 429, 502, 503],
   }),
   openCustomerPortal: defineEndpoint(routes.openCustomerPortal, {
     tag: 'Payments',
     summary: "A link to Stripe's customer portal for the member.",
+    description: STRIPE_FAILURES,
     success: { 200: CustomerPortalResponseSchema },
+    errors: [502, 503],
   }),
   receiveStripeEvent: defineEndpoint(routes.receiveStripeEvent, {
     tag: 'Payments',
     summary: "Stripe's webhook: a Stripe event, signed in the Stripe-Signature header.",
     description:
-      'The body is the raw Stripe event JSON; it is verified against STRIPE_WEBHOOK_SECRET before anything is read, and a signature older than five minutes is refused.',
+      'The body is the raw Stripe event JSON; it is verified against STRIPE_WEBHOOK_SECRET before anything is read, and a signature older than five minutes is refused. An event that could not be handled answers a 5xx (502 or 503 when a call to Stripe failed), and Stripe delivers it again later.',
     success: { 200: StripeEventReceivedSchema },
-    errors: [400],
+    errors: [400, 502, 503],
   }),
   receiveAppStoreNotification: defineEndpoint(routes.receiveAppStoreNotification, {
     tag: 'Payments',

@@ -7,7 +7,8 @@
 //   (`POST /v1/refunds`, `GET /v1/refunds/:id`, `GET /v1/refunds` by `payment_intent` or
 //   `charge`), `GET` of payment intents, charges and disputes, and
 //   `POST /v1/billing_portal/sessions`: form-encoded or in the query string as the SDK sends
-//   them, answered in Stripe's shapes and error shapes, a POST's `Idempotency-Key` replayed;
+//   them, answered in Stripe's shapes and error shapes, a POST's `Idempotency-Key` replayed, and
+//   (with `secretKey`) any other API key refused with 401 as Stripe refuses it;
 // - a hosted checkout page (`/checkout/:id`) with a card form that accepts Stripe's documented
 //   test cards (4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined) and then
 //   redirects to the session's success URL; a payment makes a PaymentIntent and a Charge;
@@ -41,6 +42,11 @@ export interface StripeSandboxOptions {
   port?: number;
   /** First retry after this long, doubling; 5 attempts in all. */
   retryBaseMs?: number;
+  /**
+   * The one secret key the API takes: any other is refused with 401, as Stripe refuses a wrong or
+   * revoked key. Without it, every key is taken.
+   */
+  secretKey?: string;
 }
 
 export interface StripeSandbox {
@@ -273,6 +279,26 @@ export function signStripePayload(
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json' });
   response.end(JSON.stringify(body));
+}
+
+/** How Stripe names a key it refuses: its prefix and last four characters, the rest masked. */
+function maskedKey(key: string): string {
+  const prefix = /^[a-z]+_(?:test_|live_)?/.exec(key)?.[0] ?? '';
+  const shown = key.slice(-4);
+  return `${prefix}${'*'.repeat(Math.max(0, key.length - prefix.length - shown.length))}${shown}`;
+}
+
+/** Stripe's 401 for a request without the account's key: the SDK makes it an authentication error. */
+function refuseKey(response: ServerResponse, authorization: string | undefined): void {
+  const key = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+  sendJson(response, 401, {
+    error: {
+      type: 'invalid_request_error',
+      message: key
+        ? `Invalid API Key provided: ${maskedKey(key)}`
+        : "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
+    },
+  });
 }
 
 function stripeError(response: ServerResponse, refusal: Refusal): void {
@@ -719,6 +745,12 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
     url: URL,
   ): Promise<void> {
     const method = request.method ?? 'GET';
+    if (
+      options.secretKey !== undefined &&
+      request.headers.authorization !== `Bearer ${options.secretKey}`
+    ) {
+      return refuseKey(response, request.headers.authorization);
+    }
     // The SDK sends a POST's parameters in its body, a GET's and a DELETE's in the query string.
     const body = method === 'POST' ? await readBody(request) : '';
     const params = parseStripeForm(method === 'POST' ? body : url.search.slice(1));

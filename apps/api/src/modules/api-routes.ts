@@ -57,6 +57,16 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
         limit: config.checkoutsPerEmailPerHour,
         windowSeconds: 60 * 60,
       },
+      perOwnAccount: {
+        name: 'checkouts-own-account',
+        limit: config.checkoutsPerEmailPerHour,
+        windowSeconds: 60 * 60,
+      },
+    },
+    lookupsPerAddress: {
+      name: 'checkout-lookups-per-address',
+      limit: config.checkoutLookupsPerAddressPerHour,
+      windowSeconds: 60 * 60,
     },
   });
 

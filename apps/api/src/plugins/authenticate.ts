@@ -29,6 +29,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** preHandler for signed-in calls: sets `request.caller` or answers 401. */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /**
+     * For a call open to everyone that treats a member apart (a checkout for his own account):
+     * the caller when the request carries a live session's token, else undefined, never a 401.
+     */
+    findSignedInCaller: (request: FastifyRequest) => Promise<Caller | undefined>;
     /** Issues and verifies the access and refresh tokens (one key for the whole server). */
     sessionTokens: SessionTokens;
   }
@@ -51,19 +56,32 @@ export const authenticatePlugin = fp<AuthenticateOptions>(
     const tokens = createSessionTokens(tokenSecret);
     app.decorate('sessionTokens', tokens);
     app.decorateRequest('caller', undefined);
-    app.decorate('authenticate', async function authenticate(request: FastifyRequest) {
-      const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-      if (!match?.[1]) throw new AppError(401, 'Please sign in');
-      const claims = await tokens.verifyAccessToken(match[1]).catch(() => {
-        throw new AppError(401, SESSION_ENDED_MESSAGE);
-      });
+    /** The caller of a bearer token: undefined when it is invalid, expired or its session ended. */
+    async function callerOfToken(token: string): Promise<Caller | undefined> {
+      const claims = await tokens.verifyAccessToken(token).catch(() => undefined);
+      if (!claims) return undefined;
       const account = await findSignedInAccount(claims);
-      if (!account) throw new AppError(401, SESSION_ENDED_MESSAGE);
-      request.caller = { ...claims, account };
+      return account ? { ...claims, account } : undefined;
+    }
+    app.decorate('authenticate', async function authenticate(request: FastifyRequest) {
+      const token = bearerTokenOf(request);
+      if (!token) throw new AppError(401, 'Please sign in');
+      const caller = await callerOfToken(token);
+      if (!caller) throw new AppError(401, SESSION_ENDED_MESSAGE);
+      request.caller = caller;
+    });
+    app.decorate('findSignedInCaller', async function findSignedInCaller(request: FastifyRequest) {
+      const token = bearerTokenOf(request);
+      // A stale token must not stop a visitor: the call is open to everyone.
+      return token ? callerOfToken(token) : undefined;
     });
   },
   { name: 'authenticate', dependencies: ['database'] },
 );
+
+function bearerTokenOf(request: FastifyRequest): string | undefined {
+  return /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+}
 
 /** The caller of a route guarded by `app.authenticate`. */
 export function callerOf(request: FastifyRequest): Caller {

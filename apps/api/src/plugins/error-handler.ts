@@ -6,7 +6,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnreachable } from '../db/database';
-import { AppError } from '../errors';
+import { AppError, ProviderError } from '../errors';
 import { pathOf } from '../http/request-log';
 
 /**
@@ -16,9 +16,13 @@ import { pathOf } from '../http/request-log';
  * A 5xx never shows its text (no stack, no SQL); it is logged with the request instead.
  * A database that cannot be reached is a 503 with Retry-After, not a 500: nothing is wrong with
  * the call, it is worth repeating in a moment, and the web app keeps the session on a 5xx.
+ * A provider's failure (Stripe refusing our key, rate limiting us, down) is likewise a 502, or a
+ * 503 when temporary, never the provider's own status: its 401 would sign the member out.
  */
 /** The message of every 5xx that is not our own AppError: it tells nothing of the cause. */
 const GENERIC_SERVER_ERROR = 'Something went wrong on our side. Please try again.';
+/** How soon a call that met a provider's temporary failure is worth repeating. */
+const PROVIDER_RETRY_AFTER_SECONDS = 5;
 
 export const errorHandlerPlugin = fp(
   async function errorHandlerPlugin(app) {
@@ -32,6 +36,15 @@ export const errorHandlerPlugin = fp(
       if (isDatabaseUnreachable(error)) {
         request.log.warn({ err: error.message }, 'database unreachable: answered 503');
         reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+        return sendError(reply, 503, GENERIC_SERVER_ERROR);
+      }
+      if (error instanceof ProviderError) {
+        request.log.error(
+          { err: error.cause, provider: error.provider, isTemporary: error.isTemporary },
+          `${error.provider} failed: answered ${error.isTemporary ? 503 : 502}`,
+        );
+        if (!error.isTemporary) return sendError(reply, 502, GENERIC_SERVER_ERROR);
+        reply.header('retry-after', String(PROVIDER_RETRY_AFTER_SECONDS));
         return sendError(reply, 503, GENERIC_SERVER_ERROR);
       }
       const statusCode = error.statusCode ?? 500;

@@ -14,12 +14,16 @@ declare module 'fastify' {
   }
 }
 
+/** The key the local sandbox takes, and refuses any other, as Stripe does. */
+const SANDBOX_SECRET_KEY = 'sk_test_local_sandbox';
+
 export const paymentsPlugin = fp<{ config: Pick<Config, 'stripe' | 'port'> }>(
   async function paymentsPlugin(app, { config }) {
     let sandbox: StripeSandbox | undefined;
     if (!config.stripe.secretKey) {
       sandbox = await startStripeSandbox({
         webhookSecret: config.stripe.webhookSecret,
+        secretKey: SANDBOX_SECRET_KEY,
         webhookUrl: () => {
           const address = app.server.address();
           const port = typeof address === 'object' && address ? address.port : config.port;
@@ -31,7 +35,7 @@ export const paymentsPlugin = fp<{ config: Pick<Config, 'stripe' | 'port'> }>(
       );
     }
     const stripe = sandbox
-      ? new Stripe('sk_test_local_sandbox', {
+      ? new Stripe(SANDBOX_SECRET_KEY, {
           host: sandbox.host,
           port: sandbox.port,
           protocol: 'http',

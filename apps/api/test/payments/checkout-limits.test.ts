@@ -1,8 +1,8 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { postFrom } from '../support/accounts';
-import { buildTestApp, uniqueEmail } from '../support/test-app';
+import { postFrom, registerAndLogin } from '../support/accounts';
+import { buildTestApp, startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
 import { type TestDatabase, testDatabaseKinds } from '../support/test-databases';
 
 /**
@@ -91,5 +91,101 @@ describe('checkout starts are limited', () => {
       await strict.close();
       await strictDatabase.drop();
     }
+  });
+});
+
+/**
+ * The budget per email is the buyer's as well as the strangers': strangers starting checkouts for
+ * someone's email share one budget, and the member signed in to that email's account has his
+ * own, which they cannot touch. Either is bounded, so one email never causes more than both.
+ * Looking a checkout up (`/purchase/complete`) is a Stripe call too, limited per address.
+ */
+describe.each(testDatabaseKinds)("the buyer's checkouts and the lookups on $name", (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // The shipped budgets: 20 checkouts per address, 30 per email, 100 lookups per address.
+    server = await startTestServer(kind);
+  });
+  afterAll(() => server.close());
+
+  function startCheckout(
+    address: string,
+    email: string,
+    accessToken?: string,
+  ): Promise<LightMyRequestResponse> {
+    return server.app.inject({
+      method: 'POST',
+      url: '/api/payments/stripe/new',
+      payload: { planId: '1-week', email },
+      remoteAddress: address,
+      headers: accessToken ? { authorization: `Bearer ${accessToken}` } : {},
+    });
+  }
+
+  it("lets strangers use up only their own budget for an email, never the signed-in buyer's", async () => {
+    const email = uniqueEmail('wanted');
+    const buyer = await registerAndLogin(server.app, email, 'correct horse');
+    // Strangers on two addresses, one of them signed in to an account of his own.
+    const stranger = await registerAndLogin(server.app, uniqueEmail('stranger'), 'correct horse');
+    for (let attempt = 1; attempt <= 30; attempt += 1) {
+      const response =
+        attempt % 2 === 0
+          ? await startCheckout('203.0.113.41', email)
+          : await startCheckout('203.0.113.42', email, stranger.accessToken);
+      expect(response.statusCode, `attempt ${attempt}: ${response.body}`).toBe(200);
+    }
+    const refused = await startCheckout('203.0.113.43', email.toUpperCase());
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({
+      message: 'Too many payment attempts for this email. Please try again later.',
+    });
+    expect((await startCheckout('203.0.113.42', email, stranger.accessToken)).statusCode).toBe(429);
+
+    // The buyer, signed in, buys from his own network as if no stranger had tried.
+    const own = await startCheckout('198.51.100.60', email, buyer.accessToken);
+    expect(own.statusCode, own.body).toBe(200);
+  });
+
+  it("bounds the signed-in buyer's own checkouts too: 30 an hour, then 429", async () => {
+    const email = uniqueEmail('eager');
+    const buyer = await registerAndLogin(server.app, email, 'correct horse');
+    for (let attempt = 1; attempt <= 30; attempt += 1) {
+      // Two networks (home and phone): the per-address budget is not what stops him.
+      const address = attempt <= 15 ? '198.51.100.61' : '198.51.100.62';
+      const response = await startCheckout(address, email, buyer.accessToken);
+      expect(response.statusCode, `attempt ${attempt}: ${response.body}`).toBe(200);
+    }
+    const refused = await startCheckout('198.51.100.63', email, buyer.accessToken);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({
+      message: 'Too many payment attempts for this email. Please try again later.',
+    });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Strangers have their own budget, untouched by his.
+    expect((await startCheckout('203.0.113.44', email)).statusCode).toBe(200);
+  });
+
+  it('limits session lookups per client address: 100 an hour, then 429 with Retry-After', async () => {
+    const lookUp = (address: string) =>
+      server.app.inject({
+        method: 'GET',
+        url: '/api/payments/stripe/session/cs_test_unknown',
+        remoteAddress: address,
+      });
+    for (let attempt = 1; attempt <= 100; attempt += 1) {
+      const response = await lookUp('198.51.100.70');
+      expect(response.statusCode, `attempt ${attempt}: ${response.body}`).toBe(404);
+    }
+    const refused = await lookUp('198.51.100.70');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: 'Too many payment lookups from your network. Please try again later.',
+    });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(3500);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect((await lookUp('198.51.100.71')).statusCode).toBe(404);
   });
 });

@@ -662,4 +662,29 @@ describe('the Stripe sandbox', () => {
       ['Refunded plan', '$9.99', 'Refunded'],
     ]);
   });
+
+  it("refuses any key but its own with Stripe's 401, when given one", async () => {
+    const strict = await startStripeSandbox({
+      webhookUrl: 'http://127.0.0.1:1/unused',
+      webhookSecret: WEBHOOK_SECRET,
+      secretKey: 'sk_test_the_right_key',
+    });
+    try {
+      const sdk = (key: string) =>
+        new Stripe(key, { host: strict.host, port: strict.port, protocol: 'http' });
+      await expect(
+        sdk('sk_test_a_revoked_key').customers.create({ email: uniqueEmail('refused') }),
+      ).rejects.toMatchObject({
+        type: 'StripeAuthenticationError',
+        statusCode: 401,
+        message: 'Invalid API Key provided: sk_test_*********_key',
+      });
+      const customer = await sdk('sk_test_the_right_key').customers.create({
+        email: uniqueEmail('taken'),
+      });
+      expect(customer.id).toMatch(/^cus_/);
+    } finally {
+      await strict.close();
+    }
+  });
 });

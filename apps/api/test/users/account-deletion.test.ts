@@ -372,7 +372,9 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
       checkoutLimits: {
         perAddress: { name: 'unused', limit: 1, windowSeconds: 1 },
         perEmail: { name: 'unused', limit: 1, windowSeconds: 1 },
+        perOwnAccount: { name: 'unused', limit: 1, windowSeconds: 1 },
       },
+      lookupsPerAddress: { name: 'unused', limit: 1, windowSeconds: 1 },
     });
     expect(await payments.retryCustomerDeletions()).toBe(0); // not due yet
     await db()

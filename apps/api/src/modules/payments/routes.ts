@@ -32,13 +32,19 @@ export const paymentRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> =
     });
 
     serveEndpoint(app, endpoints.startCheckout, async function startCheckout(request) {
+      // Open to everyone; a member buying for his own account has a budget of his own.
+      const member = await app.findSignedInCaller(request);
       return {
-        paymentURL: await paymentsService.startCheckout(request.body, callerFrom(request.ip)),
+        paymentURL: await paymentsService.startCheckout(
+          request.body,
+          callerFrom(request.ip),
+          member?.userId,
+        ),
       };
     });
 
     serveEndpoint(app, endpoints.describeCheckout, async function describeCheckout(request) {
-      return paymentsService.describeCheckout(request.params.session);
+      return paymentsService.describeCheckout(request.params.session, callerFrom(request.ip));
     });
 
     serveEndpoint(app, endpoints.openCustomerPortal, async function openCustomerPortal(request) {
@@ -80,7 +86,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> =
             countWebhook('invalid-signature');
             throw new AppError(400, 'Invalid Stripe signature');
           }
-          // A failure answers 500, and Stripe delivers the event again later.
+          // A failure answers a 5xx, and Stripe delivers the event again later.
           const outcome = await stripeEvents.handleEvent(event).catch((error: unknown) => {
             countWebhook('failed');
             throw error;

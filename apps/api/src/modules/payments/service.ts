@@ -15,6 +15,7 @@ import * as deletionRepo from '../users/deletion-repo';
 import * as usersRepo from '../users/repo';
 import * as repo from './repo';
 import type { OperatorLog } from './stripe-events';
+import { reportingStripeFailures } from './stripe-failures';
 
 export interface PaymentsServiceDependencies {
   db: Kysely<Database>;
@@ -22,13 +23,23 @@ export interface PaymentsServiceDependencies {
   publicUrl: string;
   stripe: Stripe;
   rateLimiter: RateLimiter;
-  /** Checkout starts per client address, and per email from any address. */
-  checkoutLimits: { perAddress: RateLimitRule; perEmail: RateLimitRule };
+  /**
+   * Checkout starts per client address; per email from anyone but the email's own member, signed
+   * in; and per account for that member, whose budget strangers cannot spend.
+   */
+  checkoutLimits: {
+    perAddress: RateLimitRule;
+    perEmail: RateLimitRule;
+    perOwnAccount: RateLimitRule;
+  };
+  /** Checkout lookups per client address: each one asks Stripe. */
+  lookupsPerAddress: RateLimitRule;
 }
 
 export const checkoutMessages = {
   tooManyFromAddress: 'Too many payment attempts from your network. Please try again later.',
   tooManyForEmail: 'Too many payment attempts for this email. Please try again later.',
+  tooManyLookupsFromAddress: 'Too many payment lookups from your network. Please try again later.',
 };
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
@@ -46,20 +57,46 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
   const { db } = deps;
 
   /**
-   * One Stripe customer per account, created on first need (idempotent per account). Undefined
-   * when the account is gone, deleted before or while Stripe made the customer: that customer is
-   * then deleted too, since the deletion, which saw none, could not.
+   * The account's Stripe customer for a checkout or a portal visit, as Stripe knows it now: made
+   * on first need, given the account's current email (Stripe's pages show it, read-only), and
+   * replaced by a new one when Stripe reports it deleted, since Stripe refuses a deleted customer
+   * everywhere (deleted in its dashboard, or the customer of an account deleted while its
+   * checkout was open, which the payment then brought back). Undefined when the account is gone.
    */
-  async function stripeCustomerFor(userId: string): Promise<string | undefined> {
+  async function currentCustomerFor(userId: string): Promise<string | undefined> {
     const user = await usersRepo.findStripeCustomer(db, userId);
     if (!user) return undefined;
-    if (user.stripeCustomerId) return user.stripeCustomerId;
+    if (!user.stripeCustomerId) return adoptNewCustomer(userId, user.email);
+    const customer = await readCustomer(user.stripeCustomerId, userId);
+    if (customer === 'deleted') return adoptNewCustomer(userId, user.email, user.stripeCustomerId);
+    if (customer && customer.email !== user.email) {
+      await tryUpdateCustomerEmail(userId, user.stripeCustomerId, user.email);
+    }
+    return user.stripeCustomerId;
+  }
+
+  /**
+   * A new Stripe customer for the account, in place of `replacing` (or of none): one however many
+   * calls make it at once (idempotent per account and per customer replaced). Undefined when the
+   * account is gone, deleted before or while Stripe made the customer: that customer is then
+   * deleted too, since the deletion, which saw none, could not.
+   */
+  async function adoptNewCustomer(
+    userId: string,
+    email: string,
+    replacing?: string,
+  ): Promise<string | undefined> {
     const customer = await deps.stripe.customers.create(
-      { email: user.email, metadata: { userId } },
-      { idempotencyKey: `customer-${userId}` },
+      { email, metadata: { userId } },
+      {
+        idempotencyKey: replacing
+          ? `customer-${userId}-replacing-${replacing}`
+          : `customer-${userId}`,
+      },
     );
     // Waits for a deletion in progress (it holds the member's row), then finds no row to set.
-    await usersRepo.setStripeCustomerIfMissing(db, userId, customer.id);
+    if (replacing) await usersRepo.replaceStripeCustomer(db, userId, replacing, customer.id);
+    else await usersRepo.setStripeCustomerIfMissing(db, userId, customer.id);
     const stored = await usersRepo.findStripeCustomer(db, userId);
     if (!stored) {
       await deletionRepo.recordStripeCustomerDeletion(db, customer.id);
@@ -67,6 +104,38 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       return undefined;
     }
     return stored.stripeCustomerId ?? customer.id;
+  }
+
+  /**
+   * The customer as Stripe has it now: 'deleted' when Stripe says so (a retrieve still answers a
+   * deleted customer, with `deleted: true`) or knows no such customer; undefined when Stripe could
+   * not be asked (logged: the call goes on with what it has).
+   */
+  async function readCustomer(
+    customerId: string,
+    userId: string,
+  ): Promise<Stripe.Customer | 'deleted' | undefined> {
+    try {
+      const customer = await deps.stripe.customers.retrieve(customerId);
+      return customer.deleted ? 'deleted' : customer;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'resource_missing') return 'deleted';
+      deps.log.error({ err: error, userId }, 'stripe: customer not read');
+      return undefined;
+    }
+  }
+
+  /** An email update that fails must not keep the member from paying or from his portal. */
+  async function tryUpdateCustomerEmail(
+    userId: string,
+    customerId: string,
+    email: string,
+  ): Promise<void> {
+    try {
+      await deps.stripe.customers.update(customerId, { email });
+    } catch (error) {
+      deps.log.error({ err: error, userId }, 'stripe: customer email not updated');
+    }
   }
 
   /**
@@ -133,49 +202,55 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
 
   /**
    * Gives the account's Stripe customer the account's current email if Stripe has another: read
-   * from Stripe each time, so updates that crossed (a change, then its undoing) are put right.
+   * from Stripe each time, so updates that crossed (a change, then its undoing) are put right. A
+   * deleted customer is left as it is: the next checkout or portal visit replaces it. Never
+   * throws: it runs after the change, which stands whatever Stripe answers.
    */
   async function syncCustomerEmail(userId: string): Promise<void> {
-    const user = await usersRepo.findStripeCustomer(db, userId);
-    if (!user?.stripeCustomerId) return;
-    const customer = await deps.stripe.customers.retrieve(user.stripeCustomerId);
-    if (customer.deleted || customer.email === user.email) return;
-    await deps.stripe.customers.update(user.stripeCustomerId, { email: user.email });
-  }
-
-  /** A sync that fails must not keep the member from paying or from his portal. */
-  async function trySyncCustomerEmail(userId: string): Promise<void> {
     try {
-      await syncCustomerEmail(userId);
+      const user = await usersRepo.findStripeCustomer(db, userId);
+      if (!user?.stripeCustomerId) return;
+      const customer = await readCustomer(user.stripeCustomerId, userId);
+      if (!customer || customer === 'deleted' || customer.email === user.email) return;
+      await tryUpdateCustomerEmail(userId, user.stripeCustomerId, user.email);
     } catch (error) {
       deps.log.error({ err: error, userId }, 'stripe: customer email not updated');
     }
   }
 
+  // What Stripe refuses or fails reaches the caller as our own 502 or 503 (stripe-failures.ts).
   return {
     /**
      * A Stripe Checkout Session for a plan: amount and days from our plan, never the request.
      * A known email pays as its account's customer; a new one is created as a customer by Stripe.
      */
-    async startCheckout(input: { planId: string; email: string }, caller: Caller): Promise<string> {
+    startCheckout: reportingStripeFailures(async function startCheckout(
+      input: { planId: string; email: string },
+      caller: Caller,
+      signedInUserId?: string,
+    ): Promise<string> {
       // Each start is a call to Stripe's API on our account, so a flood is refused before it.
-      const { perAddress, perEmail } = deps.checkoutLimits;
+      const { perAddress, perEmail, perOwnAccount } = deps.checkoutLimits;
       const fromAddress = await deps.rateLimiter.hit(perAddress, caller.clientAddress);
       if (!fromAddress.isAllowed) {
         throw new AppError(429, checkoutMessages.tooManyFromAddress, fromAddress.retryAfterSeconds);
       }
-      const forEmail = await deps.rateLimiter.hit(perEmail, input.email.toLowerCase());
+      const account = await usersRepo.findUserByEmail(db, input.email);
+      // Strangers, however many addresses they use, share one budget for an email; the member
+      // signed in to its account buys from a budget of his own, which they cannot use up. Each is
+      // bounded, so one email never costs more Stripe calls than both (README, Security).
+      const isOwnAccount = account !== undefined && account.id === signedInUserId;
+      const forEmail = isOwnAccount
+        ? await deps.rateLimiter.hit(perOwnAccount, account.id)
+        : await deps.rateLimiter.hit(perEmail, input.email.toLowerCase());
       if (!forEmail.isAllowed) {
         throw new AppError(429, checkoutMessages.tooManyForEmail, forEmail.retryAfterSeconds);
       }
       const plan = await repo.findPlan(db, input.planId);
       if (!plan) throw new AppError(400, 'Plan is required');
-      const account = await usersRepo.findUserByEmail(db, input.email);
-      const customer = account ? await stripeCustomerFor(account.id) : undefined;
+      const customer = account ? await currentCustomerFor(account.id) : undefined;
       // An account deleted meanwhile: the email buys as a newcomer's would.
       const user = customer ? account : undefined;
-      // Stripe's page shows the customer's email, read-only: the current one, not an old one.
-      if (user) await trySyncCustomerEmail(user.id);
       const successQuery = `registered=${user ? 'true' : 'false'}&email=${encodeURIComponent(input.email)}`;
       const session = await deps.stripe.checkout.sessions.create(
         {
@@ -207,10 +282,22 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       );
       if (!session.url) throw new Error('Stripe returned a checkout session without a URL');
       return session.url;
-    },
+    }),
 
     /** What /purchase/complete shows: no personal data. */
-    async describeCheckout(sessionId: string): Promise<CheckoutSession> {
+    describeCheckout: reportingStripeFailures(async function describeCheckout(
+      sessionId: string,
+      caller: Caller,
+    ): Promise<CheckoutSession> {
+      // Anyone may ask, and each lookup is a call to Stripe's API on our account.
+      const lookups = await deps.rateLimiter.hit(deps.lookupsPerAddress, caller.clientAddress);
+      if (!lookups.isAllowed) {
+        throw new AppError(
+          429,
+          checkoutMessages.tooManyLookupsFromAddress,
+          lookups.retryAfterSeconds,
+        );
+      }
       let session: Stripe.Checkout.Session;
       try {
         session = await deps.stripe.checkout.sessions.retrieve(sessionId);
@@ -232,19 +319,20 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
         providerType: 'Stripe',
         price: (session.amount_total ?? plan.priceCents) / 100,
       };
-    },
+    }),
 
     /** The caller's own billing portal. */
-    async openCustomerPortal(userId: string): Promise<string> {
-      const customer = await stripeCustomerFor(userId);
+    openCustomerPortal: reportingStripeFailures(async function openCustomerPortal(
+      userId: string,
+    ): Promise<string> {
+      const customer = await currentCustomerFor(userId);
       if (!customer) throw new AppError(401, SESSION_ENDED_MESSAGE);
-      await trySyncCustomerEmail(userId);
       const portal = await deps.stripe.billingPortal.sessions.create(
         { customer, return_url: `${deps.publicUrl}/dashboard/history` },
         { idempotencyKey: `portal-${randomUUID()}` },
       );
       return portal.url;
-    },
+    }),
 
     async listPlans(): Promise<Plan[]> {
       const plans = await repo.listPlans(db);
@@ -268,7 +356,7 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
     },
 
     /** After an email change (and before each checkout and portal visit, in case that failed). */
-    syncCustomerEmail: trySyncCustomerEmail,
+    syncCustomerEmail,
 
     /**
      * After an account was deleted (which recorded its customer): Stripe forgets the person too

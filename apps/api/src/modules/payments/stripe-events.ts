@@ -15,6 +15,7 @@ import * as ledger from '../premium/ledger';
 import * as usersRepo from '../users/repo';
 import { generatePassword } from './generated-password';
 import * as repo from './repo';
+import { reportingStripeFailures } from './stripe-failures';
 
 /** The events the webhook endpoint is subscribed to (README: "Stripe webhook events"). */
 export const HANDLED_STRIPE_EVENTS = new Set([
@@ -452,13 +453,18 @@ export function createStripeEventHandler(deps: StripeEventsDependencies) {
   }
 
   return {
-    /** Handles one verified event; throws (the webhook answers 500, Stripe retries) on failure. */
-    async handleEvent(event: Stripe.Event): Promise<StripeEventOutcome> {
+    /**
+     * Handles one verified event; throws on failure (the webhook answers a 5xx, and Stripe
+     * delivers the event again later), Stripe's own failures as ProviderErrors.
+     */
+    handleEvent: reportingStripeFailures(async function handleEvent(
+      event: Stripe.Event,
+    ): Promise<StripeEventOutcome> {
       if (!HANDLED_STRIPE_EVENTS.has(event.type)) return { kind: 'ignored-type' };
       if (event.type.startsWith('checkout.session.')) return grantCheckout(event);
       if (event.type === 'charge.refunded') return handleRefund(event);
       return handleDispute(event);
-    },
+    }),
 
     /** Grants a parked checkout again (its plan exists now): `npm run payments:replay`. */
     async replayParkedEvent(eventId: string): Promise<StripeEventOutcome | undefined> {

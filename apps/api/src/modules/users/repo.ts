@@ -134,6 +134,21 @@ export async function setStripeCustomerIfMissing(
     .execute();
 }
 
+/** Gives the account `replacement` as its Stripe customer if `replaced` is still its customer. */
+export async function replaceStripeCustomer(
+  db: Executor,
+  userId: string,
+  replaced: string,
+  replacement: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ stripeCustomerId: replacement })
+    .where('id', '=', userId)
+    .where('stripeCustomerId', '=', replaced)
+    .execute();
+}
+
 export function findStripeCustomer(db: Executor, userId: string) {
   return db
     .selectFrom('users')
