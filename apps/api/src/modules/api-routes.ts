@@ -68,6 +68,8 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
       limit: config.checkoutLookupsPerAddressPerHour,
       windowSeconds: 60 * 60,
     },
+    // Called only once both services exist.
+    isOwnersNetwork: (userId, caller) => authService.isKnownAddress(userId, caller),
   });
 
   const authService = createAuthService({

@@ -144,6 +144,9 @@ describe.each(testDatabaseKinds)("the buyer's checkouts and the lookups on $name
     // The buyer, signed in, buys from his own network as if no stranger had tried.
     const own = await startCheckout('198.51.100.60', email, buyer.accessToken);
     expect(own.statusCode, own.body).toBe(200);
+    // So he does without signing in, from the network he signs in from (registerAndLogin's).
+    const fromHome = await startCheckout('127.0.0.1', email);
+    expect(fromHome.statusCode, fromHome.body).toBe(200);
   });
 
   it("bounds the signed-in buyer's own checkouts too: 30 an hour, then 429", async () => {

@@ -375,6 +375,7 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
         perOwnAccount: { name: 'unused', limit: 1, windowSeconds: 1 },
       },
       lookupsPerAddress: { name: 'unused', limit: 1, windowSeconds: 1 },
+      isOwnersNetwork: () => Promise.resolve(false),
     });
     expect(await payments.retryCustomerDeletions()).toBe(0); // not due yet
     await db()

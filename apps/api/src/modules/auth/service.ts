@@ -402,6 +402,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
     startSession,
     secureAccount,
     rememberSignInAddress,
+    isKnownAddress,
     /** Password sign-ins under way and waiting their turn (the metrics). */
     signInLoad: () => signInTurns.load(),
 

@@ -34,6 +34,11 @@ export interface PaymentsServiceDependencies {
   };
   /** Checkout lookups per client address: each one asks Stripe. */
   lookupsPerAddress: RateLimitRule;
+  /**
+   * Whether the account signed in from the caller's network lately (the auth service's record):
+   * a buyer there, signed in or not, buys from his account's own budget.
+   */
+  isOwnersNetwork(userId: string, caller: Caller): Promise<boolean>;
 }
 
 export const checkoutMessages = {
@@ -237,9 +242,12 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       }
       const account = await usersRepo.findUserByEmail(db, input.email);
       // Strangers, however many addresses they use, share one budget for an email; the member
-      // signed in to its account buys from a budget of his own, which they cannot use up. Each is
-      // bounded, so one email never costs more Stripe calls than both (README, Security).
-      const isOwnAccount = account !== undefined && account.id === signedInUserId;
+      // signed in to its account, or on a network he signs in from, buys from a budget of his
+      // own, which they cannot use up. Each is bounded, so one email never costs more Stripe
+      // calls than both (README, Security).
+      const isOwnAccount =
+        account !== undefined &&
+        (account.id === signedInUserId || (await deps.isOwnersNetwork(account.id, caller)));
       const forEmail = isOwnAccount
         ? await deps.rateLimiter.hit(perOwnAccount, account.id)
         : await deps.rateLimiter.hit(perEmail, input.email.toLowerCase());
