@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { post, register } from './support/accounts';
+import { startTestServer, type TestServer, uniqueEmail } from './support/test-app';
+import { testDatabaseKinds } from './support/test-databases';
+
+/**
+ * A body sent exactly as written, not re-serialised: JSON.stringify can neither repeat a key nor
+ * escape as a client may.
+ */
+function postRaw(server: TestServer, url: string, body: string) {
+  return server.app.inject({
+    method: 'POST',
+    url: `/api${url}`,
+    headers: { 'content-type': 'application/json' },
+    payload: body,
+  });
+}
+
+describe.each(testDatabaseKinds)('what the API takes in, on $name', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+  });
+  afterAll(() => server.close());
+
+  it('refuses a JSON body that names a field twice, however it is spelled and wherever it is', async () => {
+    const email = uniqueEmail('twice');
+    await register(server.app, email, 'correct horse');
+    // Which of the two a parser keeps is the parser's choice: a proxy or a log may have read the other.
+    const signIn = await postRaw(
+      server,
+      '/auth/local/login/email',
+      `{"email":"${email}","password":"wrong horse","password":"correct horse"}`,
+    );
+    expect(signIn.statusCode).toBe(400);
+    expect(signIn.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'The request body names the field "password" more than once.',
+    });
+    const escaped = await postRaw(
+      server,
+      '/payments/stripe/new',
+      `{"planId":"1-week","email":"${email}","\\u0070lanId":"1-year"}`,
+    );
+    expect(escaped.statusCode).toBe(400);
+    expect(escaped.json()).toMatchObject({
+      message: 'The request body names the field "planId" more than once.',
+    });
+    const nested = await postRaw(
+      server,
+      '/auth/local/login/email',
+      `{"email":"${email}","password":"correct horse","device":{"name":"a","name":"b"}}`,
+    );
+    expect(nested.statusCode).toBe(400);
+    // Not JSON at all is refused as before, in the same shape.
+    const malformed = await postRaw(server, '/auth/local/login/email', `{"email":`);
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+    // The same name in two objects, or twice as a value, is no repetition.
+    const apart = await postRaw(
+      server,
+      '/auth/local/login/email',
+      `{"email":"${email}","password":"correct horse","a":[{"email":1},{"email":2}],"b":"email"}`,
+    );
+    expect(apart.statusCode, apart.body).toBe(200);
+  });
+
+  it('refuses a NUL character anywhere in a JSON string, with 400 rather than a failed query', async () => {
+    const message = 'The request body holds a NUL character (\\u0000), which no field takes.';
+    for (const body of [
+      `{"planId":"a\\u0000b","email":"${uniqueEmail('nul')}"}`,
+      `{"planId":"1-week","email":"${uniqueEmail('nul')}","\\u0000":1}`,
+      `{"planId":"1-week","email":"${uniqueEmail('nul')}","list":["\\u0000"]}`,
+    ]) {
+      const response = await postRaw(server, '/payments/stripe/new', body);
+      expect(response.statusCode, body).toBe(400);
+      expect(response.json()).toEqual({ statusCode: 400, error: 'Bad Request', message });
+    }
+    // The six characters \u0000, written as such, are no NUL.
+    const email = uniqueEmail('not-nul');
+    const registered = await postRaw(
+      server,
+      '/auth/local/register/email',
+      `{"email":"${email}","password":"six characters \\\\u0000 are fine"}`,
+    );
+    expect(registered.statusCode, registered.body).toBe(201);
+    const signedIn = await post(server.app, '/auth/local/login/email', {
+      email,
+      password: 'six characters \\u0000 are fine',
+    });
+    expect(signedIn.statusCode).toBe(200);
+  });
+});
