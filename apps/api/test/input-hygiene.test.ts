@@ -92,4 +92,28 @@ describe.each(testDatabaseKinds)('what the API takes in, on $name', (kind) => {
     });
     expect(signedIn.statusCode).toBe(200);
   });
+
+  it("refuses an email whose local part is longer than 64 characters with 'Invalid email'", async () => {
+    const tooLong = await post(server.app, '/auth/local/register/email', {
+      email: `${'a'.repeat(65)}@example.com`,
+      password: 'correct horse',
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: ['Invalid email'],
+    });
+    const checkout = await post(server.app, '/payments/stripe/new', {
+      planId: '1-week',
+      email: `${'b'.repeat(65)}@example.com`,
+    });
+    expect(checkout.statusCode).toBe(400);
+    expect(checkout.json()).toMatchObject({ message: ['Invalid email'] });
+    const longest = await post(server.app, '/auth/local/register/email', {
+      email: `${'a'.repeat(60)}${Date.now().toString(36).slice(-4)}@example.com`,
+      password: 'correct horse',
+    });
+    expect(longest.statusCode, longest.body).toBe(201);
+  });
 });
