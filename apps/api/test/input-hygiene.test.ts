@@ -1,8 +1,10 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { post, register } from './support/accounts';
 import { startTestServer, type TestServer, uniqueEmail } from './support/test-app';
 import { testDatabaseKinds } from './support/test-databases';
+import { testEnv } from './support/test-env';
 
 /**
  * A body sent exactly as written, not re-serialised: JSON.stringify can neither repeat a key nor
@@ -115,5 +117,50 @@ describe.each(testDatabaseKinds)('what the API takes in, on $name', (kind) => {
       password: 'correct horse',
     });
     expect(longest.statusCode, longest.body).toBe(201);
+  });
+});
+
+describe.runIf(testEnv.redisUrl)('the rate limits in Redis', () => {
+  describe.each(testDatabaseKinds)('on $name', (kind) => {
+    const prefix = `test-hygiene-${Date.now()}-${kind.name}`;
+    let server: TestServer;
+    let redis: Redis;
+    beforeAll(async () => {
+      server = await startTestServer(kind, {
+        env: { REDIS_URL: testEnv.redisUrl!, REDIS_KEY_PREFIX: prefix },
+      });
+      redis = new Redis(testEnv.redisUrl!);
+    });
+    afterAll(async () => {
+      const keys = await redis.keys(`${prefix}:*`);
+      if (keys.length > 0) await redis.del(keys);
+      redis.disconnect();
+      await server.close();
+    });
+
+    it('name no email address in their keys: not after a failed sign-in, a reset request or a checkout', async () => {
+      const email = uniqueEmail('Redis.Keys');
+      await register(server.app, email, 'correct horse');
+      const failed = await post(server.app, '/auth/local/login/email', {
+        email,
+        password: 'wrong horse',
+      });
+      expect(failed.statusCode).toBe(401);
+      const unknown = uniqueEmail('nobody');
+      await post(server.app, '/auth/local/login/email', { email: unknown, password: 'x' });
+      expect((await post(server.app, '/auth/reset-password', { email })).statusCode).toBe(200);
+      const checkout = await post(server.app, '/payments/stripe/new', { planId: '1-week', email });
+      expect(checkout.statusCode, checkout.body).toBe(200);
+
+      const keys = await redis.keys(`${prefix}:*`);
+      // The failures, the reset mails and the checkouts were counted there.
+      expect(keys.length).toBeGreaterThanOrEqual(6);
+      const local = (address: string) => address.split('@')[0]!.toLowerCase();
+      for (const key of keys) {
+        expect(key).not.toContain('@');
+        expect(key.toLowerCase()).not.toContain(local(email));
+        expect(key.toLowerCase()).not.toContain(local(unknown));
+      }
+    });
   });
 });
