@@ -23,6 +23,7 @@ import { authenticatePlugin } from './plugins/authenticate';
 import { databasePlugin } from './plugins/database';
 import { errorHandlerPlugin } from './plugins/error-handler';
 import { identityPlugin } from './plugins/identity';
+import { jsonBodyPlugin } from './plugins/json-body';
 import { mailPlugin, type MailPluginOptions } from './plugins/mail';
 import { metricsPlugin } from './plugins/metrics';
 import { appStorePlugin } from './plugins/app-store';
@@ -79,6 +80,8 @@ export async function buildApp(
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   await app.register(errorHandlerPlugin);
+  // Before any route: every JSON body is parsed by it.
+  await app.register(jsonBodyPlugin);
   // Before anything that adds routes: the headers' hooks must exist when a route is added, and
   // the policy names the sign-in scripts the identity plugin decides on.
   await app.register(identityPlugin, { config });

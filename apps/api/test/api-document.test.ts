@@ -82,6 +82,9 @@ describe('the API document', () => {
     expect(changePassword?.responses['401']?.content?.['application/json']?.schema).toMatchObject({
       properties: { statusCode: {}, error: {}, message: {} },
     });
+    // A logout with what is not a refresh token of ours is refused like any other call.
+    const logout = (await readDocument()).paths['/api/auth/logout']?.post;
+    expect(Object.keys(logout?.responses ?? {}).sort()).toEqual(['200', '400', '401', '429']);
   });
 
   it('serves a reference page whose scripts come from this server', async () => {

@@ -127,8 +127,16 @@ describe.each(testDatabaseKinds)('GET /metrics on $name', (kind) => {
       message:
         'Metrics are served only to this machine; set METRICS_TOKEN to scrape from elsewhere',
     });
-    const throughProxy = await scrape({ headers: { 'x-forwarded-for': '127.0.0.1' } });
-    expect(throughProxy.statusCode).toBe(403);
+    // Whatever the header a proxy on this machine adds to say whom it forwards.
+    const proxiedHeaders: Array<Record<string, string>> = [
+      { 'x-forwarded-for': '127.0.0.1' },
+      { forwarded: 'for=127.0.0.1' },
+      { 'x-real-ip': '127.0.0.1' },
+    ];
+    for (const headers of proxiedHeaders) {
+      const throughProxy = await scrape({ headers });
+      expect(throughProxy.statusCode, JSON.stringify(headers)).toBe(403);
+    }
     expect((await scrape({ remoteAddress: '::1' })).statusCode).toBe(200);
   });
 
@@ -171,7 +179,13 @@ describe('GET /metrics with METRICS_TOKEN', () => {
         message: 'Metrics need the METRICS_TOKEN bearer token',
       });
     }
-    // Loopback, straight to the process, still needs no token.
+    // Loopback, straight to the process, still needs no token; through a proxy there, it does.
     expect((await app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(200);
+    const throughProxy = await app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { 'x-real-ip': '203.0.113.9' },
+    });
+    expect(throughProxy.statusCode).toBe(401);
   });
 });

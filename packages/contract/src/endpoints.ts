@@ -102,9 +102,11 @@ export const endpoints = {
   logout: defineEndpoint(routes.logout, {
     tag: 'Account',
     summary: 'End the session of a refresh token.',
+    description:
+      'Idempotent for a refresh token of ours whose session has ended; one that is not a live token of ours (malformed, forged, expired) answers 401.',
     body: LogoutRequestSchema,
     success: { 200: AcknowledgementSchema },
-    errors: [429],
+    errors: [401, 429],
   }),
   requestPasswordReset: defineEndpoint(routes.requestPasswordReset, {
     tag: 'Account',

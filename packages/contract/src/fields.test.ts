@@ -34,6 +34,24 @@ describe('field messages', () => {
     ).toEqual([{ path: 'email', message: 'Invalid email' }]);
   });
 
+  it("says 'Invalid email' once for a local part over 64 characters, and takes 64", () => {
+    const localPart = (length: number) => `${'a'.repeat(length - 1)}b`;
+    expect(
+      messagesOf(
+        LoginRequestSchema.safeParse({ email: `${localPart(65)}@example.com`, password: 'x' }),
+      ),
+    ).toEqual([{ path: 'email', message: 'Invalid email' }]);
+    expect(
+      messagesOf(
+        StartCheckoutRequestSchema.safeParse({ planId: 'p', email: `${localPart(70)}@x` }),
+      ),
+    ).toEqual([{ path: 'email', message: 'Invalid email' }]);
+    expect(
+      LoginRequestSchema.safeParse({ email: `${localPart(64)}@example.com`, password: 'x' })
+        .success,
+    ).toBe(true);
+  });
+
   it('trims the email and keeps plus-addresses as typed', () => {
     const parsed = LoginRequestSchema.parse({ email: '  John+Kegel@Example.com ', password: 'x' });
     expect(parsed.email).toBe('John+Kegel@Example.com');

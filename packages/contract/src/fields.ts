@@ -40,6 +40,11 @@ export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 256;
 /** RFC 5321 caps a forward path at 256 octets including the angle brackets: 254 for the address. */
 export const EMAIL_MAX_LENGTH = 254;
+/**
+ * RFC 5321 caps the local part (before the @) at 64 octets: mail servers may refuse a longer
+ * one, so an account or a purchase made with it could never receive its mail.
+ */
+export const EMAIL_LOCAL_PART_MAX_LENGTH = 64;
 
 function messageWhenMissing(missing: string, wrongType: string) {
   return (issue: { input?: unknown }): string => (issue.input === undefined ? missing : wrongType);
@@ -48,7 +53,7 @@ function messageWhenMissing(missing: string, wrongType: string) {
 /**
  * An email address as typed by a person: surrounding spaces are dropped, case is kept (the API
  * compares addresses without regard to case), CR/LF and other control characters are refused by
- * the email format itself.
+ * the email format itself, and so is a local part over 64 characters.
  */
 export const EmailSchema = z.pipe(
   z
@@ -58,7 +63,13 @@ export const EmailSchema = z.pipe(
       z.minLength(1, fieldMessages.emailRequired),
       z.maxLength(EMAIL_MAX_LENGTH, fieldMessages.emailTooLong),
     ),
-  z.email(fieldMessages.emailInvalid),
+  z.email(fieldMessages.emailInvalid).check(
+    z.refine((email) => email.indexOf('@') <= EMAIL_LOCAL_PART_MAX_LENGTH, {
+      error: fieldMessages.emailInvalid,
+      // Only for an address of the right form: one that is not says 'Invalid email' once.
+      when: (payload) => payload.issues.length === 0,
+    }),
+  ),
 );
 
 /** A password being chosen: 8 to 256 characters, anything allowed, never trimmed or truncated. */

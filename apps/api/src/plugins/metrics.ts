@@ -5,8 +5,9 @@
 //
 // Who may read it: a client on this machine that reaches the process directly (the socket's
 // address, never X-Forwarded-For, which anyone can write), or anyone presenting METRICS_TOKEN as a
-// bearer token. A request that came through a proxy is never "local", even when the proxy runs on
-// this machine: otherwise a load balancer beside the process would open /metrics to the world.
+// bearer token. A request that carries any forwarding header came through a proxy and is never
+// "local", even when the proxy runs on this machine: otherwise a load balancer or a reverse proxy
+// beside the process would open /metrics to the world (security/loopback.ts names the headers).
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 import type { FastifyRequest } from 'fastify';
@@ -14,6 +15,7 @@ import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 import type { Config } from '../config';
+import { isFromThisMachine } from '../security/loopback';
 import { sendError } from './error-handler';
 
 export const METRICS_PATH = '/metrics';
@@ -61,8 +63,6 @@ declare module 'fastify' {
     metrics: Metrics;
   }
 }
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
@@ -175,14 +175,8 @@ export const metricsPlugin = fp<{ config: Pick<Config, 'metricsToken'> }>(
       // Compared as digests: equal lengths for timingSafeEqual, and no early exit on a prefix.
       return !!expectedToken && !!match?.[1] && timingSafeEqual(digest(match[1]), expectedToken);
     }
-    function isDirectFromLoopback(request: FastifyRequest): boolean {
-      const isProxied =
-        request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined;
-      return !isProxied && LOOPBACK.test(request.socket.remoteAddress ?? '');
-    }
-
     app.get(METRICS_PATH, { schema: { hide: true } }, async function serveMetrics(request, reply) {
-      if (!presentsToken(request) && !isDirectFromLoopback(request)) {
+      if (!presentsToken(request) && !isFromThisMachine(request)) {
         if (expectedToken) {
           void reply.header('www-authenticate', 'Bearer realm="metrics"');
           return sendError(reply, 401, 'Metrics need the METRICS_TOKEN bearer token');

@@ -4,6 +4,7 @@
 import fp from 'fastify-plugin';
 
 import type { Config } from '../config';
+import { deriveKey } from '../security/keys';
 import {
   createMemoryRateLimiter,
   createRedisRateLimiter,
@@ -16,10 +17,19 @@ declare module 'fastify' {
   }
 }
 
-export const rateLimitPlugin = fp<{ config: Pick<Config, 'redisUrl' | 'redisKeyPrefix'> }>(
+export const rateLimitPlugin = fp<{
+  config: Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'tokenSecret'>;
+}>(
   async function rateLimitPlugin(app, { config }) {
     const rateLimiter = config.redisUrl
-      ? createRedisRateLimiter(config.redisUrl, `${config.redisKeyPrefix}:rate:`, Date.now, app.log)
+      ? createRedisRateLimiter(
+          config.redisUrl,
+          `${config.redisKeyPrefix}:rate:`,
+          // Names the counters, so no key in Redis shows an email or an address.
+          deriveKey(config.tokenSecret, 'rate-limit-keys'),
+          Date.now,
+          app.log,
+        )
       : createMemoryRateLimiter();
     app.decorate('rateLimiter', rateLimiter);
     app.addHook('onClose', async () => {

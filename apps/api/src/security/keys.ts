@@ -3,7 +3,12 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 
 export type KeyPurpose =
-  'access-token' | 'refresh-token' | 'refresh-rotation' | 'outbox-encryption' | 'sign-in-nonce';
+  | 'access-token'
+  | 'refresh-token'
+  | 'refresh-rotation'
+  | 'outbox-encryption'
+  | 'sign-in-nonce'
+  | 'rate-limit-keys';
 
 export function deriveKey(secret: string, purpose: KeyPurpose): Buffer {
   return createHmac('sha256', secret).update(`kegel-coach:${purpose}`).digest();

@@ -16,8 +16,21 @@ export function isLoopbackHost(host: string): boolean {
   return host.toLowerCase() === 'localhost' || isLoopbackAddress(host.replace(/^\[|\]$/g, ''));
 }
 
-/** Headers a proxy adds: a request carrying one was forwarded from elsewhere, even over loopback. */
-const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
+/**
+ * Headers a proxy adds: a request carrying one was forwarded from elsewhere, even over loopback.
+ * Beside the standard `Forwarded` and the common `X-Forwarded-*`, what nginx (`X-Real-IP`), other
+ * proxies (`Via`) and CDNs (`True-Client-IP`, `CF-Connecting-IP`) use to name the client.
+ */
+const FORWARDING_HEADERS = [
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-real-ip',
+  'via',
+  'true-client-ip',
+  'cf-connecting-ip',
+];
 
 export function isFromThisMachine(request: FastifyRequest): boolean {
   return (

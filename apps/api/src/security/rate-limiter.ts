@@ -11,7 +11,11 @@
 //   many correct sign-ins at once all get through.
 //
 // Everything expires by itself: a limit slows an attacker down but locks nobody out for good.
-import { randomUUID } from 'node:crypto';
+//
+// In Redis a counter's key never names what it counts (an email, an account, a client address):
+// its name is an HMAC of it under a key derived from TOKEN_SECRET (`redisKeyName`), so whoever can
+// list a shared Redis's keys learns no address, and cannot confirm a guessed one either.
+import { createHmac, randomUUID } from 'node:crypto';
 
 import { Redis } from 'ioredis';
 
@@ -256,14 +260,25 @@ const REDIS_WAIT_MS = 500;
 const REDIS_PROBE_MS = 1_000;
 
 /**
+ * The name of what a counter counts (`key`) in Redis: 128 bits of its HMAC-SHA256 under
+ * `keySecret`, the same in every process that shares the secret. Without the secret a name
+ * cannot be traced back to an address, not even by trying guessed ones.
+ */
+export function redisKeyName(keySecret: Buffer, key: string): string {
+  return createHmac('sha256', keySecret).update(key).digest().subarray(0, 16).toString('base64url');
+}
+
+/**
  * Counts in Redis, shared by every process; while Redis cannot be reached (refused, hung, gone
  * mid-call) counts in this process's memory instead, so a Redis outage slows nobody down and
  * fails no request. The limits still hold then, per process. The switch is logged once each way
- * (a warning when Redis goes, an info line when it is back), not once per request.
+ * (a warning when Redis goes, an info line when it is back), not once per request. `keySecret`
+ * names the counters (`redisKeyName`): every process sharing the counts must share it.
  */
 export function createRedisRateLimiter(
   url: string,
   prefix: string,
+  keySecret: Buffer,
   now: () => number = Date.now,
   log: RateLimiterLog = silentLog,
 ): RateLimiter {
@@ -282,7 +297,7 @@ export function createRedisRateLimiter(
   // Failed (re)connections are reported once, by fallBack below, not once per attempt.
   redis.on('error', () => {});
 
-  const shared = redisCounters(redis, prefix, now);
+  const shared = redisCounters(redis, prefix, keySecret, now);
   const local = createMemoryRateLimiter(now);
   let isRedisAway = false;
   let isProbing = false;
@@ -372,14 +387,23 @@ function connectedOrGaveUp(redis: Redis, waitMs: number): Promise<void> {
 }
 
 /** The counters and gates in Redis, without any fallback: each call fails when Redis does. */
-function redisCounters(redis: Redis, prefix: string, now: () => number): RateLimiter {
+function redisCounters(
+  redis: Redis,
+  prefix: string,
+  keySecret: Buffer,
+  now: () => number,
+): RateLimiter {
+  const counterKey = (rule: { name: string }, key: string) =>
+    `${prefix}${rule.name}:${redisKeyName(keySecret, key)}`;
   // A gate's two keys share a hash tag ({…}), so a Redis Cluster keeps them in one slot, as a
   // script touching both requires.
-  const gateKeys = (rule: { name: string }, key: string) =>
-    [`${prefix}${rule.name}:{${key}}`, `${prefix}${rule.name}:{${key}}:inside`] as const;
+  const gateKeys = (rule: { name: string }, key: string) => {
+    const name = `${prefix}${rule.name}:{${redisKeyName(keySecret, key)}}`;
+    return [name, `${name}:inside`] as const;
+  };
   return {
     async hit(rule, key) {
-      const id = `${prefix}${rule.name}:${key}`;
+      const id = counterKey(rule, key);
       const replies = await redis
         .multi()
         .incr(id)
@@ -391,20 +415,17 @@ function redisCounters(redis: Redis, prefix: string, now: () => number): RateLim
       return result(rule, count, ttl);
     },
     async peek(rule, key) {
-      const id = `${prefix}${rule.name}:${key}`;
+      const id = counterKey(rule, key);
       const replies = await redis.multi().get(id).pttl(id).exec();
       return result(rule, Number(replies?.[0]?.[1] ?? 0), Number(replies?.[1]?.[1] ?? 0));
     },
     async mark(rule, key) {
-      await redis.set(`${prefix}${rule.name}:${key}`, 1, 'PX', rule.windowSeconds * 1000);
+      await redis.set(counterKey(rule, key), 1, 'PX', rule.windowSeconds * 1000);
     },
     async reset(rule, key) {
       // Two calls at once, not one after the other: the wait on a hung Redis stays one timeout.
       // (Not one DEL of both keys: they may live in different slots of a Redis Cluster.)
-      await Promise.all([
-        redis.del(`${prefix}${rule.name}:${key}`),
-        redis.del(gateKeys(rule, key)[0]),
-      ]);
+      await Promise.all([redis.del(counterKey(rule, key)), redis.del(gateKeys(rule, key)[0])]);
     },
     async enterGate(rule, key) {
       const ticket = randomUUID();

@@ -3,10 +3,12 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 
+import { deriveKey } from '../../src/security/keys';
+import { redisKeyName } from '../../src/security/rate-limiter';
 import { post, postFrom } from '../support/accounts';
 import { captureLog, LOG_LEVEL } from '../support/log-capture';
 import { startTcpProxy, startSilentServer, unusedPort } from '../support/tcp-proxy';
-import { startTestServer, uniqueEmail } from '../support/test-app';
+import { startTestServer, TEST_TOKEN_SECRET, uniqueEmail } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
 import { testEnv } from '../support/test-env';
 
@@ -90,9 +92,12 @@ describe.runIf(testEnv.redisUrl)('rate limits when Redis goes away and comes bac
       logger: log.logger,
       env: { REDIS_URL: `redis://127.0.0.1:${proxy.port}`, REDIS_KEY_PREFIX: prefix },
     });
-    // Every /auth call counts against its client address in Redis (the auth-requests window).
+    // Every /auth call counts against its client address in Redis (the auth-requests window),
+    // under a name made from the address with the server's key.
+    const keySecret = deriveKey(TEST_TOKEN_SECRET, 'rate-limit-keys');
     const countedInRedis = async (address: string) =>
-      (await direct.exists(`${prefix}:rate:auth-requests:${address}`)) === 1;
+      (await direct.exists(`${prefix}:rate:auth-requests:${redisKeyName(keySecret, address)}`)) ===
+      1;
     const call = (address: string) =>
       prompt(
         () => postFrom(server.app, address, '/auth/reset-password', { email: uniqueEmail('x') }),

@@ -99,13 +99,27 @@ describe.each(testDatabaseKinds)('refresh, rotation and logout on $name', (kind)
     expect((await getProfile(server.app, laptop.accessToken)).statusCode).toBe(401);
     expect((await getProfile(server.app, phone.accessToken)).statusCode).toBe(200);
 
-    // Idempotent, and silent about tokens it does not know.
+    // Idempotent for a token of ours whose session has ended.
     expect(
       (await post(server.app, '/auth/logout', { refreshToken: laptop.refreshToken })).statusCode,
     ).toBe(200);
-    expect(
-      (await post(server.app, '/auth/logout', { refreshToken: 'not-a-token' })).statusCode,
-    ).toBe(200);
+  });
+
+  it('refuses to log out with what is not a refresh token of ours: 401, like every other call', async () => {
+    const tokens = await registerAndLogin(server.app, uniqueEmail('logout-bad'), 'correct horse');
+    const [header, payload] = tokens.refreshToken.split('.');
+    const forged = `${header}.${payload}.${Buffer.alloc(32).toString('base64url')}`;
+    for (const refreshToken of ['not-a-token', forged, tokens.accessToken]) {
+      const response = await post(server.app, '/auth/logout', { refreshToken });
+      expect(response.statusCode, refreshToken).toBe(401);
+      expect(response.json()).toEqual({
+        statusCode: 401,
+        error: 'Unauthorized',
+        message: 'Your session has ended. Please sign in again.',
+      });
+    }
+    // Nothing was ended by them.
+    expect((await getProfile(server.app, tokens.accessToken)).statusCode).toBe(200);
   });
 
   it('refuses a refresh token of 128+ random bits forged without the key', async () => {

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 import { afterAll, describe, expect, it } from 'vitest';
 
 import {
@@ -35,13 +37,16 @@ const implementations: Array<{
 const redisWarnings: string[] = [];
 if (testEnv.redisUrl) {
   const prefix = `test-gate-${Date.now()}:`;
+  // One for every limiter of the run, as every process of a deployment shares TOKEN_SECRET's.
+  const keySecret = randomBytes(32);
   const log = {
     warn: (_: object, message: string) => void redisWarnings.push(message),
     info() {},
   };
   implementations.push({
     name: 'Redis',
-    create: (clock) => createRedisRateLimiter(testEnv.redisUrl!, prefix, () => clock.now(), log),
+    create: (clock) =>
+      createRedisRateLimiter(testEnv.redisUrl!, prefix, keySecret, () => clock.now(), log),
   });
 }
 

@@ -86,6 +86,24 @@ describe.each(testDatabaseKinds)('the data export on $name', (kind) => {
     expect(mail).toContain(`email-change-confirmation ${newEmail}`);
   });
 
+  it("holds none of a deleted former owner's mail at the address, his deletion's confirmation included", async () => {
+    const email = uniqueEmail('export-again');
+    const former = await registerAndLogin(server.app, email, 'correct horse');
+    expect((await post(server.app, '/auth/reset-password', { email })).statusCode).toBe(200);
+    const deleted = await post(
+      server.app,
+      '/users/delete',
+      { password: 'correct horse' },
+      former.accessToken,
+    );
+    expect(deleted.statusCode, deleted.body).toBe(200);
+
+    const member = await registerAndLogin(server.app, email, 'another horse');
+    const mail = await exportedMail(member.accessToken);
+    expect(mail).not.toContain(`account-deleted ${email}`);
+    expect(mail).not.toContain(`password-reset ${email}`);
+  });
+
   it('needs a signed-in member', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/api/users/export' });
     expect(response.statusCode).toBe(401);

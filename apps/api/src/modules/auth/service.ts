@@ -31,7 +31,7 @@ import type {
   RateLimiter,
   RateLimitRule,
 } from '../../security/rate-limiter';
-import { InvalidTokenError, type SessionTokens } from '../../security/session-tokens';
+import type { SessionTokens } from '../../security/session-tokens';
 import * as deletionRepo from '../users/deletion-repo';
 import * as usersRepo from '../users/repo';
 import { createEmailChangeUndo } from './email-change-undo';
@@ -502,15 +502,15 @@ export function createAuthService(deps: AuthServiceDependencies) {
       return issueTokenPair(outcome.userId, claims.sessionId, successorSecret, outcome.expiresAt);
     },
 
-    /** Ends the session the refresh token belongs to. Idempotent, and silent about bad tokens. */
+    /**
+     * Ends the session the refresh token belongs to; idempotent for a token of ours whose session
+     * has ended already. What is not a live token of ours (malformed, forged, expired) is refused
+     * with 401, as by every other call, rather than acknowledged as if a session had ended.
+     */
     async logout(refreshToken: string): Promise<void> {
-      let secret: string;
-      try {
-        secret = (await tokens.verifyRefreshToken(refreshToken)).secret;
-      } catch (error) {
-        if (error instanceof InvalidTokenError) return;
-        throw error;
-      }
+      const { secret } = await tokens.verifyRefreshToken(refreshToken).catch(() => {
+        throw new AppError(401, messages.sessionEnded);
+      });
       const token = await repo.findSessionIdByRefreshTokenHash(db, hashSecret(secret));
       if (token) await repo.revokeSession(db, token.sessionId, 'logout');
     },

@@ -1,6 +1,6 @@
 // The SQL of "Download your data": every row the product keeps about one member, in the columns
 // that may leave (no hashes, tokens, codes or mail bodies). No rules live here.
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 
 import type { Database } from '../../db/schema';
 
@@ -53,20 +53,12 @@ export async function readMemberData(db: Kysely<Database>, userId: string) {
     .where('userId', '=', userId)
     .orderBy('createdAt')
     .execute();
-  // The mail about the account, to whichever address it went; and mail written before rows named
-  // their account (migrations/0013) that went to his current address.
+  // The mail about the account, to whichever address it went. Never mail that names no account:
+  // a deletion's confirmation to this address is a former owner's (migrations/0018).
   const emails = await db
     .selectFrom('outboxEmails')
     .select(['template', 'recipient', 'createdAt', 'sentAt'])
-    .where((where) =>
-      where.or([
-        where('userId', '=', userId),
-        where.and([
-          where('userId', 'is', null),
-          where(sql<string>`lower(recipient)`, '=', user.email.toLowerCase()),
-        ]),
-      ]),
-    )
+    .where('userId', '=', userId)
     .orderBy('createdAt')
     .execute();
   return { user, identities, sessions, purchases, appStoreSubscriptions, emails };

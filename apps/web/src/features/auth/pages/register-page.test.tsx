@@ -33,6 +33,17 @@ describe('/auth/register', () => {
     expect(fakeApi.requestsTo('register')).toEqual([]);
   });
 
+  it("says 'Invalid email' for a part before the @ over 64 characters, and sends nothing", async () => {
+    const { user, fields, submit } = await openRegister();
+    await user.type(fields.email, `${'a'.repeat(65)}@example.com`);
+    await user.type(fields.password, 'correct horse battery');
+    await user.type(fields.confirmation, 'correct horse battery');
+    await submit();
+
+    expect(fields.email).toHaveAccessibleDescription('Invalid email');
+    expect(fakeApi.requestsTo('register')).toEqual([]);
+  });
+
   it('shows a mismatch on the confirmation field, and sends nothing', async () => {
     const { user, fields, submit } = await openRegister();
     await user.type(fields.email, 'new@example.com');
