@@ -20,7 +20,7 @@ const BEFORE_ENVIRONMENTS = '0014-stripe-customer-deletions.sql';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Keying App Store rows with their environment (migrations/0016) keeps what was waiting: a
+ * Keying App Store rows with their environment (migrations/0015) keeps what was waiting: a
  * notification kept, before the upgrade, for a subscription bound to no account is applied after
  * it, when the member's app posts the subscription's transaction.
  */

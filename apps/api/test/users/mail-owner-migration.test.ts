@@ -8,7 +8,7 @@ import { login } from '../support/accounts';
 import { buildTestApp, testConfig } from '../support/test-app';
 import { type TestDatabase, testDatabaseKinds } from '../support/test-databases';
 
-const OWNER_MIGRATION = '0018-mail-owner-backfill.sql';
+const OWNER_MIGRATION = '0016-mail-owner-backfill.sql';
 /** From here on every mail names its account; rows written before name no one. */
 const MAIL_NAMES_ITS_ACCOUNT = '0013-mail-owner.sql';
 const DAY_MS = 24 * 60 * 60 * 1000;

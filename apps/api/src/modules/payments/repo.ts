@@ -38,7 +38,7 @@ export async function recordStripeEvent(
 /**
  * Inserts the purchase unless this payment was recorded before; its id when inserted. A payment
  * is its provider's id in its environment (App Store ids repeat across Sandbox and Production;
- * Stripe's have none, and nulls are not distinct there: migrations/0016).
+ * Stripe's have none, and nulls are not distinct there: migrations/0015).
  */
 export async function insertPurchase(
   db: Transaction<Database>,

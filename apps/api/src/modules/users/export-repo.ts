@@ -54,7 +54,7 @@ export async function readMemberData(db: Kysely<Database>, userId: string) {
     .orderBy('createdAt')
     .execute();
   // The mail about the account, to whichever address it went. Never mail that names no account:
-  // a deletion's confirmation to this address is a former owner's (migrations/0018).
+  // a deletion's confirmation to this address is a former owner's (migrations/0016).
   const emails = await db
     .selectFrom('outboxEmails')
     .select(['template', 'recipient', 'createdAt', 'sentAt'])
