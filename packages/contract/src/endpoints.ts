@@ -268,7 +268,7 @@ export const endpoints = {
       STRIPE_FAILURES,
     body: StartCheckoutRequestSchema,
     success: { 200: StartCheckoutResponseSchema },
-    errors: [429, 502, 503],
+    errors: [409, 429, 502, 503],
   }),
   describeCheckout: defineEndpoint(routes.describeCheckout, {
     tag: 'Payments',

@@ -403,6 +403,12 @@ export function createAuthService(deps: AuthServiceDependencies) {
     secureAccount,
     rememberSignInAddress,
     isKnownAddress,
+    /**
+     * Whether an address is held for the account that moved away from it (its "this wasn't me"
+     * link is open): no account may be made with it meanwhile, by any path (ADR 016).
+     */
+    isAddressHeldForUndo: (executor: Kysely<Database> | Transaction<Database>, email: string) =>
+      repo.isAddressHeldForUndo(executor, email),
     /** Password sign-ins under way and waiting their turn (the metrics). */
     signInLoad: () => signInTurns.load(),
 
@@ -630,6 +636,14 @@ export function createAuthService(deps: AuthServiceDependencies) {
 
       const code = randomSecret();
       await db.transaction().execute(async (transaction) => {
+        // Only over the account as its password was checked: an undo, reset or confirmed change
+        // that landed meanwhile (the owner taking it back) leaves this request nothing to mail,
+        // above all no fresh "this wasn't me" link for the address just taken away (ADR 016).
+        await usersRepo.lockUser(transaction, user.id);
+        const current = await usersRepo.findUserById(transaction, user.id);
+        if (current?.credentialVersion !== user.credentialVersion) {
+          throw new AppError(401, messages.sessionEnded);
+        }
         await repo.voidOpenCodes(transaction, user.id, ['email_change']);
         await repo.insertCode(transaction, {
           userId: user.id,

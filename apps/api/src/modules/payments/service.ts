@@ -11,6 +11,7 @@ import type { Database } from '../../db/schema';
 import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
 import type { Caller } from '../../security/client-address';
 import type { RateLimiter, RateLimitRule } from '../../security/rate-limiter';
+import { isAddressHeldForUndo } from '../auth/repo';
 import * as deletionRepo from '../users/deletion-repo';
 import * as usersRepo from '../users/repo';
 import * as repo from './repo';
@@ -45,6 +46,8 @@ export const checkoutMessages = {
   tooManyFromAddress: 'Too many payment attempts from your network. Please try again later.',
   tooManyForEmail: 'Too many payment attempts for this email. Please try again later.',
   tooManyLookupsFromAddress: 'Too many payment lookups from your network. Please try again later.',
+  addressHeld:
+    'This email cannot buy without an account right now: the account that used it moved away recently and may take it back. Sign in to your account to buy, or use another email.',
 };
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
@@ -253,6 +256,11 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
         : await deps.rateLimiter.hit(perEmail, input.email.toLowerCase());
       if (!forEmail.isAllowed) {
         throw new AppError(429, checkoutMessages.tooManyForEmail, forEmail.retryAfterSeconds);
+      }
+      // A guest purchase would make an account at an address held for the account that moved away
+      // from it, and that account could no longer be given it back (ADR 016).
+      if (!account && (await isAddressHeldForUndo(db, input.email))) {
+        throw new AppError(409, checkoutMessages.addressHeld);
       }
       const plan = await repo.findPlan(db, input.planId);
       if (!plan) throw new AppError(400, 'Plan is required');

@@ -11,6 +11,7 @@ import { isUniqueViolation } from '../../errors';
 import type { Mailer } from '../../mail/outbox';
 import { accountCreatedByPurchaseEmail } from '../../mail/templates';
 import type { PasswordHasher } from '../../security/password-hasher';
+import { isAddressHeldForUndo } from '../auth/repo';
 import * as ledger from '../premium/ledger';
 import * as usersRepo from '../users/repo';
 import { generatePassword } from './generated-password';
@@ -247,6 +248,12 @@ export function createStripeEventHandler(deps: StripeEventsDependencies) {
       let createdAccount = false;
       if (!user) {
         if (!checkout.email) return park('no account named and no email');
+        // Held for the account that moved away from it (a checkout started before the hold):
+        // an account made here would stop the owner taking his address back (ADR 016). Kept
+        // for an operator, who replays it once the hold has ended.
+        if (await isAddressHeldForUndo(transaction, checkout.email)) {
+          return park('the email is held for the undo of an email change');
+        }
         if (!newAccount) throw new AccountNeededError();
         // Its password goes only to this address, so only the address's owner can use it.
         const created = await usersRepo.insertUser(transaction, {

@@ -7,12 +7,18 @@ type Executor = Kysely<Database> | Transaction<Database>;
 
 export type IdentityProviderName = 'google' | 'apple';
 
+/**
+ * The identity, with its account's credential version read in the same statement (one snapshot):
+ * a sign-in opens its session only at that version, so an undo that unlinks the identity and
+ * ends every session meanwhile leaves it nothing to open.
+ */
 export function findIdentity(db: Executor, provider: IdentityProviderName, subject: string) {
   return db
     .selectFrom('userIdentities')
-    .select(['userId', 'email'])
-    .where('provider', '=', provider)
-    .where('subject', '=', subject)
+    .innerJoin('users', 'users.id', 'userIdentities.userId')
+    .select(['userIdentities.userId', 'userIdentities.email', 'users.credentialVersion'])
+    .where('userIdentities.provider', '=', provider)
+    .where('userIdentities.subject', '=', subject)
     .executeTakeFirst();
 }
 

@@ -44,7 +44,10 @@ import type { IdentityProviderName } from './repo';
 
 export interface SocialServiceDependencies {
   db: Kysely<Database>;
-  auth: Pick<AuthService, 'startSession' | 'secureAccount' | 'rememberSignInAddress'>;
+  auth: Pick<
+    AuthService,
+    'startSession' | 'secureAccount' | 'rememberSignInAddress' | 'isAddressHeldForUndo'
+  >;
   mail: Mailer;
   nonces: SignInNonces;
   publicUrl: string;
@@ -65,6 +68,9 @@ export const socialMessages = {
     'Your provider did not share an email address, so no account could be made. Allow sharing the email and try again.',
   emailTakenForGoogle:
     'An account with this email already exists. Sign in with your email and password instead (use "Forgot your password?" if you have none).',
+  changedMeanwhile: 'The account changed while you were signing in. Please try again.',
+  addressHeldForUndo:
+    'The account that used this email moved to another address recently, and this address can still take it back: use the “This was not me” button in the email we sent here.',
 } as const;
 
 export type SocialService = ReturnType<typeof createSocialService>;
@@ -72,23 +78,36 @@ export type SocialService = ReturnType<typeof createSocialService>;
 export function createSocialService(deps: SocialServiceDependencies) {
   const { db } = deps;
 
-  /** The account this identity signs in to, linking or creating it by the rules above. */
+  /**
+   * The account this identity signs in to, linking or creating it by the rules above, with the
+   * credential version it was read at: the session opens only if no undo or reset lands between.
+   */
   async function accountFor(
     provider: IdentityProviderName,
     identity: VerifiedIdentity,
-  ): Promise<string> {
+  ): Promise<{ userId: string; credentialVersion: number }> {
     const email = usableEmail(identity.email);
     return db.transaction().execute(async (transaction) => {
+      const signingInTo = async (userId: string) => {
+        const account = await usersRepo.findUserById(transaction, userId);
+        // Identities go with their account (on delete cascade): this cannot be.
+        if (!account) throw new Error('a sign-in identity without its account');
+        return { userId, credentialVersion: account.credentialVersion };
+      };
       const known = await repo.findIdentity(transaction, provider, identity.subject);
       if (known) {
         await repo.recordIdentitySignIn(transaction, provider, identity.subject, email);
-        return known.userId;
+        return { userId: known.userId, credentialVersion: known.credentialVersion };
       }
       if (!email) throw new AppError(401, socialMessages.noEmail);
       if (!identity.emailVerified) throw new AppError(403, socialMessages.unverifiedEmail);
 
       const existing = await usersRepo.findUserByEmail(transaction, email);
       if (!existing) {
+        // Its former account may still take it back: a second account there would stop that.
+        if (await deps.auth.isAddressHeldForUndo(transaction, email)) {
+          throw new AppError(409, socialMessages.addressHeldForUndo);
+        }
         const created = await usersRepo.insertUser(transaction, {
           email,
           passwordHash: null,
@@ -100,10 +119,17 @@ export function createSocialService(deps: SocialServiceDependencies) {
           userId: created.id,
           email,
         });
-        return created.id;
+        return { userId: created.id, credentialVersion: created.credentialVersion };
       }
       if (provider === 'google' && !isGoogleAuthoritativeFor(email, identity)) {
         throw new AppError(409, socialMessages.emailTakenForGoogle);
+      }
+      // Linked only to the account as it holds the address now: an undo of an email change
+      // landing meanwhile gives the account another address and ends its sessions.
+      await usersRepo.lockUser(transaction, existing.id);
+      const current = await usersRepo.findUserById(transaction, existing.id);
+      if (current?.email.toLowerCase() !== email.toLowerCase()) {
+        throw new AppError(409, socialMessages.changedMeanwhile);
       }
 
       const removePassword = existing.emailVerifiedAt === null && existing.passwordHash !== null;
@@ -132,7 +158,7 @@ export function createSocialService(deps: SocialServiceDependencies) {
           supportEmail: deps.supportEmail,
         }),
       });
-      return existing.id;
+      return signingInTo(existing.id);
     });
   }
 
@@ -145,8 +171,12 @@ export function createSocialService(deps: SocialServiceDependencies) {
     // unique identity or email; the one that lost runs again and finds what the other made.
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const userId = await accountFor(provider, identity);
-        const tokens = await deps.auth.startSession(userId, { method: provider, caller });
+        const { userId, credentialVersion } = await accountFor(provider, identity);
+        const tokens = await deps.auth.startSession(userId, {
+          method: provider,
+          caller,
+          credentialVersion,
+        });
         // The owner's network: the limits that keep strangers out never keep him out from here.
         await deps.auth.rememberSignInAddress(userId, caller);
         return tokens;

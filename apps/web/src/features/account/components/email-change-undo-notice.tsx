@@ -31,7 +31,10 @@ export function EmailChangeUndoNotice(): React.JSX.Element | null {
       ))}
       {canClose ? (
         <>
-          <p>If you no longer have that mailbox, close this now.</p>
+          <p>
+            If you made this change and no longer have that mailbox, close this now. If you did not
+            make it, do not: use the “This was not me” button in the email we sent there.
+          </p>
           <div className={styles.actions}>
             <Button
               variant="outlined"
