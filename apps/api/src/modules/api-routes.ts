@@ -69,7 +69,7 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
       windowSeconds: 60 * 60,
     },
     // Called only once both services exist.
-    isOwnersNetwork: (userId, caller) => authService.isKnownAddress(userId, caller),
+    isOwnersNetwork: (account, caller) => authService.isKnownAddress(account, caller),
   });
 
   const authService = createAuthService({

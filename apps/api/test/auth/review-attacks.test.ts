@@ -329,6 +329,44 @@ describe.each(testDatabaseKinds)('review attacks on $name', (kind) => {
       ).toEqual({ googleMadeAnotherAccount: false, undo: 200, accountEmail: owner });
     });
 
+    it("the attacker's networks are no longer the owner's once the owner took the account back: his checkouts there do not spend the buyer's own budget", async () => {
+      const ownersNetwork = '203.0.113.77';
+      const owner = uniqueEmail('budget-owner');
+      const attacker = uniqueEmail('budget-attacker');
+      await registerAndLogin(server.app, owner, PASSWORD);
+      // The attacker signs in from two networks of his, then moves the account.
+      const stolen = await loginFrom(owner, PASSWORD, '198.51.100.41');
+      await loginFrom(owner, PASSWORD, '198.51.100.42');
+      await changeEmailThroughLink(server, stolen.accessToken, {
+        newEmail: attacker,
+        password: PASSWORD,
+      });
+      expect(
+        (await undoEmailChange(server, await undoCodeMailedTo(server, owner, attacker))).statusCode,
+      ).toBe(200);
+      await resetPasswordThroughLink(server, owner, 'owner took it back');
+      const mine = await loginFrom(owner, 'owner took it back', ownersNetwork);
+
+      // Signed out and without the password, the attacker is a stranger now; yet from his
+      // networks his checkouts for the owner's address come out of the owner's own budget.
+      const strangers: number[] = [];
+      for (let start = 0; start < 30; start += 1) {
+        const network = start < 20 ? '198.51.100.41' : '198.51.100.42';
+        const response = await postAs(undefined, network, '/payments/stripe/new', {
+          planId: '1-week',
+          email: owner,
+        });
+        strangers.push(response.statusCode);
+      }
+      expect(strangers).toEqual(Array(30).fill(200));
+
+      const buyer = await postAs(mine.accessToken, ownersNetwork, '/payments/stripe/new', {
+        planId: '1-week',
+        email: owner,
+      });
+      expect(buyer.statusCode, "a stranger must not use up the signed-in buyer's budget").toBe(200);
+    });
+
     it.runIf(kind.name === 'PostgreSQL')(
       "a Google sign-in of the attacker's that overlaps the owner's click opens no session on the credentials it ended",
       async () => {

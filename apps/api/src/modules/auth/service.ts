@@ -96,6 +96,12 @@ export const rateLimitRules = {
 /** An account without a password is deleted only from a session begun this recently. */
 export const RECENT_SIGN_IN_SECONDS = 10 * 60;
 
+/** An account as the networks it signs in from are remembered for: its id and credentials. */
+export interface KnownAccount {
+  id: string;
+  credentialVersion: number;
+}
+
 /** How long a password check waits for its turn while others for the same account run. */
 const GATE_QUEUE_MS = 5_000;
 
@@ -225,7 +231,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
     transaction: Transaction<Database>,
     userId: string,
     options: { reason: string; exceptSessionId?: string },
-  ): Promise<{ email: string }> {
+  ): Promise<{ email: string; credentialVersion: number }> {
     const account = await usersRepo.raiseCredentialVersion(transaction, userId);
     await repo.voidOpenCodes(transaction, userId, ['password_reset', 'email_change']);
     await repo.revokeSessionsOfUser(transaction, userId, options);
@@ -254,17 +260,31 @@ export function createAuthService(deps: AuthServiceDependencies) {
   const attemptKey = (accountKey: string, caller: Caller) =>
     `${accountKey}|${caller.clientAddress}`;
 
-  /** Whether the account signed in from the caller's network lately. */
-  async function isKnownAddress(userId: string | undefined, caller: Caller): Promise<boolean> {
-    if (!userId) return false;
-    const seen = await rateLimiter.peek(rateLimitRules.knownAddresses, attemptKey(userId, caller));
+  /**
+   * A network is the owner's for the account's current credentials: a reset, a password change or
+   * the undo of an email change starts afresh, so the networks of whoever signed in before (an
+   * attacker the owner just put out) stop counting as the owner's.
+   */
+  const knownAddressKey = (account: KnownAccount, caller: Caller) =>
+    attemptKey(`${account.id}|v${account.credentialVersion}`, caller);
+
+  /** Whether the account signed in from the caller's network lately, with its credentials now. */
+  async function isKnownAddress(
+    account: KnownAccount | undefined,
+    caller: Caller,
+  ): Promise<boolean> {
+    if (!account) return false;
+    const seen = await rateLimiter.peek(
+      rateLimitRules.knownAddresses,
+      knownAddressKey(account, caller),
+    );
     return seen.count > 0;
   }
 
   /** Remembers the caller's network as one the account signs in from (for 30 days). */
-  async function rememberSignInAddress(userId: string, caller: Caller): Promise<void> {
+  async function rememberSignInAddress(account: KnownAccount, caller: Caller): Promise<void> {
     // A window that starts now: an address stays known for 30 days after its latest sign-in.
-    await rateLimiter.mark(rateLimitRules.knownAddresses, attemptKey(userId, caller));
+    await rateLimiter.mark(rateLimitRules.knownAddresses, knownAddressKey(account, caller));
   }
 
   /** Counts one registration or reset request against the caller's address, or refuses. */
@@ -303,14 +323,14 @@ export function createAuthService(deps: AuthServiceDependencies) {
   async function checkPassword(
     account: {
       key: string;
-      user: { id: string; passwordHash: string | null } | undefined;
+      user: { id: string; passwordHash: string | null; credentialVersion: number } | undefined;
     },
     password: string,
     caller: Caller,
     tooMany: string,
   ): Promise<SignInCheck> {
     const { user } = account;
-    const isKnown = await isKnownAddress(user?.id, caller);
+    const isKnown = await isKnownAddress(user, caller);
     const addressKey = attemptKey(account.key, caller);
     const addressTicket = await enterGate(passwordFailureGate, addressKey, tooMany);
     let outcome: GateOutcome = 'abandoned';
@@ -328,7 +348,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
       if (outcome === 'failure' && !isKnown) await slowWrongGuesses(account.key, caller, tooMany);
       return 'invalid';
     }
-    await rememberSignInAddress(user.id, caller);
+    await rememberSignInAddress(user, caller);
     if (check.needsRehash && user.passwordHash) {
       const oldHash = user.passwordHash;
       // Best effort, and only over the very hash checked: never over a password set meanwhile.
@@ -364,7 +384,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
 
   /** A signed-in member's own password, asked again before a change to his account. */
   async function confirmCurrentPassword(
-    user: { id: string; email: string; passwordHash: string | null },
+    user: { id: string; email: string; passwordHash: string | null; credentialVersion: number },
     password: string,
     caller: Caller,
   ): Promise<void> {
@@ -374,7 +394,8 @@ export function createAuthService(deps: AuthServiceDependencies) {
   }
 
   /** Whether one more reset mail for this account may go, asked for from this address. */
-  async function mayMailReset(userId: string, caller: Caller): Promise<boolean> {
+  async function mayMailReset(account: KnownAccount, caller: Caller): Promise<boolean> {
+    const userId = account.id;
     const fromHere = await rateLimiter.hit(
       rateLimitRules.resetMailsPerAccountAndAddress,
       attemptKey(userId, caller),
@@ -386,7 +407,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
     );
     if (!fromAddress.isAllowed) return false;
     // Strangers together cannot use up the mails the owner asks for from his own network.
-    if (await isKnownAddress(userId, caller)) return true;
+    if (await isKnownAddress(account, caller)) return true;
     return (await rateLimiter.hit(rateLimitRules.resetMailsPerAccount, userId)).isAllowed;
   }
 
@@ -526,7 +547,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
       await spendAttempt(caller);
       const user = await usersRepo.findUserByEmail(db, email);
       if (!user) return messages.resetRequested;
-      if (!(await mayMailReset(user.id, caller))) return messages.resetRequested;
+      if (!(await mayMailReset(user, caller))) return messages.resetRequested;
 
       const code = randomSecret();
       await db.transaction().execute(async (transaction) => {
@@ -575,7 +596,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
         await usersRepo.updatePasswordHash(transaction, used.userId, passwordHash);
         // The link reached the owner's inbox: the address is proven.
         await usersRepo.markEmailVerified(transaction, used.userId);
-        const { email } = await secureAccount(transaction, used.userId, {
+        const { email, credentialVersion } = await secureAccount(transaction, used.userId, {
           reason: 'password reset',
         });
         await deps.mail.enqueue(transaction, {
@@ -584,12 +605,15 @@ export function createAuthService(deps: AuthServiceDependencies) {
           template: 'password-changed',
           content: passwordChangedEmail({ supportEmail: deps.supportEmail }),
         });
-        return { userId: used.userId, email };
+        return { userId: used.userId, email, credentialVersion };
       });
       if (!account) throw new AppError(400, messages.resetLinkInvalid);
       // The owner is back in from here: this address's failures are forgotten.
       await rateLimiter.reset(passwordFailureGate, attemptKey(account.email.toLowerCase(), caller));
-      await rememberSignInAddress(account.userId, caller);
+      await rememberSignInAddress(
+        { id: account.userId, credentialVersion: account.credentialVersion },
+        caller,
+      );
     },
 
     async changePassword(

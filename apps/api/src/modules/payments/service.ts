@@ -39,7 +39,10 @@ export interface PaymentsServiceDependencies {
    * Whether the account signed in from the caller's network lately (the auth service's record):
    * a buyer there, signed in or not, buys from his account's own budget.
    */
-  isOwnersNetwork(userId: string, caller: Caller): Promise<boolean>;
+  isOwnersNetwork(
+    account: { id: string; credentialVersion: number },
+    caller: Caller,
+  ): Promise<boolean>;
 }
 
 export const checkoutMessages = {
@@ -250,7 +253,7 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       // calls than both (README, Security).
       const isOwnAccount =
         account !== undefined &&
-        (account.id === signedInUserId || (await deps.isOwnersNetwork(account.id, caller)));
+        (account.id === signedInUserId || (await deps.isOwnersNetwork(account, caller)));
       const forEmail = isOwnAccount
         ? await deps.rateLimiter.hit(perOwnAccount, account.id)
         : await deps.rateLimiter.hit(perEmail, input.email.toLowerCase());

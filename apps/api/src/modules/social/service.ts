@@ -178,7 +178,7 @@ export function createSocialService(deps: SocialServiceDependencies) {
           credentialVersion,
         });
         // The owner's network: the limits that keep strangers out never keep him out from here.
-        await deps.auth.rememberSignInAddress(userId, caller);
+        await deps.auth.rememberSignInAddress({ id: userId, credentialVersion }, caller);
         return tokens;
       } catch (error) {
         if (!isUniqueViolation(error) || attempt >= 2) throw error;
