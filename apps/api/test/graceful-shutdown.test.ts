@@ -31,8 +31,12 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts src/main.ts as the built server starts, and resolves once it listens. */
-async function startServer(env: Record<string, string>): Promise<RunningServer> {
+/**
+ * Starts src/main.ts as the built server starts, and resolves once it listens. The free port it
+ * is given may be taken by another socket before it listens (tests run side by side and open
+ * connections); then it is started again on another.
+ */
+async function startServer(env: Record<string, string>, attempts = 3): Promise<RunningServer> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN], {
     env: {
@@ -50,6 +54,9 @@ async function startServer(env: Record<string, string>): Promise<RunningServer> 
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   const deadline = Date.now() + 60_000;
   while (!output.includes('is running at')) {
+    if (child.exitCode !== null && output.includes('is already in use') && attempts > 1) {
+      return startServer(env, attempts - 1);
+    }
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`the server did not start:\n${output}`);
@@ -247,7 +254,7 @@ describe.each(testDatabaseKinds)('stopping the server on $name', (kind) => {
     while (ready !== 'refused' && ready.status === 200);
     // Not draining: no call is served any more (a connection already taken gets Fastify's 503).
     const health = await getOrRefused(port, '/api/health');
-    expect(health === 'refused' ? health : health.status).not.toBe(200);
+    expect(health === 'refused' ? health : health.status, JSON.stringify(ready)).not.toBe(200);
     expect(await server.exited, server.output()).toBe(0);
   }, 60_000);
 });
