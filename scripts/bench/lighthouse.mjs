@@ -45,7 +45,8 @@ async function startProduct() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kegel-lighthouse-'));
   const server = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: root,
-    env: { ...process.env, PORT: port, DATA_DIR: dataDir },
+    // No balancer in front of it: its stop (SIGTERM) need not drain.
+    env: { ...process.env, PORT: port, DATA_DIR: dataDir, SHUTDOWN_DRAIN_SECONDS: '0' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://localhost:${port}`;

@@ -92,6 +92,19 @@ export interface Cluster {
   webhookSecret: string;
   /** The TRUST_PROXY value the processes were given. */
   trustProxy: string;
+  /**
+   * Stops one process with a signal (SIGTERM: as an orchestrator does, draining first) and
+   * resolves with how it ended. Its entry in `processes` stays until `startProcess`.
+   */
+  stopProcess(
+    name: ProcessName,
+    signal?: NodeJS.Signals,
+  ): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /**
+   * Starts a stopped process again on its port with its settings, as a restart does, and
+   * resolves once the balancer passes requests to it; it replaces the entry in `processes`.
+   */
+  startProcess(name: ProcessName): Promise<ClusterProcess>;
   /** Ends the balancer, the processes, the sandbox and the capture; removes the directory if asked. */
   close(options?: { removeDirectory?: boolean }): Promise<void>;
 }
@@ -263,63 +276,66 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     stripe = await startStripeSandbox({ webhookSecret, webhookUrl: `${url}${WEBHOOK_PATH}` });
     if (!options.smtpUrl) inbox = await startSmtpInbox({ capacity: 5_000 });
     const smtpUrl = options.smtpUrl ?? inbox?.url ?? '';
+    const sandboxPort = stripe.port;
 
-    const processes: ClusterProcess[] = [];
-    for (const name of PROCESS_NAMES) {
-      const processPort = await freePort();
+    const processEnv = (name: ProcessName, processPort: number): Record<string, string> => ({
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: String(processPort),
+      PUBLIC_URL: publicUrl,
+      DATA_DIR: path.join(directory, name),
+      DATABASE_URL: options.databaseUrl,
+      REDIS_URL: options.redisUrl,
+      REDIS_KEY_PREFIX: options.redisKeyPrefix ?? 'kegel-cluster',
+      TOKEN_SECRET: tokenSecret,
+      STRIPE_SECRET_KEY: 'sk_test_cluster_sandbox',
+      STRIPE_API_URL: `http://127.0.0.1:${sandboxPort}`,
+      STRIPE_WEBHOOK_SECRET: webhookSecret,
+      SMTP_URL: smtpUrl,
+      // The local capture speaks plain SMTP on loopback; a real server gets TLS.
+      ...(options.smtpUrl ? {} : { SMTP_ALLOW_INSECURE: 'true' }),
+      TRUST_PROXY: trustProxy,
+      ...options.env,
+    });
+    const childOf = new Map<ProcessName, ChildProcess>();
+    /** Starts one server process; its log goes on in the same file across restarts. */
+    const launch = (name: ProcessName, processPort: number): ClusterProcess => {
       const logFile = path.join(directory, `${name}.log`);
       const child = startChild(
         process.execPath,
         ['--enable-source-maps', SERVER_ENTRY],
-        {
-          PATH: process.env.PATH ?? '',
-          NODE_ENV: 'development',
-          LOG_LEVEL: 'info',
-          HOST: '127.0.0.1',
-          PORT: String(processPort),
-          PUBLIC_URL: publicUrl,
-          DATA_DIR: path.join(directory, name),
-          DATABASE_URL: options.databaseUrl,
-          REDIS_URL: options.redisUrl,
-          REDIS_KEY_PREFIX: options.redisKeyPrefix ?? 'kegel-cluster',
-          TOKEN_SECRET: tokenSecret,
-          STRIPE_SECRET_KEY: 'sk_test_cluster_sandbox',
-          STRIPE_API_URL: `http://127.0.0.1:${stripe.port}`,
-          STRIPE_WEBHOOK_SECRET: webhookSecret,
-          SMTP_URL: smtpUrl,
-          // The local capture speaks plain SMTP on loopback; a real server gets TLS.
-          ...(options.smtpUrl ? {} : { SMTP_ALLOW_INSECURE: 'true' }),
-          TRUST_PROXY: trustProxy,
-          ...options.env,
-        },
+        processEnv(name, processPort),
         logFile,
       );
       children.push(child);
-      const exited = exitOf(child);
-      processes.push({
+      childOf.set(name, child);
+      return {
         name,
         pid: child.pid ?? 0,
         port: processPort,
         url: `http://127.0.0.1:${processPort}`,
         logFile,
         isRunning: () => child.exitCode === null && child.signalCode === null,
-        exited,
-      });
-    }
+        exited: exitOf(child),
+      };
+    };
+    const waitUntilReady = (each: ClusterProcess) =>
+      waitUntil(
+        `${each.name} ready at ${each.url}/api/ready`,
+        async () => (await probe(`${each.url}/api/ready`))?.status === 200,
+        180_000,
+        () =>
+          each.isRunning()
+            ? undefined
+            : `${each.name} stopped while starting:\n${tail(each.logFile)}`,
+      );
+
+    const processes: ClusterProcess[] = [];
+    for (const name of PROCESS_NAMES) processes.push(launch(name, await freePort()));
     // Both start at once, as a deploy would: migrations run under an advisory lock.
-    await Promise.all(
-      processes.map((each) =>
-        waitUntil(
-          `${each.name} ready at ${each.url}/api/ready`,
-          async () => (await probe(`${each.url}/api/ready`))?.status === 200,
-          180_000,
-          () =>
-            each.isRunning()
-              ? undefined
-              : `${each.name} stopped while starting:\n${tail(each.logFile)}`,
-        ),
-      ),
-    );
+    await Promise.all(processes.map(waitUntilReady));
 
     const haproxyConfig = path.join(directory, 'haproxy.cfg');
     await writeFile(
@@ -340,18 +356,21 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     );
     children.push(haproxy);
     const haproxyRunning = () => haproxy.exitCode === null && haproxy.signalCode === null;
-    // Ready once the balancer has sent a request to each process.
-    const seen = new Set<string>();
-    await waitUntil(
-      `the balancer at ${url} passing requests to both processes`,
-      async () => {
-        const answer = await probe(`${url}/api/ready`);
-        if (answer?.status === 200 && answer.servedBy) seen.add(answer.servedBy);
-        return seen.size === PROCESS_NAMES.length;
-      },
-      30_000,
-      () => (haproxyRunning() ? undefined : `HAProxy stopped:\n${tail(haproxyLogFile)}`),
-    );
+    /** Resolves once the balancer has passed a request to each of `names`. */
+    const waitForBalancer = async (names: readonly ProcessName[]) => {
+      const seen = new Set<string>();
+      await waitUntil(
+        `the balancer at ${url} passing requests to ${names.join(' and ')}`,
+        async () => {
+          const answer = await probe(`${url}/api/ready`);
+          if (answer?.status === 200 && answer.servedBy) seen.add(answer.servedBy);
+          return names.every((name) => seen.has(name));
+        },
+        30_000,
+        () => (haproxyRunning() ? undefined : `HAProxy stopped:\n${tail(haproxyLogFile)}`),
+      );
+    };
+    await waitForBalancer(PROCESS_NAMES);
 
     const sandbox = stripe;
     const capture = inbox;
@@ -366,9 +385,26 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       tokenSecret,
       webhookSecret,
       trustProxy,
+      async stopProcess(name, signal = 'SIGTERM') {
+        const each = processes[PROCESS_NAMES.indexOf(name)];
+        if (each?.isRunning()) childOf.get(name)?.kill(signal);
+        return each?.exited ?? { code: null, signal: null };
+      },
+      async startProcess(name) {
+        // `processes` keeps the order of PROCESS_NAMES.
+        const index = PROCESS_NAMES.indexOf(name);
+        const stopped = processes[index];
+        if (!stopped) throw new ClusterError(`no process named ${name}`);
+        if (stopped.isRunning()) throw new ClusterError(`${name} is still running`);
+        const started = launch(name, stopped.port);
+        processes[index] = started;
+        await waitUntilReady(started);
+        await waitForBalancer([name]);
+        return started;
+      },
       async close({ removeDirectory = true } = {}) {
         // The balancer first (no new requests), then each process ends its requests and its
-        // outbox worker gracefully.
+        // outbox worker gracefully. SIGINT: with the balancer gone there is nobody to drain for.
         if (haproxyRunning()) {
           haproxy.kill('SIGTERM');
           await exitOf(haproxy);
@@ -376,8 +412,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         await Promise.all(
           processes.map(async (each) => {
             if (!each.isRunning()) return;
-            const child = children.find((candidate) => candidate.pid === each.pid);
-            child?.kill('SIGTERM');
+            const child = childOf.get(each.name);
+            child?.kill('SIGINT');
             const timer = setTimeout(() => child?.kill('SIGKILL'), 15_000);
             await each.exited;
             clearTimeout(timer);

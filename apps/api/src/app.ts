@@ -31,6 +31,7 @@ import { paymentsPlugin } from './plugins/payments';
 import { pwnedPasswordsPlugin } from './plugins/pwned-passwords';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { securityHeadersPlugin } from './plugins/security-headers';
+import { shutdownPlugin } from './plugins/shutdown';
 import { webAppPlugin } from './plugins/web-app';
 import type { PasswordHasher } from './security/password-hasher';
 
@@ -82,6 +83,9 @@ export async function buildApp(
   await app.register(errorHandlerPlugin);
   // Before any route: every JSON body is parsed by it.
   await app.register(jsonBodyPlugin);
+  // Before anything that adds routes: its hook closes the connection of every answer once the
+  // process is shutting down, pages and errors included.
+  await app.register(shutdownPlugin);
   // Before anything that adds routes: the headers' hooks must exist when a route is added, and
   // the policy names the sign-in scripts the identity plugin decides on.
   await app.register(identityPlugin, { config });

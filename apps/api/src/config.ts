@@ -179,6 +179,15 @@ const EnvSchema = z.object({
   PWNED_PASSWORDS_URL: z
     .url({ protocol: /^https?$/, error: 'must be the URL of the Pwned Passwords range API' })
     .default('https://api.pwnedpasswords.com'),
+  // Longer than a load balancer needs to notice a failing /api/ready (HAProxy: two checks a second
+  // apart), shorter than an orchestrator waits before it kills (Docker: 10 s after SIGTERM).
+  SHUTDOWN_DRAIN_SECONDS: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number of seconds from 0 to 120')
+    .transform(Number)
+    .pipe(z.number().int().max(120, 'must be a whole number of seconds from 0 to 120'))
+    .default(5),
   METRICS_TOKEN: optionalString.pipe(
     z
       .string()
@@ -286,6 +295,12 @@ export interface Config {
    * on this machine that come straight to the process (not through a proxy) may read it.
    */
   metricsToken: string | undefined;
+  /**
+   * How long a process told to stop (SIGTERM) keeps serving while /api/ready fails, so that the
+   * load balancer stops sending it requests before it stops taking them (README, Health and
+   * readiness).
+   */
+  shutdownDrainSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -472,6 +487,7 @@ export function loadConfig(env: Environment = process.env): Config {
         ? { url: values.PWNED_PASSWORDS_URL.replace(/\/+$/, '') }
         : 'off',
     metricsToken: values.METRICS_TOKEN,
+    shutdownDrainSeconds: values.SHUTDOWN_DRAIN_SECONDS,
   };
 }
 

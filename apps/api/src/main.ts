@@ -7,6 +7,12 @@ import { DatabaseUnavailableError } from './db/database';
 import { isLoopbackHost } from './security/loopback';
 
 /**
+ * How long closing may take after the drain (requests in flight, the outbox worker, the database)
+ * before the process exits anyway, with code 1.
+ */
+const CLOSE_TIMEOUT_MS = 10_000;
+
+/**
  * Starts the server: configuration, database (migrated), routes, then listen. A problem a person
  * can fix (a wrong variable, a database that does not answer, a port in use) ends the process
  * with one line naming the variable to look at and exit code 1, not a stack trace.
@@ -29,11 +35,25 @@ async function start(): Promise<void> {
   }
   const server = app;
 
-  closeWithGrace({ delay: 10_000 }, async function closeServer({ err, signal }) {
-    if (err) server.log.error({ err }, 'closing after an uncaught error');
-    else server.log.info({ signal }, 'closing');
-    await server.close();
-  });
+  const drainMs = config.shutdownDrainSeconds * 1000;
+  closeWithGrace(
+    { delay: drainMs + CLOSE_TIMEOUT_MS },
+    async function closeServer({ err, signal }) {
+      server.shutdown.begin();
+      if (err) server.log.error({ err }, 'closing after an uncaught error');
+      else server.log.info({ signal }, 'closing');
+      // SIGTERM is how an orchestrator (docker stop, Kubernetes, npm run cluster) stops a process
+      // behind a balancer; Ctrl+C in a terminal (SIGINT) stops a developer's, who waits for nobody.
+      if (signal === 'SIGTERM' && drainMs > 0) {
+        server.log.info(
+          `draining for ${config.shutdownDrainSeconds} s: /api/ready fails, calls are still served`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, drainMs));
+      }
+      // Stops taking connections, closes the idle ones and waits for the requests in flight.
+      await server.close();
+    },
+  );
 
   const shownHost = ['localhost', '0.0.0.0', '::', '127.0.0.1'].includes(config.host)
     ? 'localhost'

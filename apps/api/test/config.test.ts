@@ -259,6 +259,24 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('drains for 5 seconds on SIGTERM by default, or SHUTDOWN_DRAIN_SECONDS (0 to 120)', () => {
+    expect(loadConfig({ DATA_DIR: freshDataDir() }).shutdownDrainSeconds).toBe(5);
+    expect(
+      loadConfig({ DATA_DIR: freshDataDir(), SHUTDOWN_DRAIN_SECONDS: '0' }).shutdownDrainSeconds,
+    ).toBe(0);
+    expect(
+      loadConfig({ DATA_DIR: freshDataDir(), SHUTDOWN_DRAIN_SECONDS: '30' }).shutdownDrainSeconds,
+    ).toBe(30);
+    for (const given of ['five', '2.5', '-1']) {
+      expect(problemsOf({ DATA_DIR: freshDataDir(), SHUTDOWN_DRAIN_SECONDS: given })).toEqual([
+        `SHUTDOWN_DRAIN_SECONDS: must be a whole number of seconds from 0 to 120 (got "${given}")`,
+      ]);
+    }
+    expect(problemsOf({ DATA_DIR: freshDataDir(), SHUTDOWN_DRAIN_SECONDS: '121' })).toEqual([
+      'SHUTDOWN_DRAIN_SECONDS: must be a whole number of seconds from 0 to 120 (got "121")',
+    ]);
+  });
+
   describe('TRUST_PROXY', () => {
     const production = {
       NODE_ENV: 'production',

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { captureLog, LOG_LEVEL } from './support/log-capture';
 import { startTcpProxy, type TcpProxy, unusedPort } from './support/tcp-proxy';
 import { buildTestApp } from './support/test-app';
 import { type TestDatabase, testDatabaseKinds } from './support/test-databases';
@@ -112,13 +113,19 @@ describe('GET /api/ready with REDIS_URL', () => {
   afterAll(() => database.drop());
 
   it('answers 503 naming Redis when nothing listens at REDIS_URL', async () => {
+    const log = captureLog('warn');
     const app = await buildTestApp(database, {
       env: { REDIS_URL: `redis://127.0.0.1:${await unusedPort()}` },
+      logger: log.logger,
     });
     try {
       const response = await app.inject({ method: 'GET', url: '/api/ready' });
       expect(response.statusCode).toBe(503);
       expect(response.json()).toMatchObject({ message: 'Redis is not answering' });
+      // Answered once: no second answer is attempted and logged as a warning.
+      expect(log.find(LOG_LEVEL.warn, /./).map((line) => line.msg)).toEqual([
+        'web app not built (/nonexistent-web-root/index.html is missing): only the API is served',
+      ]);
     } finally {
       await app.close();
     }

@@ -62,7 +62,7 @@ export const endpoints = {
     tag: 'Health',
     summary: 'Whether this server process can serve calls (readiness, for load balancers).',
     description:
-      'Answers 200 while the database and, when REDIS_URL is set, Redis answer within 2 seconds; 503 otherwise, naming what does not answer.',
+      "Answers 200 while the database and, when REDIS_URL is set, Redis answer within 2 seconds; 503 otherwise, naming what does not answer, and from the moment the process is told to stop (SIGTERM: 'The server is shutting down', while it still serves other calls for SHUTDOWN_DRAIN_SECONDS).",
     success: { 200: HealthSchema },
     errors: [503],
   }),

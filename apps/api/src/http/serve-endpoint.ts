@@ -31,7 +31,9 @@ export function serveEndpoint<E extends Endpoint>(
       ...(endpoint.auth ? { preHandler: app.authenticate } : {}),
       handler: async function handle(request, reply) {
         const answer = await handler(request as Parameters<EndpointHandler<E>>[0], reply);
-        if (answer === reply) return reply;
+        // A handler that answered itself returns its reply, which is a thenable: the await above
+        // yields what it resolves to (nothing), not the reply.
+        if (answer === reply || reply.sent) return reply;
         return reply.code(endpoint.successStatus).send(answer);
       },
     });

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import path from 'node:path';
 
 import type { TokenPair } from '@kegel/contract';
@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Cluster,
   clusterPrerequisites,
+  type ProcessName,
   REPOSITORY_ROOT,
   startCluster,
 } from '../../cluster/start-cluster';
@@ -131,6 +132,107 @@ async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/** One call of a load client. */
+interface LoadCall {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/** What a steady load through the balancer met: every answer, and every request that got none. */
+interface LoadRecord {
+  answers: Array<{ at: number; status: number; servedBy: string; call: string }>;
+  /** Requests that got no answer: the connection reset, hung up or failed otherwise. */
+  failures: Array<{ at: number; call: string; code: string }>;
+}
+
+/**
+ * Clients calling through the balancer one request after another until stopped, each from a
+ * loopback address of its own, each going round its own list of calls. A client that keeps its
+ * connection open between calls does as browsers do; the others open one per call.
+ */
+function startLoad(url: string, clients: Array<{ keepsConnection: boolean; calls: LoadCall[] }>) {
+  const record: LoadRecord = { answers: [], failures: [] };
+  let isStopping = false;
+  const agents: Agent[] = [];
+  const send = (call: LoadCall, from: string, agent: Agent | false): Promise<void> =>
+    new Promise((resolve) => {
+      const name = `${call.method} ${call.path}`;
+      const payload = call.body === undefined ? undefined : JSON.stringify(call.body);
+      const outgoing = httpRequest(
+        `${url}${call.path}`,
+        {
+          method: call.method,
+          agent,
+          localAddress: from,
+          timeout: 30_000,
+          headers: {
+            ...(payload === undefined
+              ? {}
+              : {
+                  'content-type': 'application/json',
+                  'content-length': Buffer.byteLength(payload),
+                }),
+            ...call.headers,
+          },
+        },
+        (response) => {
+          response.resume();
+          response.on('end', () => {
+            const servedBy = response.headers['x-served-by'];
+            record.answers.push({
+              at: Date.now(),
+              status: response.statusCode ?? 0,
+              servedBy: typeof servedBy === 'string' ? servedBy : '',
+              call: name,
+            });
+            resolve();
+          });
+        },
+      );
+      outgoing.on('timeout', () => outgoing.destroy(new Error('timed out')));
+      outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        record.failures.push({ at: Date.now(), call: name, code: error.code ?? error.message });
+        resolve();
+      });
+      outgoing.end(payload);
+    });
+  const running = clients.map(async ({ keepsConnection, calls }, client) => {
+    const from = `127.0.0.${20 + client}`;
+    const agent = keepsConnection ? new Agent({ keepAlive: true, maxSockets: 1 }) : false;
+    if (agent) agents.push(agent);
+    for (let index = 0; !isStopping; index += 1) {
+      await send(calls[index % calls.length]!, from, agent);
+      // A steady pace rather than as fast as possible: the machine restarting the processes
+      // is the one making the load.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  });
+  return {
+    record,
+    /** Resolves once `count` more requests have been answered by each of `names`. */
+    async servedBy(names: string[], count: number): Promise<void> {
+      const start = record.answers.length;
+      await eventually(
+        `${count} more answers from ${names.join(' and ')}`,
+        async () => record.answers.slice(start),
+        (answers) =>
+          names.every(
+            (name) => answers.filter((answer) => answer.servedBy === name).length >= count,
+          ),
+        60_000,
+      );
+    },
+    async stop(): Promise<LoadRecord> {
+      isStopping = true;
+      await Promise.all(running);
+      for (const agent of agents) agent.destroy();
+      return record;
+    },
+  };
 }
 
 const missing = [
@@ -492,6 +594,95 @@ describe.runIf(missing.length === 0)('two processes behind HAProxy', () => {
     figures.push(
       `outbox: ${count} mails due at once, ${received.length} received, ${new Set(subjects).size} distinct; sent by ${sentBy.map((each) => `${each.name} ${each.sent}`).join(', ')}`,
     );
+  });
+
+  it('loses no request while both processes are restarted one after the other under load', async () => {
+    const email = `restart.${randomUUID()}@example.com`;
+    const from = '127.0.0.9';
+    expect(
+      (
+        await call('POST', `${cluster.url}/api/auth/local/register/email`, {
+          from,
+          body: { email, password: PASSWORD },
+        })
+      ).status,
+    ).toBe(201);
+    const login = await call('POST', `${cluster.url}/api/auth/local/login/email`, {
+      from,
+      body: { email, password: PASSWORD },
+    });
+    expect(login.status, login.body).toBe(200);
+    const { accessToken } = JSON.parse(login.body) as TokenPair;
+
+    const profile: LoadCall = {
+      method: 'GET',
+      path: '/api/users/profile',
+      headers: { authorization: `Bearer ${accessToken}` },
+    };
+    const plans: LoadCall = { method: 'GET', path: '/api/payments/stripe/plans' };
+    // A sign-in hashes a password (tens of milliseconds): the call most likely to be in flight
+    // when a signal comes, and one the balancer never sends twice (POST).
+    const signIn: LoadCall = {
+      method: 'POST',
+      path: '/api/auth/local/login/email',
+      body: { email, password: PASSWORD },
+    };
+    const load = startLoad(cluster.url, [
+      ...Array.from({ length: 6 }, (_unused, client) => ({
+        keepsConnection: client % 2 === 0,
+        calls: client % 2 === 0 ? [profile, plans] : [plans, profile],
+      })),
+      { keepsConnection: true, calls: [signIn] },
+      { keepsConnection: false, calls: [signIn] },
+    ]);
+    const steps: string[] = [];
+    const restarts: Array<{
+      name: ProcessName;
+      signalledAt: number;
+      exitedAt: number;
+      exit: { code: number | null; signal: NodeJS.Signals | null };
+    }> = [];
+    try {
+      await load.servedBy(['app1', 'app2'], 20);
+      for (const name of ['app1', 'app2'] as const) {
+        // As an orchestrator restarts a process: SIGTERM, wait for the exit, start it again.
+        const signalledAt = Date.now();
+        const exit = await cluster.stopProcess(name, 'SIGTERM');
+        const exitedAt = Date.now();
+        restarts.push({ name, signalledAt, exitedAt, exit });
+        await cluster.startProcess(name);
+        steps.push(
+          `${name} exited ${((exitedAt - signalledAt) / 1000).toFixed(1)} s after SIGTERM (${exit.signal ?? `code ${exit.code}`}), back behind the balancer ${((Date.now() - exitedAt) / 1000).toFixed(1)} s later`,
+        );
+      }
+      // Both restarted processes take their share again.
+      await load.servedBy(['app1', 'app2'], 20);
+    } finally {
+      await load.stop();
+    }
+
+    const { answers, failures } = load.record;
+    const errors = answers.filter((answer) => answer.status < 200 || answer.status >= 300);
+    const isReset = (code: string) => ['ECONNRESET', 'socket hang up', 'EPIPE'].includes(code);
+    const resets = failures.filter((failure) => isReset(failure.code));
+    const servedWhileDraining = restarts.map(
+      ({ name, signalledAt, exitedAt }) =>
+        `${name} ${answers.filter((answer) => answer.servedBy === name && answer.at > signalledAt && answer.at <= exitedAt).length}`,
+    );
+    const signIns = answers.filter((answer) => answer.call.startsWith('POST')).length;
+    figures.push(
+      `rolling restart of app1 then app2 under 8 clients (6 reading profile and plans, 2 signing in): requests ${answers.length + failures.length} (${signIns} sign-ins), errors ${errors.length + failures.length - resets.length}, resets ${resets.length}; answered by a process between its SIGTERM and its exit: ${servedWhileDraining.join(', ')}; ${steps.join('; ')}`,
+    );
+    // Code 0: each finished by itself, before its forced exit (code 1).
+    expect(restarts.map(({ name, exit }) => ({ name, ...exit }))).toEqual([
+      { name: 'app1', code: 0, signal: null },
+      { name: 'app2', code: 0, signal: null },
+    ]);
+    expect(
+      errors.map((answer) => `${answer.status} from ${answer.servedBy} on ${answer.call}`),
+    ).toEqual([]);
+    // Resets (ECONNRESET, socket hang up) among them.
+    expect(failures.map((failure) => `${failure.code} on ${failure.call}`)).toEqual([]);
   });
 
   it('loses nothing and grants nothing twice when a process is killed (-9) in a webhook burst', async () => {
