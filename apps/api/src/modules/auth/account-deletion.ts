@@ -1,0 +1,92 @@
+// "Delete account" (ADR 014).
+
+import { deleteAccountMessages } from '@kegel/contract';
+
+import { AppError } from '../../errors';
+import { accountDeletedEmail } from '../../mail/templates';
+import type { Caller } from '../../security/client-address';
+import * as deletionRepo from '../users/deletion-repo';
+import * as usersRepo from '../users/repo';
+import type { CredentialChecks } from './credential-checks';
+import type { EmailChangeUndo } from './email-change-undo';
+import * as repo from './repo';
+import { type AuthServiceDependencies, messages, RECENT_SIGN_IN_SECONDS } from './rules';
+
+export function createAccountDeletion(
+  deps: AuthServiceDependencies,
+  checks: CredentialChecks,
+  emailChangeUndo: EmailChangeUndo,
+) {
+  const { db } = deps;
+
+  return {
+    /**
+     * "Delete account": proven by the current password, or, for an account without one, by a
+     * sign-in within RECENT_SIGN_IN_SECONDS. An active App Store subscription must be
+     * acknowledged first, as deleting the account does not cancel it. The row goes with
+     * everything that is the member's alone, his mail records too; purchases stay, tied to no one
+     * (ADR 014). The confirmation goes to the address in the same transaction.
+     */
+    async deleteAccount(
+      input: {
+        userId: string;
+        sessionId: string;
+        password?: string;
+        keepsAppStoreSubscription?: boolean;
+      },
+      caller: Caller,
+    ): Promise<void> {
+      const user = await usersRepo.findUserById(db, input.userId);
+      if (!user) throw new AppError(401, messages.sessionEnded);
+      if (user.passwordHash) {
+        if (input.password === undefined) {
+          throw new AppError(400, deleteAccountMessages.passwordNeeded);
+        }
+        await checks.confirmCurrentPassword(user, input.password, caller);
+      } else {
+        const session = await repo.findLiveSession(db, input.sessionId);
+        if (!session) throw new AppError(401, messages.sessionEnded);
+        if (Date.now() - session.createdAt.getTime() > RECENT_SIGN_IN_SECONDS * 1000) {
+          throw new AppError(403, deleteAccountMessages.signInAgain);
+        }
+      }
+      // Deleting the account would void the link its previous address holds (ADR 016).
+      if (await emailChangeUndo.hasOpenWindow(db, user.id)) {
+        throw new AppError(409, deleteAccountMessages.undoWindowOpen);
+      }
+      const hasAppStoreSubscription = await deletionRepo.hasActiveAppStoreSubscription(db, user.id);
+      if (hasAppStoreSubscription && input.keepsAppStoreSubscription !== true) {
+        throw new AppError(409, deleteAccountMessages.appStoreSubscriptionActive);
+      }
+      const deleted = await db.transaction().execute(async (transaction) => {
+        await usersRepo.lockUser(transaction, user.id);
+        const current = await usersRepo.findUserById(transaction, user.id);
+        const customer = await usersRepo.findStripeCustomer(transaction, user.id);
+        // Deleted meanwhile (a second tab), or its credentials changed since they were checked.
+        if (!current || !customer || current.credentialVersion !== user.credentialVersion) {
+          return undefined;
+        }
+        const requested = await deletionRepo.listRequestedEmails(transaction, user.id);
+        await deletionRepo.deleteUnownedMailTo(transaction, [current.email, ...requested]);
+        await deletionRepo.deleteUser(transaction, user.id);
+        // Stripe forgets the customer after the commit; the row makes sure it happens.
+        if (customer.stripeCustomerId) {
+          await deletionRepo.recordStripeCustomerDeletion(transaction, customer.stripeCustomerId);
+        }
+        await deps.mail.enqueue(transaction, {
+          to: current.email,
+          // About an account that is gone: nothing to delete it with.
+          userId: null,
+          template: 'account-deleted',
+          content: accountDeletedEmail({
+            hadAppStoreSubscription: hasAppStoreSubscription,
+            supportEmail: deps.supportEmail,
+          }),
+        });
+        return { stripeCustomerId: customer.stripeCustomerId };
+      });
+      if (!deleted) throw new AppError(401, messages.sessionEnded);
+      deps.onAccountDeleted?.({ userId: user.id, stripeCustomerId: deleted.stripeCustomerId });
+    },
+  };
+}
