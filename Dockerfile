@@ -3,7 +3,8 @@
 # (`node apps/api/dist/main.js`, what `npm start` runs once built). Two stages: `build` installs
 # every dependency and builds; `runtime` installs only the API's production dependencies and takes
 # the build's output. Not built on the machines this repository is developed on (no container
-# registry there): `npm run cluster` is what proves the topology (README, Running in production).
+# registry there): `npm run cluster` is what proves the topology (docs/deployment.md, Docker and
+# compose).
 ARG NODE_VERSION=22
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build

@@ -1,7 +1,7 @@
-// One lint configuration for the whole tree. Beyond correctness it holds the boundaries of
-// ARCHITECTURE.md: kebab-case file names, process.env only in config files, import.meta.env only
-// in the web's config/env.ts, web imports that run shared -> features -> app, and the API's layers
-// (routes -> services -> repos -> db; plugins know no module).
+// One lint configuration for the whole tree. Beyond correctness it holds the boundaries the
+// README's Architecture names: kebab-case file names, process.env only in config files,
+// import.meta.env only in the web's config/env.ts, web imports that run shared -> features -> app,
+// and the API's layers (routes -> services -> repos -> db; plugins know no module).
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import checkFile from 'eslint-plugin-check-file';

@@ -1,6 +1,7 @@
 // `npm run cluster`: builds what is not built yet, then runs two server processes on one
 // PostgreSQL database and one Redis behind HAProxy (start-cluster.ts) until Ctrl+C, printing where
-// everything is and each mail the capture receives. README, Running in production.
+// everything is and each mail the capture receives. docs/deployment.md, Several
+// processes behind HAProxy.
 //
 // Settings (all optional): DATABASE_URL (created if it does not exist), REDIS_URL, CLUSTER_PORT
 // (the balancer's port, 8080), SMTP_URL (a mail server instead of the capture), REDIS_KEY_PREFIX.

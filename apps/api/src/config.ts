@@ -87,7 +87,7 @@ const EnvSchema = z.object({
       .url({ protocol: /^rediss?$/, error: 'must be a Redis URL such as redis://127.0.0.1:6379' })
       .optional(),
   ),
-  // The defaults are sized for 5,000 people behind one NAT address (README, Security).
+  // The defaults are sized for 5,000 people behind one NAT address (docs/security.md).
   AUTH_REQUESTS_PER_MINUTE: budget(5000),
   AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR: budget(200),
   SIGN_IN_PAGE_REQUESTS_PER_MINUTE: budget(2000),
@@ -297,8 +297,8 @@ export interface Config {
   metricsToken: string | undefined;
   /**
    * How long a process told to stop (SIGTERM) keeps serving while /api/ready fails, so that the
-   * load balancer stops sending it requests before it stops taking them (README, Health and
-   * readiness).
+   * load balancer stops sending it requests before it stops taking them (docs/deployment.md,
+   * Health and readiness).
    */
   shutdownDrainSeconds: number;
 }

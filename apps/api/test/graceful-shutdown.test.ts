@@ -1,5 +1,6 @@
-// What a load balancer sees of a process that is told to stop (README, Health and readiness): the
-// real entry point in a process of its own, driven over real sockets, as HAProxy drives it.
+// What a load balancer sees of a process that is told to stop (docs/deployment.md, Health and
+// readiness): the real entry point in a process of its own, driven over real sockets, as HAProxy
+// drives it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';

@@ -117,7 +117,7 @@ function identitySettings(
       : undefined,
     providers: {
       google: google ? { clientId: google.clientId, scriptUrl: google.scriptUrl } : null,
-      // Apple's popup returns to the login page (see the README, Sign in with Google and Apple).
+      // Apple's popup returns to the login page (see docs/sign-in.md).
       apple: apple
         ? {
             clientId: apple.clientId,

@@ -1,4 +1,5 @@
-// A process on its way out, as a load balancer needs to see it (README, Health and readiness).
+// A process on its way out, as a load balancer needs to see it (docs/deployment.md, Health
+// and readiness).
 // main.ts begins the shutdown on a signal; from then on /api/ready fails (the health module reads
 // `app.shutdown`) and every answer closes its connection, while calls are still served until the
 // drain period ends and the server closes.

@@ -62,7 +62,8 @@ export interface WebAppOptions {
   /**
    * Whether the build's source maps (and their .br/.gz twins) are served. Off in production: they
    * hand out the original source, comments included. They stay in dist/ for whoever reads a stack
-   * trace on the server, and the build is the same for both modes (README, Running in production).
+   * trace on the server, and the build is the same for both modes (docs/deployment.md, Running in
+   * production).
    */
   serveSourceMaps: boolean;
 }

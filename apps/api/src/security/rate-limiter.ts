@@ -252,8 +252,9 @@ const silentLog: RateLimiterLog = { warn: () => {}, info: () => {} };
 
 /**
  * The longest a call waits on Redis (to connect at start, or for one command's answer) before it
- * is counted in this process instead: no request may wait a second on Redis (README, Running in
- * production). A gate's Lua script or a counter's MULTI is one round trip, far quicker when well.
+ * is counted in this process instead: no request may wait a second on Redis (docs/deployment.md,
+ * Running in production: Outages). A gate's Lua script or a counter's MULTI is one round trip, far
+ * quicker when well.
  */
 const REDIS_WAIT_MS = 500;
 /** While Redis is away, how often it is asked whether it is back. */

@@ -2,7 +2,7 @@
 // wrong passwords and of the buyer's own checkout budget: each test plays one attack through HTTP.
 //
 // The first group failed on the code they were written against (each was a way around a property
-// README "Security" and ADR 016 claim) and pass since its fix; the others are attacks that did
+// docs/security.md and ADR 016 claim) and pass since its fix; the others are attacks that did
 // not work, kept as regression tests.
 import type { TokenPair } from '@kegel/contract';
 import type { LightMyRequestResponse } from 'fastify';

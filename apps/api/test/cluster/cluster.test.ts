@@ -1,5 +1,5 @@
-// The product as the README deploys it: two processes on one PostgreSQL and one Redis behind
-// HAProxy (`npm run cluster`, apps/api/cluster/start-cluster.ts), driven through the balancer
+// The product as docs/deployment.md deploys it: two processes on one PostgreSQL and one Redis
+// behind HAProxy (`npm run cluster`, apps/api/cluster/start-cluster.ts), driven through the balancer
 // as clients and Stripe would. Each client address is a loopback address of its own (127.0.0.x),
 // which HAProxy forwards in X-Forwarded-For. The figures it prints are the ones quoted in notes.
 import { spawnSync } from 'node:child_process';

@@ -1,6 +1,6 @@
 // The checks every account journey shares: a password checked against its failure budgets, the
 // networks an account signs in from, the attempts a client address may make, and whether an
-// address is free (README, Security).
+// address is free (docs/security.md).
 
 import { AppError } from '../../errors';
 import type { Caller } from '../../security/client-address';

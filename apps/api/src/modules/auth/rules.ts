@@ -35,7 +35,7 @@ export const passwordFailureGate: FailureGateRule = {
  * Wrong passwords for one account from addresses it never signed in from, all together: past 50
  * in an hour, a wrong password is answered 429 rather than 401 (guessing spread over many
  * addresses is slowed). It never refuses the right password: the owner on a network he has not
- * used lately still gets in, whatever strangers elsewhere try (README, Security).
+ * used lately still gets in, whatever strangers elsewhere try (docs/security.md).
  */
 export const accountFailuresRule: RateLimitRule = {
   name: 'account-failures',
@@ -63,7 +63,7 @@ export const rateLimitRules = {
   /**
    * Renewals of one session: about 4 an hour in use (access tokens live 15 minutes), so this
    * stops only a client renewing in a loop. Per session, not per address: however many people
-   * share a NAT address, their renewals never meet a common budget (README, Security).
+   * share a NAT address, their renewals never meet a common budget (docs/security.md).
    */
   refreshesPerSession: { name: 'refreshes-session', limit: 30, windowSeconds: 60 },
 } satisfies Record<string, RateLimitRule>;

@@ -250,7 +250,7 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       // Strangers, however many addresses they use, share one budget for an email; the member
       // signed in to its account, or on a network he signs in from, buys from a budget of his
       // own, which they cannot use up. Each is bounded, so one email never costs more Stripe
-      // calls than both (README, Security).
+      // calls than both (docs/security.md).
       const isOwnAccount =
         account !== undefined &&
         (account.id === signedInUserId || (await deps.isOwnersNetwork(account, caller)));

@@ -18,7 +18,7 @@ import { generatePassword } from './generated-password';
 import * as repo from './repo';
 import { reportingStripeFailures } from './stripe-failures';
 
-/** The events the webhook endpoint is subscribed to (README: "Stripe webhook events"). */
+/** The events the webhook endpoint is subscribed to (docs/payments.md: "Stripe webhook events"). */
 export const HANDLED_STRIPE_EVENTS = new Set([
   'checkout.session.completed',
   'checkout.session.async_payment_succeeded',

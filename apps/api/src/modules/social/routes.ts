@@ -34,7 +34,7 @@ export const socialRoutes: FastifyPluginAsyncZod<SocialRoutesOptions> = async fu
   });
 
   // Fetched on every load of the sign-in and registration pages, by everyone behind an address
-  // alike: a generous budget of their own, apart from the attempts one (README, Security).
+  // alike: a generous budget of their own, apart from the attempts one (docs/security.md).
   await app.register(async function signInPage(page) {
     page.addHook('onRequest', limitSignInPageRequests);
 

@@ -77,7 +77,7 @@ const LONGEST_RENEWAL_WAIT_MS = 10_000;
 /**
  * Waits without a Retry-After: 1 s, then 2 s. Kept short on purpose: a renewal whose answer was
  * lost may have rotated the token, and the server gives the same successor to the old token only
- * within 10 seconds (README, API: Tokens).
+ * within 10 seconds (docs/api.md, Tokens).
  */
 const RENEWAL_BACKOFF_MS = [1_000, 2_000];
 

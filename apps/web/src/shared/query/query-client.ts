@@ -37,7 +37,7 @@ const HOUR = 60 * MINUTE;
 
 /**
  * How long an answer is kept and trusted. Every query gets `standard` unless it names another
- * preset: the product caches what it reads for an hour, without retries (README, Web app).
+ * preset: the product caches what it reads for an hour, without retries (docs/web-app.md).
  */
 export const freshness = {
   standard: { staleTime: HOUR, gcTime: HOUR },
