@@ -12,12 +12,15 @@ import {
 } from '../security/password-hasher';
 import { createPasswordScreen } from '../security/password-screen';
 import { createSignInNonces } from '../security/sign-in-nonces';
+import { accountDeletionRoutes } from './account-deletion/routes';
+import { createCustomerDeletionRetries } from './account-deletion/customer-deletion-retries';
+import { createAccountDeletionService } from './account-deletion/service';
+import { createStripeCustomerCleanUp } from './account-deletion/stripe-customers';
 import { appStoreRoutes } from './app-store/routes';
 import { createAppStoreService } from './app-store/service';
 import { authRoutes, limitRequestsPerAddress } from './auth/routes';
 import { createAuthService } from './auth/service';
 import { createSessionPruning } from './auth/session-pruning';
-import { createCustomerDeletionRetries } from './payments/customer-deletions';
 import { healthRoutes } from './health/routes';
 import { paymentRoutes } from './payments/routes';
 import { createPaymentsService } from './payments/service';
@@ -40,6 +43,7 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
   const { db } = api.database;
   const { publicUrl, supportEmail } = config;
   const hasher = passwordHasher ?? createPasswordHasher();
+  const stripeCustomers = createStripeCustomerCleanUp({ db, stripe: api.stripe, log: api.log });
   const paymentsService = createPaymentsService({
     db,
     log: api.log,
@@ -68,6 +72,7 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
       limit: config.checkoutLookupsPerAddressPerHour,
       windowSeconds: 60 * 60,
     },
+    forgetCustomer: (account) => stripeCustomers.forgetCustomer(account),
     // Called only once both services exist.
     isOwnersNetwork: (account, caller) => authService.isKnownAddress(account, caller),
   });
@@ -97,10 +102,6 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
       // and the next checkout or portal visit tries again).
       void paymentsService.syncCustomerEmail(userId);
     },
-    onAccountDeleted(account) {
-      // Not awaited, likewise: the account is gone whatever Stripe answers (failures are logged).
-      void paymentsService.deleteCustomer(account);
-    },
   });
   api.metrics.readHashingWith(() => ({
     ...hasher.load(),
@@ -119,7 +120,7 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
   const sessionPruning = createSessionPruning({ db, log: api.log });
   sessionPruning.start();
   const customerDeletionRetries = createCustomerDeletionRetries({
-    retryDue: () => paymentsService.retryCustomerDeletions(),
+    retryDue: () => stripeCustomers.retryCustomerDeletions(),
     log: api.log,
   });
   customerDeletionRetries.start();
@@ -156,6 +157,15 @@ export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function
     });
   });
   await api.register(userRoutes, { usersService: createUsersService({ db }), authService });
+  await api.register(accountDeletionRoutes, {
+    accountDeletionService: createAccountDeletionService({
+      db,
+      mail: api.mail,
+      supportEmail,
+      auth: authService,
+      stripeCustomers,
+    }),
+  });
   await api.register(paymentRoutes, {
     paymentsService,
     stripeEvents: createStripeEventHandler({

@@ -4,7 +4,7 @@ import { deleteAccountMessages } from '@kegel/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createPaymentsService } from '../../src/modules/payments/service';
+import { createStripeCustomerCleanUp } from '../../src/modules/account-deletion/stripe-customers';
 import {
   changeEmailThroughLink,
   closeUndoWindows,
@@ -362,20 +362,11 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
     }
     expect((await server.app.stripe.customers.retrieve(stripeCustomerId!)).deleted).toBeFalsy();
 
-    // A later run (customer-deletions.ts runs it every 10 minutes) finds it due and deletes it.
-    const payments = createPaymentsService({
+    // A later run (customer-deletion-retries.ts runs it every 10 minutes) finds it due and deletes it.
+    const payments = createStripeCustomerCleanUp({
       db: db(),
-      log: server.app.log,
-      publicUrl: 'http://localhost',
       stripe: server.app.stripe,
-      rateLimiter: server.app.rateLimiter,
-      checkoutLimits: {
-        perAddress: { name: 'unused', limit: 1, windowSeconds: 1 },
-        perEmail: { name: 'unused', limit: 1, windowSeconds: 1 },
-        perOwnAccount: { name: 'unused', limit: 1, windowSeconds: 1 },
-      },
-      lookupsPerAddress: { name: 'unused', limit: 1, windowSeconds: 1 },
-      isOwnersNetwork: () => Promise.resolve(false),
+      log: server.app.log,
     });
     expect(await payments.retryCustomerDeletions()).toBe(0); // not due yet
     await db()

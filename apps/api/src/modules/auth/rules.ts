@@ -68,9 +68,6 @@ export const rateLimitRules = {
   refreshesPerSession: { name: 'refreshes-session', limit: 30, windowSeconds: 60 },
 } satisfies Record<string, RateLimitRule>;
 
-/** An account without a password is deleted only from a session begun this recently. */
-export const RECENT_SIGN_IN_SECONDS = 10 * 60;
-
 /** An account as the networks it signs in from are remembered for: its id and credentials. */
 export interface KnownAccount {
   id: string;
@@ -128,11 +125,6 @@ export interface AuthServiceDependencies {
    * follow; it must not throw, nor hold the member's request up.
    */
   onEmailChanged?: (userId: string) => void;
-  /**
-   * Told (after commit) that an account was deleted, with its Stripe customer, so the payment
-   * provider forgets the person too; it must not throw, nor hold the member's request up.
-   */
-  onAccountDeleted?: (account: { userId: string; stripeCustomerId: string | null }) => void;
 }
 
 /** When a link made now expires: its mail is not worth sending after then. */

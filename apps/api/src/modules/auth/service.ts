@@ -4,7 +4,6 @@
 import type { Kysely, Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
-import { createAccountDeletion } from './account-deletion';
 import { createCredentialChecks } from './credential-checks';
 import { createEmailChange } from './email-change';
 import { createEmailChangeUndo } from './email-change-undo';
@@ -21,7 +20,6 @@ export {
   type KnownAccount,
   PASSWORD_RESET_VALID_SECONDS,
   passwordFailureGate,
-  RECENT_SIGN_IN_SECONDS,
   REFRESH_GRACE_SECONDS,
   rateLimitRules,
   SESSION_LIFETIME_SECONDS,
@@ -45,8 +43,13 @@ export function createAuthService(deps: AuthServiceDependencies) {
     ...createRegistration(deps, checks),
     ...createPasswords(deps, checks, sessions),
     ...createEmailChange(deps, checks, emailChangeUndo),
-    ...createAccountDeletion(deps, checks, emailChangeUndo),
     rememberSignInAddress: checks.rememberSignInAddress,
+    confirmCurrentPassword: checks.confirmCurrentPassword,
+    /** When the session signed in; undefined once it has ended. */
+    sessionStartedAt: async (sessionId: string) =>
+      (await repo.findLiveSession(deps.db, sessionId))?.createdAt,
+    /** Whether an address the account moved away from can still take it back (ADR 016). */
+    hasOpenEmailChangeUndo: (userId: string) => emailChangeUndo.hasOpenWindow(deps.db, userId),
     isKnownAddress: checks.isKnownAddress,
     /**
      * Whether an address is held for the account that moved away from it (its "this wasn't me"

@@ -12,7 +12,6 @@ import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
 import type { Caller } from '../../security/client-address';
 import type { RateLimiter, RateLimitRule } from '../../security/rate-limiter';
 import { isAddressHeldForUndo } from '../auth/repo';
-import * as deletionRepo from '../users/deletion-repo';
 import * as usersRepo from '../users/repo';
 import * as repo from './repo';
 import type { OperatorLog } from './stripe-events';
@@ -39,6 +38,11 @@ export interface PaymentsServiceDependencies {
    * Whether the account signed in from the caller's network lately (the auth service's record):
    * a buyer there, signed in or not, buys from his account's own budget.
    */
+  /**
+   * A customer made for an account deleted meanwhile: recorded and deleted as the deletion's own
+   * would be (account-deletion/stripe-customers.ts).
+   */
+  forgetCustomer(account: { userId: string; stripeCustomerId: string }): Promise<void>;
   isOwnersNetwork(
     account: { id: string; credentialVersion: number },
     caller: Caller,
@@ -54,15 +58,6 @@ export const checkoutMessages = {
 };
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
-
-/**
- * A deleted account's customer that Stripe did not delete is tried again 1, 2, 4… minutes later,
- * at most 6 hours apart, for as long as it takes.
- */
-const CUSTOMER_DELETION_MAX_RETRY_SECONDS = 6 * 60 * 60;
-/** How long a process that took a deletion has it before another may try it. */
-const CUSTOMER_DELETION_LEASE_SECONDS = 5 * 60;
-const CUSTOMER_DELETIONS_PER_RUN = 20;
 
 export function createPaymentsService(deps: PaymentsServiceDependencies) {
   const { db } = deps;
@@ -110,8 +105,7 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
     else await usersRepo.setStripeCustomerIfMissing(db, userId, customer.id);
     const stored = await usersRepo.findStripeCustomer(db, userId);
     if (!stored) {
-      await deletionRepo.recordStripeCustomerDeletion(db, customer.id);
-      await deleteCustomer({ userId, stripeCustomerId: customer.id });
+      await deps.forgetCustomer({ userId, stripeCustomerId: customer.id });
       return undefined;
     }
     return stored.stripeCustomerId ?? customer.id;
@@ -147,68 +141,6 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
     } catch (error) {
       deps.log.error({ err: error, userId }, 'stripe: customer email not updated');
     }
-  }
-
-  /**
-   * Stripe forgets the customer of a deleted account, which waits in stripe_customer_deletions
-   * (the account's deletion recorded it) until Stripe has answered. A failure (after the SDK's own
-   * retries) is logged and tried again later by `retryCustomerDeletions`, never thrown.
-   */
-  async function deleteCustomer(account: {
-    userId: string;
-    stripeCustomerId: string | null;
-  }): Promise<void> {
-    if (!account.stripeCustomerId) return;
-    try {
-      await attemptCustomerDeletion(account.stripeCustomerId, 1);
-    } catch (error) {
-      // The database, not Stripe: the row stays due, and a later run tries it.
-      deps.log.error(
-        { err: error, userId: account.userId, customerId: account.stripeCustomerId },
-        'stripe: deletion of a deleted account customer not attempted; tried again later',
-      );
-    }
-  }
-
-  /** One attempt at a recorded deletion; `attempt` counts from 1. True once Stripe has it done. */
-  async function attemptCustomerDeletion(customerId: string, attempt: number): Promise<boolean> {
-    try {
-      await deps.stripe.customers.del(customerId);
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code !== 'resource_missing') {
-        const retryInSeconds = Math.min(
-          CUSTOMER_DELETION_MAX_RETRY_SECONDS,
-          60 * 2 ** Math.min(attempt - 1, 20),
-        );
-        await repo.recordCustomerDeletionFailure(db, {
-          customerId,
-          error: error instanceof Error ? error.message : String(error),
-          retryInSeconds,
-        });
-        deps.log.error(
-          { err: error, customerId, attempt, retryInSeconds },
-          'stripe: customer of a deleted account not deleted yet; tried again later',
-        );
-        return false;
-      }
-    }
-    await repo.forgetCustomerDeletion(db, customerId);
-    return true;
-  }
-
-  /** The deletions that are due, each tried once; how many Stripe has now done. */
-  async function retryCustomerDeletions(): Promise<number> {
-    const due = await repo.claimDueCustomerDeletions(
-      db,
-      CUSTOMER_DELETIONS_PER_RUN,
-      CUSTOMER_DELETION_LEASE_SECONDS,
-    );
-    let done = 0;
-    for (const { customerId, attempts } of due) {
-      if (await attemptCustomerDeletion(customerId, attempts)) done += 1;
-    }
-    return done;
   }
 
   /**
@@ -376,14 +308,5 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
 
     /** After an email change (and before each checkout and portal visit, in case that failed). */
     syncCustomerEmail,
-
-    /**
-     * After an account was deleted (which recorded its customer): Stripe forgets the person too
-     * (its payments stay, as ours do). The SDK retries network failures; a failure after that is
-     * logged and tried again.
-     */
-    deleteCustomer,
-    /** What customer-deletions.ts runs now and then, in every process. */
-    retryCustomerDeletions,
   };
 }

@@ -1,9 +1,8 @@
-import { deleteAccountMessages, endpoints } from '@kegel/contract';
+import { endpoints } from '@kegel/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
-import { callerFrom } from '../../security/client-address';
 import type { AuthService } from '../auth/service';
 import type { UsersService } from './service';
 
@@ -32,14 +31,6 @@ export const userRoutes: FastifyPluginAsyncZod<{
   serveEndpoint(app, endpoints.endSession, async function endSession(request) {
     await authService.endSession(callerOf(request), request.params.id);
     return { message: 'Signed out' };
-  });
-
-  serveEndpoint(app, endpoints.deleteAccount, async function deleteAccount(request) {
-    await authService.deleteAccount(
-      { ...callerOf(request), ...request.body },
-      callerFrom(request.ip, request.headers['user-agent']),
-    );
-    return { message: deleteAccountMessages.deleted };
   });
 
   serveEndpoint(

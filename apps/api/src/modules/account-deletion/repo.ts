@@ -86,8 +86,8 @@ export async function deleteUser(db: Executor, userId: string): Promise<boolean>
 }
 
 /**
- * A deleted account's Stripe customer, kept until Stripe has deleted it (payments/
- * customer-deletions.ts): written in the deletion's transaction, so it cannot be lost.
+ * A deleted account's Stripe customer, kept until Stripe has deleted it (customer-
+ * deletion-retries.ts): written in the deletion's transaction, so it cannot be lost.
  */
 export async function recordStripeCustomerDeletion(
   db: Executor,
@@ -97,5 +97,55 @@ export async function recordStripeCustomerDeletion(
     .insertInto('stripeCustomerDeletions')
     .values({ customerId })
     .onConflict((conflict) => conflict.column('customerId').doNothing())
+    .execute();
+}
+
+/**
+ * Takes up to `limit` deletions that are due, for `leaseSeconds`: another process (or this one,
+ * should it stop mid-way) takes them again only once that has passed. Counts the attempt.
+ */
+export async function claimDueCustomerDeletions(
+  db: Executor,
+  limit: number,
+  leaseSeconds: number,
+): Promise<Array<{ customerId: string; attempts: number }>> {
+  return db
+    .updateTable('stripeCustomerDeletions')
+    .set({
+      nextAttemptAt: sql<Date>`now() + make_interval(secs => ${leaseSeconds})`,
+      attempts: sql<number>`attempts + 1`,
+    })
+    .where(
+      'customerId',
+      'in',
+      db
+        .selectFrom('stripeCustomerDeletions')
+        .select('customerId')
+        .where('nextAttemptAt', '<=', sql<Date>`now()`)
+        .orderBy('nextAttemptAt')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .returning(['customerId', 'attempts'])
+    .execute();
+}
+
+/** Stripe has deleted the customer (or never had it): nothing left to do. */
+export async function forgetCustomerDeletion(db: Executor, customerId: string): Promise<void> {
+  await db.deleteFrom('stripeCustomerDeletions').where('customerId', '=', customerId).execute();
+}
+
+export async function recordCustomerDeletionFailure(
+  db: Executor,
+  failure: { customerId: string; error: string; retryInSeconds: number },
+): Promise<void> {
+  await db
+    .updateTable('stripeCustomerDeletions')
+    .set({
+      lastError: failure.error.slice(0, 500),
+      nextAttemptAt: sql<Date>`now() + make_interval(secs => ${failure.retryInSeconds})`,
+    })
+    .where('customerId', '=', failure.customerId)
     .execute();
 }

@@ -1,22 +1,33 @@
-// "Delete account" (ADR 014).
-
+// "Delete account" (ADR 014): its rule. The route is routes.ts, the SQL repo.ts, and Stripe's
+// clean-up stripe-customers.ts; what it needs of the account's credentials and sessions comes from
+// the auth service.
 import { deleteAccountMessages } from '@kegel/contract';
+import type { Kysely } from 'kysely';
 
-import { AppError } from '../../errors';
+import type { Database } from '../../db/schema';
+import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
+import type { Mailer } from '../../mail/outbox';
 import { accountDeletedEmail } from '../../mail/templates';
 import type { Caller } from '../../security/client-address';
-import * as deletionRepo from '../users/deletion-repo';
+import type { AuthService } from '../auth/service';
 import * as usersRepo from '../users/repo';
-import type { CredentialChecks } from './credential-checks';
-import type { EmailChangeUndo } from './email-change-undo';
-import * as repo from './repo';
-import { type AuthServiceDependencies, messages, RECENT_SIGN_IN_SECONDS } from './rules';
+import * as deletionRepo from './repo';
+import type { StripeCustomerCleanUp } from './stripe-customers';
 
-export function createAccountDeletion(
-  deps: AuthServiceDependencies,
-  checks: CredentialChecks,
-  emailChangeUndo: EmailChangeUndo,
-) {
+/** An account without a password is deleted only from a session begun this recently. */
+export const RECENT_SIGN_IN_SECONDS = 10 * 60;
+
+export interface AccountDeletionDependencies {
+  db: Kysely<Database>;
+  mail: Mailer;
+  supportEmail: string;
+  auth: Pick<AuthService, 'confirmCurrentPassword' | 'sessionStartedAt' | 'hasOpenEmailChangeUndo'>;
+  stripeCustomers: Pick<StripeCustomerCleanUp, 'deleteCustomer'>;
+}
+
+export type AccountDeletionService = ReturnType<typeof createAccountDeletionService>;
+
+export function createAccountDeletionService(deps: AccountDeletionDependencies) {
   const { db } = deps;
 
   return {
@@ -37,21 +48,21 @@ export function createAccountDeletion(
       caller: Caller,
     ): Promise<void> {
       const user = await usersRepo.findUserById(db, input.userId);
-      if (!user) throw new AppError(401, messages.sessionEnded);
+      if (!user) throw new AppError(401, SESSION_ENDED_MESSAGE);
       if (user.passwordHash) {
         if (input.password === undefined) {
           throw new AppError(400, deleteAccountMessages.passwordNeeded);
         }
-        await checks.confirmCurrentPassword(user, input.password, caller);
+        await deps.auth.confirmCurrentPassword(user, input.password, caller);
       } else {
-        const session = await repo.findLiveSession(db, input.sessionId);
-        if (!session) throw new AppError(401, messages.sessionEnded);
-        if (Date.now() - session.createdAt.getTime() > RECENT_SIGN_IN_SECONDS * 1000) {
+        const startedAt = await deps.auth.sessionStartedAt(input.sessionId);
+        if (!startedAt) throw new AppError(401, SESSION_ENDED_MESSAGE);
+        if (Date.now() - startedAt.getTime() > RECENT_SIGN_IN_SECONDS * 1000) {
           throw new AppError(403, deleteAccountMessages.signInAgain);
         }
       }
       // Deleting the account would void the link its previous address holds (ADR 016).
-      if (await emailChangeUndo.hasOpenWindow(db, user.id)) {
+      if (await deps.auth.hasOpenEmailChangeUndo(user.id)) {
         throw new AppError(409, deleteAccountMessages.undoWindowOpen);
       }
       const hasAppStoreSubscription = await deletionRepo.hasActiveAppStoreSubscription(db, user.id);
@@ -85,8 +96,12 @@ export function createAccountDeletion(
         });
         return { stripeCustomerId: customer.stripeCustomerId };
       });
-      if (!deleted) throw new AppError(401, messages.sessionEnded);
-      deps.onAccountDeleted?.({ userId: user.id, stripeCustomerId: deleted.stripeCustomerId });
+      if (!deleted) throw new AppError(401, SESSION_ENDED_MESSAGE);
+      // Not awaited: the account is gone whatever Stripe answers (failures are logged and retried).
+      void deps.stripeCustomers.deleteCustomer({
+        userId: user.id,
+        stripeCustomerId: deleted.stripeCustomerId,
+      });
     },
   };
 }

@@ -1,0 +1,20 @@
+import { deleteAccountMessages, endpoints } from '@kegel/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+
+import { serveEndpoint } from '../../http/serve-endpoint';
+import { callerOf } from '../../plugins/authenticate';
+import { callerFrom } from '../../security/client-address';
+import type { AccountDeletionService } from './service';
+
+/** "Delete account". HTTP only: parse, call the service, reply. */
+export const accountDeletionRoutes: FastifyPluginAsyncZod<{
+  accountDeletionService: AccountDeletionService;
+}> = async function accountDeletionRoutes(app, { accountDeletionService }) {
+  serveEndpoint(app, endpoints.deleteAccount, async function deleteAccount(request) {
+    await accountDeletionService.deleteAccount(
+      { ...callerOf(request), ...request.body },
+      callerFrom(request.ip, request.headers['user-agent']),
+    );
+    return { message: deleteAccountMessages.deleted };
+  });
+};
