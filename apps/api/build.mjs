@@ -25,6 +25,9 @@ await build({
   format: 'esm',
   target: 'node20',
   sourcemap: true,
+  // Each `await import()` becomes a file of its own, loaded only when that branch runs: the
+  // sandboxes (refused in production) stay out of what a production process loads.
+  splitting: true,
   external,
   logLevel: 'warning',
 });
