@@ -26,7 +26,15 @@ const targets = [
   },
   {
     workspace: '@kegel/api',
-    inputs: ['apps/api/src', 'apps/api/build.mjs', 'apps/api/package.json', ...shared],
+    inputs: [
+      'apps/api/src',
+      'apps/api/build.mjs',
+      'apps/api/package.json',
+      // The sandboxes are bundled into the API's build (files of their own, loaded on demand).
+      'packages/sandbox/src',
+      'packages/sandbox/package.json',
+      ...shared,
+    ],
     stamp: 'apps/api/dist/.build-stamp',
   },
 ];

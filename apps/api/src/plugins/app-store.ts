@@ -3,7 +3,7 @@
 // which makes its own certificate chain and delivers its notifications back to this server.
 // Off in production without APPLE_BUNDLE_ID: `app.appStore` is null and the routes answer 404.
 import { apiRoutes } from '@kegel/contract';
-import { type AppStoreSandbox, startAppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
+import type { AppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import fp from 'fastify-plugin';
 
 import type { Config } from '../config';
@@ -32,6 +32,9 @@ export const appStorePlugin = fp<{ config: Pick<Config, 'appStore' | 'port'> }>(
         .where('appStoreProductId', 'is not', null)
         .orderBy('days')
         .execute();
+      // Loaded here only: its certificate maker brings reflect-metadata, which patches the
+      // global Reflect, and production (which refuses the sandbox) must not carry either.
+      const { startAppStoreSandbox } = await import('@kegel/sandbox/app-store-sandbox');
       sandbox = await startAppStoreSandbox({
         bundleId: SANDBOX_APP.bundleId,
         appAppleId: SANDBOX_APP.appAppleId,

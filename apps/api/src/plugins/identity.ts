@@ -3,7 +3,7 @@
 // (production without a client id). The social module reads `app.identity`; the web app is told
 // what to load through `providers`.
 import type { SocialProvidersResponse } from '@kegel/contract';
-import { type IdentitySandbox, startIdentitySandbox } from '@kegel/sandbox/identity-sandbox';
+import type { IdentitySandbox } from '@kegel/sandbox/identity-sandbox';
 import fp from 'fastify-plugin';
 
 import type { Config } from '../config';
@@ -34,6 +34,8 @@ export const identityPlugin = fp<{ config: IdentityConfig }>(
   async function identityPlugin(app, { config }) {
     let sandbox: IdentitySandbox | undefined;
     if (config.google === 'sandbox' || config.apple === 'sandbox') {
+      // Loaded here only: production, which refuses the sandbox, never carries it.
+      const { startIdentitySandbox } = await import('@kegel/sandbox/identity-sandbox');
       sandbox = await startIdentitySandbox({
         google: { clientId: SANDBOX_GOOGLE_CLIENT.id, clientSecret: SANDBOX_GOOGLE_CLIENT.secret },
         apple: { clientId: SANDBOX_APPLE_CLIENT_ID },

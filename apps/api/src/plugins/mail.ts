@@ -1,10 +1,9 @@
 // The mail outbox and where it delivers: the SMTP server of SMTP_URL, or (development only) a
 // local inbox on loopback read at /dev/inbox. Services get one call, `app.mail.enqueue(tx, email)`.
-import { type SmtpInbox, startSmtpInbox } from '@kegel/sandbox/smtp-inbox';
+import type { SmtpInbox } from '@kegel/sandbox/smtp-inbox';
 import fp from 'fastify-plugin';
 
 import type { Config } from '../config';
-import { devInboxRoutes } from '../mail/dev-inbox-routes';
 import { type Mailer, OutboxWorker } from '../mail/outbox';
 import { deriveKey } from '../security/keys';
 
@@ -31,6 +30,8 @@ export const mailPlugin = fp<MailPluginOptions>(
     // the same SMTP transport as in production.
     let localInbox: SmtpInbox | undefined;
     if (!config.mail.smtpUrl) {
+      // Loaded here only: production never carries an SMTP server and a mail parser in memory.
+      const { startSmtpInbox } = await import('@kegel/sandbox/smtp-inbox');
       localInbox = await startSmtpInbox();
       app.log.info(`no SMTP_URL: mail goes to the local inbox, ${config.publicUrl}/dev/inbox`);
     }
@@ -51,7 +52,10 @@ export const mailPlugin = fp<MailPluginOptions>(
     );
     app.decorate('mail', { enqueue: (transaction, email) => outbox.enqueue(transaction, email) });
     app.metrics.readOutboxWith(() => outbox.backlog());
-    if (localInbox) await app.register(devInboxRoutes, { inbox: localInbox });
+    if (localInbox) {
+      const { devInboxRoutes } = await import('../mail/dev-inbox-routes');
+      await app.register(devInboxRoutes, { inbox: localInbox });
+    }
 
     app.addHook('onReady', async () => outbox.start());
     app.addHook('onClose', async () => {

@@ -2,7 +2,7 @@
 // stand-in of STRIPE_API_URL), or (development only) at a local Stripe sandbox of its own on
 // loopback, which delivers its webhooks back to this server.
 import { apiRoutes } from '@kegel/contract';
-import { startStripeSandbox, type StripeSandbox } from '@kegel/sandbox/stripe-sandbox';
+import type { StripeSandbox } from '@kegel/sandbox/stripe-sandbox';
 import fp from 'fastify-plugin';
 import Stripe from 'stripe';
 
@@ -21,6 +21,8 @@ export const paymentsPlugin = fp<{ config: Pick<Config, 'stripe' | 'port'> }>(
   async function paymentsPlugin(app, { config }) {
     let sandbox: StripeSandbox | undefined;
     if (!config.stripe.secretKey) {
+      // Loaded here only: production, which refuses the sandbox, never carries it.
+      const { startStripeSandbox } = await import('@kegel/sandbox/stripe-sandbox');
       sandbox = await startStripeSandbox({
         webhookSecret: config.stripe.webhookSecret,
         secretKey: SANDBOX_SECRET_KEY,

@@ -1,0 +1,170 @@
+// Resident memory (RSS) of the built server idle in production mode (the settings production
+// requires: no sandbox runs), for one or more builds side by side, beside a bare Node process
+// (`setInterval` and nothing else) measured in the same rounds, with the load average of the
+// machine at each reading. Also the bytes of each build: main.js, the files a production start
+// loads (main.js and the chunks it imports statically) and every .js file of the build.
+// Linux only (reads /proc/<pid>/status).
+//
+// Usage: node scripts/bench/production-memory.mjs [--build <dist dir>]... [--rounds 3] [--idle 10]
+// Without --build it measures apps/api/dist (build it first: npm run build --workspace @kegel/api).
+// A build elsewhere needs node_modules in one of its parent folders, as apps/api/dist has.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const { values } = parseArgs({
+  options: {
+    build: { type: 'string', multiple: true, default: [path.join(root, 'apps/api/dist')] },
+    rounds: { type: 'string', default: '3' },
+    idle: { type: 'string', default: '10' },
+  },
+});
+const builds = values.build.map((dir) => path.resolve(dir));
+const rounds = Number(values.rounds);
+const idleMs = Number(values.idle) * 1000;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function rssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)[1]) / 1024;
+}
+
+/** The .js files of a build a start loads: main.js and, transitively, its static chunk imports. */
+function staticallyLoaded(dir) {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const code = readFileSync(path.join(dir, file), 'utf8');
+    for (const [, chunk] of code.matchAll(/^(?:import|export)[^;]*?from\s*"\.\/([^"]+\.js)"/gms)) {
+      visit(chunk);
+    }
+  };
+  visit('main.js');
+  return [...seen];
+}
+
+function bytesOf(dir, files) {
+  return files.reduce((total, file) => total + statSync(path.join(dir, file)).size, 0);
+}
+
+// Production's settings: nothing here is contacted while the server idles.
+const mailServer = createServer((socket) => socket.destroy());
+await new Promise((resolve) => mailServer.listen(0, '127.0.0.1', resolve));
+const productionEnv = {
+  PATH: process.env.PATH ?? '',
+  NODE_ENV: 'production',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  SHUTDOWN_DRAIN_SECONDS: '0',
+  PUBLIC_URL: 'https://kegel-coach.example',
+  TOKEN_SECRET: randomBytes(48).toString('base64'),
+  SMTP_URL: `smtp://127.0.0.1:${mailServer.address().port}`,
+  STRIPE_SECRET_KEY: `sk_test_${randomBytes(12).toString('hex')}`,
+  STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
+};
+
+/** Starts `args`, waits for `ready`, then the idle time; returns its RSS and stops it. */
+async function measure(args, env, ready) {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const started = Date.now();
+  while (!(await ready())) {
+    if (child.exitCode !== null) throw new Error(`exited early:\n${stderr}`);
+    if (Date.now() - started > 120_000) throw new Error(`not ready in 120 s:\n${stderr}`);
+    await sleep(100);
+  }
+  await sleep(idleMs);
+  const rss = rssMb(child.pid);
+  const load = loadavg()[0];
+  child.kill('SIGTERM');
+  await exited;
+  return { rss, load };
+}
+
+async function measureServer(build, dataDir) {
+  const port = await freePort();
+  const healthy = () =>
+    fetch(`http://127.0.0.1:${port}/api/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+  return measure(
+    [path.join(build, 'main.js')],
+    { ...productionEnv, PORT: String(port), DATA_DIR: dataDir },
+    healthy,
+  );
+}
+
+const bare = () => measure(['-e', 'setInterval(() => {}, 1000)'], {}, async () => true);
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'kegel-production-memory-'));
+const results = new Map([...builds.map((build) => [build, []]), ['bare node', []]]);
+try {
+  // A first start of each build migrates its own DATA_DIR: the rounds measure later starts.
+  const dataDirs = new Map(builds.map((build, i) => [build, path.join(scratch, String(i))]));
+  for (const build of builds) {
+    if (!existsSync(path.join(build, 'main.js'))) throw new Error(`no main.js in ${build}`);
+    await measureServer(build, dataDirs.get(build));
+  }
+  for (let round = 1; round <= rounds; round += 1) {
+    for (const build of builds) {
+      const result = await measureServer(build, dataDirs.get(build));
+      results.get(build).push(result);
+      console.error(`round ${round}, ${build}: ${result.rss.toFixed(1)} MB, load ${result.load}`);
+    }
+    const result = await bare();
+    results.get('bare node').push(result);
+    console.error(`round ${round}, bare node: ${result.rss.toFixed(1)} MB, load ${result.load}`);
+  }
+} finally {
+  mailServer.close();
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+const median = (numbers) => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+console.log(`\nIdle RSS after ${idleMs / 1000} s, production mode, ${rounds} round(s):`);
+console.table(
+  [...results].map(([name, runs]) => ({
+    process: name,
+    'median RSS MB': median(runs.map((run) => run.rss)).toFixed(1),
+    'RSS of each run MB': runs.map((run) => run.rss.toFixed(1)).join(' '),
+    'load average (1 min) at each': runs.map((run) => run.load.toFixed(2)).join(' '),
+  })),
+);
+console.log('\nBytes of each build:');
+console.table(
+  builds.map((build) => {
+    const all = readdirSync(build).filter((file) => file.endsWith('.js'));
+    const loaded = staticallyLoaded(build);
+    return {
+      build,
+      'main.js': bytesOf(build, ['main.js']),
+      [`loaded at start`]: `${bytesOf(build, loaded)} (${loaded.length} files)`,
+      'all .js': `${bytesOf(build, all)} (${all.length} files)`,
+    };
+  }),
+);
