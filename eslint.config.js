@@ -12,7 +12,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const webFeatures = ['marketing', 'auth', 'account', 'membership', 'purchase'];
+const webFeatures = ['marketing', 'auth', 'account', 'premium', 'purchase'];
 
 export default tseslint.config(
   {

@@ -16,7 +16,7 @@ import {
 
 import type { Config } from './config';
 import { serializeRequestForLog } from './http/request-log';
-import { apiRoutes } from './modules/api-routes';
+import { moduleRoutes } from './modules/module-routes';
 import { findSignedInAccount } from './modules/auth/service';
 import { apiDocsPlugin } from './plugins/api-docs';
 import { authenticatePlugin } from './plugins/authenticate';
@@ -109,7 +109,7 @@ export async function buildApp(
     findSignedInAccount: (claims) => findSignedInAccount(app.database.db, claims),
   });
   await app.register(apiDocsPlugin, { publicUrl: config.publicUrl });
-  await app.register(apiRoutes, {
+  await app.register(moduleRoutes, {
     prefix: '/api',
     config,
     passwordHasher: options.passwordHasher,

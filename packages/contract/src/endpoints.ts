@@ -42,7 +42,7 @@ import {
   ProfileSchema,
   SessionParamsSchema,
   SessionsResponseSchema,
-  SubscriptionsResponseSchema,
+  PurchasesResponseSchema,
 } from './users';
 
 /** The rule every call that sets a password states, for the reference page. */
@@ -196,7 +196,7 @@ export const endpoints = {
   listPurchases: defineEndpoint(routes.listPurchases, {
     tag: 'Profile',
     summary: "The member's purchases, from the web and the App Store, newest first.",
-    success: { 200: SubscriptionsResponseSchema },
+    success: { 200: PurchasesResponseSchema },
   }),
 
   exportData: defineEndpoint(routes.exportData, {

@@ -12,21 +12,26 @@ export const ProfileSchema = z.object({
 });
 export type Profile = z.infer<typeof ProfileSchema>;
 
-export const SubscriptionProviderSchema = z.enum(['Stripe', 'Apple']);
-export type SubscriptionProvider = z.infer<typeof SubscriptionProviderSchema>;
+/** Where a purchase was made: the web (Stripe) or the iPhone app (the App Store). */
+export const PurchaseProviderSchema = z.enum(['Stripe', 'Apple']);
+export type PurchaseProvider = z.infer<typeof PurchaseProviderSchema>;
 
-export const SubscriptionItemSchema = z.object({
+/**
+ * One purchase, from Stripe or the App Store, with the days it granted (README, Glossary): what
+ * `GET /users/subscriptions/personal` lists, its path kept from the specification.
+ */
+export const PurchaseItemSchema = z.object({
   name: z.string(),
-  provider: SubscriptionProviderSchema,
+  provider: PurchaseProviderSchema,
   createdAt: IsoDateTimeSchema,
   expiresAt: IsoDateTimeSchema,
   /** Set when the purchase was refunded (or charged back): its days no longer count. */
   refundedAt: z.optional(IsoDateTimeSchema),
 });
-export type SubscriptionItem = z.infer<typeof SubscriptionItemSchema>;
+export type PurchaseItem = z.infer<typeof PurchaseItemSchema>;
 
-export const SubscriptionsResponseSchema = z.object({ data: z.array(SubscriptionItemSchema) });
-export type SubscriptionsResponse = z.infer<typeof SubscriptionsResponseSchema>;
+export const PurchasesResponseSchema = z.object({ data: z.array(PurchaseItemSchema) });
+export type PurchasesResponse = z.infer<typeof PurchasesResponseSchema>;
 
 /** One place the member is signed in. */
 export const SessionItemSchema = z.object({

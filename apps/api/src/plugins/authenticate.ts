@@ -10,7 +10,7 @@ import fp from 'fastify-plugin';
 import { AppError, SESSION_ENDED_MESSAGE } from '../errors';
 import { createSessionTokens, type SessionTokens } from '../security/session-tokens';
 
-export interface Caller {
+export interface SignedInMember {
   userId: string;
   sessionId: string;
   /** The member's account as it was when the call began. */
@@ -33,12 +33,12 @@ declare module 'fastify' {
      * For a call open to everyone that treats a member apart (a checkout for his own account):
      * the caller when the request carries a live session's token, else undefined, never a 401.
      */
-    findSignedInCaller: (request: FastifyRequest) => Promise<Caller | undefined>;
+    findSignedInCaller: (request: FastifyRequest) => Promise<SignedInMember | undefined>;
     /** Issues and verifies the access and refresh tokens (one key for the whole server). */
     sessionTokens: SessionTokens;
   }
   interface FastifyRequest {
-    caller?: Caller;
+    caller?: SignedInMember;
   }
 }
 
@@ -57,7 +57,7 @@ export const authenticatePlugin = fp<AuthenticateOptions>(
     app.decorate('sessionTokens', tokens);
     app.decorateRequest('caller', undefined);
     /** The caller of a bearer token: undefined when it is invalid, expired or its session ended. */
-    async function callerOfToken(token: string): Promise<Caller | undefined> {
+    async function callerOfToken(token: string): Promise<SignedInMember | undefined> {
       const claims = await tokens.verifyAccessToken(token).catch(() => undefined);
       if (!claims) return undefined;
       const account = await findSignedInAccount(claims);
@@ -84,7 +84,7 @@ function bearerTokenOf(request: FastifyRequest): string | undefined {
 }
 
 /** The caller of a route guarded by `app.authenticate`. */
-export function callerOf(request: FastifyRequest): Caller {
+export function callerOf(request: FastifyRequest): SignedInMember {
   if (!request.caller) throw new AppError(401, 'Please sign in');
   return request.caller;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import type { SubscriptionsResponse } from '@kegel/contract';
+import type { PurchasesResponse } from '@kegel/contract';
 import { type AppStoreSandbox, startAppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -93,7 +93,7 @@ describe.each(testDatabaseKinds)('App Store purchases on $name', (kind) => {
       url: '/api/users/subscriptions/personal',
       headers: { authorization: `Bearer ${accessToken}` },
     });
-    expect(list.json<SubscriptionsResponse>().data).toEqual([
+    expect(list.json<PurchasesResponse>().data).toEqual([
       {
         name: '1 Month',
         provider: 'Apple',

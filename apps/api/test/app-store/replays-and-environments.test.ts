@@ -1,4 +1,4 @@
-import type { SubscriptionsResponse } from '@kegel/contract';
+import type { PurchasesResponse } from '@kegel/contract';
 import { type AppStoreSandbox, startAppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -68,7 +68,7 @@ describe.each(testDatabaseKinds)('App Store replays and environments on $name', 
       headers: { authorization: `Bearer ${accessToken}` },
     });
     expect(response.statusCode, response.body).toBe(200);
-    return response.json<SubscriptionsResponse>().data;
+    return response.json<PurchasesResponse>().data;
   }
 
   async function ledgerOf(userId: string): Promise<string[]> {

@@ -14,7 +14,7 @@ import { startTestServer, type TestServer, uniqueEmail } from '../support/test-a
 import { testDatabaseKinds } from '../support/test-databases';
 
 const pglite = testDatabaseKinds[0]!;
-/** As many sign-ins as run at once (modules/api-routes.ts). */
+/** As many sign-ins as run at once (modules/module-routes.ts). */
 const TURNS = 2 * defaultHashingThreads();
 
 /** The real hasher, whose password checks all wait until `open()`, counted as they start. */

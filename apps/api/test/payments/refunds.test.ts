@@ -1,4 +1,4 @@
-import type { SubscriptionItem, SubscriptionsResponse } from '@kegel/contract';
+import type { PurchaseItem, PurchasesResponse } from '@kegel/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { getProfile, registerAndLogin } from '../support/accounts';
@@ -52,13 +52,13 @@ describe.each(testDatabaseKinds)('refunds and disputes on $name', (kind) => {
   }
 
   /** The member's purchases, oldest first. */
-  async function purchases(accessToken: string): Promise<SubscriptionItem[]> {
+  async function purchases(accessToken: string): Promise<PurchaseItem[]> {
     const response = await server.app.inject({
       method: 'GET',
       url: '/api/users/subscriptions/personal',
       headers: { authorization: `Bearer ${accessToken}` },
     });
-    return response.json<SubscriptionsResponse>().data.reverse();
+    return response.json<PurchasesResponse>().data.reverse();
   }
 
   async function revocations(email: string): Promise<number> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import type { SubscriptionsResponse } from '@kegel/contract';
+import type { PurchasesResponse } from '@kegel/contract';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -159,7 +159,7 @@ describe.each(testDatabaseKinds)('Stripe webhook on $name', (kind) => {
       url: '/api/users/subscriptions/personal',
       headers: { authorization: `Bearer ${tokens.accessToken}` },
     });
-    expect(subscriptions.json<SubscriptionsResponse>().data).toEqual([
+    expect(subscriptions.json<PurchasesResponse>().data).toEqual([
       {
         name: '1 Week',
         provider: 'Stripe',

@@ -48,11 +48,11 @@ vi.mock('./layouts/member-layout', () => ({
     </>
   ),
 }));
-vi.mock('../features/membership/pages/dashboard-page', () => ({
-  DashboardPage: () => <p>module src/features/membership/pages/dashboard-page.tsx</p>,
+vi.mock('../features/premium/pages/dashboard-page', () => ({
+  DashboardPage: () => <p>module src/features/premium/pages/dashboard-page.tsx</p>,
 }));
-vi.mock('../features/membership/pages/history-page', () => ({
-  HistoryPage: () => <p>module src/features/membership/pages/history-page.tsx</p>,
+vi.mock('../features/premium/pages/history-page', () => ({
+  HistoryPage: () => <p>module src/features/premium/pages/history-page.tsx</p>,
 }));
 vi.mock('../features/account/pages/settings-page', () => ({
   SettingsPage: () => <p>module src/features/account/pages/settings-page.tsx</p>,

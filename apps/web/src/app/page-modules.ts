@@ -16,11 +16,11 @@ export const pageModulesByPath: Readonly<Record<string, readonly string[]>> = {
   '/purchase/complete': ['src/features/purchase/pages/purchase-complete-page.tsx'],
   '/dashboard': [
     'src/app/layouts/member-layout.tsx',
-    'src/features/membership/pages/dashboard-page.tsx',
+    'src/features/premium/pages/dashboard-page.tsx',
   ],
   '/dashboard/history': [
     'src/app/layouts/member-layout.tsx',
-    'src/features/membership/pages/history-page.tsx',
+    'src/features/premium/pages/history-page.tsx',
   ],
   '/dashboard/settings': [
     'src/app/layouts/member-layout.tsx',

@@ -12,7 +12,7 @@ vi.mock('../features/marketing/pages/home-page', () => ({
     throw new Error('A bug in the page');
   },
 }));
-vi.mock('../features/membership/pages/dashboard-page', () => ({
+vi.mock('../features/premium/pages/dashboard-page', () => ({
   DashboardPage: () => {
     throw new Error('A bug in the dashboard');
   },

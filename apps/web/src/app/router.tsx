@@ -127,15 +127,14 @@ function createRoutes(): RouteObject[] {
                       index: true,
                       element: lazyPage(
                         async () =>
-                          (await import('../features/membership/pages/dashboard-page'))
-                            .DashboardPage,
+                          (await import('../features/premium/pages/dashboard-page')).DashboardPage,
                       ),
                     },
                     {
                       path: paths.dashboard.history.path,
                       element: lazyPage(
                         async () =>
-                          (await import('../features/membership/pages/history-page')).HistoryPage,
+                          (await import('../features/premium/pages/history-page')).HistoryPage,
                       ),
                     },
                     {

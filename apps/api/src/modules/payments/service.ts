@@ -3,7 +3,7 @@
 // paid is in stripe-events.ts.
 import { randomUUID } from 'node:crypto';
 
-import type { CheckoutSession, Plan, SubscriptionItem } from '@kegel/contract';
+import type { CheckoutSession, Plan, PurchaseItem } from '@kegel/contract';
 import type { Kysely } from 'kysely';
 import Stripe from 'stripe';
 
@@ -295,7 +295,7 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       }));
     },
 
-    async listPurchases(userId: string): Promise<SubscriptionItem[]> {
+    async listPurchases(userId: string): Promise<PurchaseItem[]> {
       const purchases = await repo.listPurchasesOfUser(db, userId);
       return purchases.map((purchase) => ({
         name: purchase.planName,

@@ -1,4 +1,4 @@
-import { deleteAccountMessages, type SubscriptionItem } from '@kegel/contract';
+import { deleteAccountMessages, type PurchaseItem } from '@kegel/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
@@ -14,7 +14,7 @@ const SIGN_IN_AGAIN =
   'For your safety, sign in again (within the last 10 minutes) before deleting your account';
 const APP_STORE_BOX = 'I understand that my App Store subscription continues until I cancel it';
 
-function purchase(item: Partial<SubscriptionItem>): SubscriptionItem {
+function purchase(item: Partial<PurchaseItem>): PurchaseItem {
   return {
     name: 'Premium — 1 year',
     provider: 'Stripe',
@@ -24,7 +24,7 @@ function purchase(item: Partial<SubscriptionItem>): SubscriptionItem {
   };
 }
 
-async function openDeleteForm(purchases: SubscriptionItem[] = []) {
+async function openDeleteForm(purchases: PurchaseItem[] = []) {
   fakeApi.on('listSessions', { body: { data: [] } });
   fakeApi.on('listPurchases', { body: { data: purchases } });
   const view = renderApp('/dashboard/settings');

@@ -2,7 +2,7 @@ import {
   type DeleteAccountRequest,
   DeleteAccountFormSchema,
   deleteAccountMessages,
-  type SubscriptionItem,
+  type PurchaseItem,
 } from '@kegel/contract';
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod/mini';
@@ -58,7 +58,7 @@ export function DeleteAccountSection({ hasPassword }: { hasPassword: boolean }):
 }
 
 /** The purchases still running, by where they were bought (refunded ones count for nothing). */
-function runningPurchases(purchases: SubscriptionItem[], now: number) {
+function runningPurchases(purchases: PurchaseItem[], now: number) {
   const running = purchases.filter(
     (item) => !item.refundedAt && new Date(item.expiresAt).getTime() > now,
   );

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { openPendingTab } from '../../../shared/browser/pending-tab';
 import { Button } from '../../../shared/ui/button';
 import { toasts } from '../../../shared/ui/toasts';
-import { membershipQueries } from '../api';
+import { premiumQueries } from '../api';
 
 /**
  * 'Manage Subscription': the first click asks for the Stripe customer portal link and
@@ -18,7 +18,7 @@ export function ManageSubscriptionButton(): React.JSX.Element {
     const portalTab = openPendingTab('Opening your billing portal…');
     setIsOpening(true);
     try {
-      const { url } = await queryClient.fetchQuery(membershipQueries.customerPortal());
+      const { url } = await queryClient.fetchQuery(premiumQueries.customerPortal());
       portalTab.go(url);
     } catch (error) {
       portalTab.close();

@@ -30,13 +30,13 @@ import { createSocialService } from './social/service';
 import { userRoutes } from './users/routes';
 import { createUsersService } from './users/service';
 
-export interface ApiRoutesOptions {
+export interface ModuleRoutesOptions {
   config: Config;
   /** Tests count the hashes (the costly work) a call spends. */
   passwordHasher?: PasswordHasher;
 }
 
-export const apiRoutes: FastifyPluginAsyncZod<ApiRoutesOptions> = async function apiRoutes(
+export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async function moduleRoutes(
   api,
   { config, passwordHasher },
 ) {

@@ -8,7 +8,7 @@ import { sessionQueries } from '../../shared/session/session';
  * The member's purchases and billing portal. Keyed under the session so that signing out, or a
  * completed purchase, drops them with the profile.
  */
-export const membershipQueries = {
+export const premiumQueries = {
   subscriptions: sessionQueries.purchases,
   customerPortal: () =>
     queryOptions({

@@ -1,4 +1,4 @@
-import type { SubscriptionItem } from '@kegel/contract';
+import type { PurchaseItem } from '@kegel/contract';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 
@@ -6,7 +6,7 @@ import { formatShortDate } from '../../../shared/format/dates';
 import { useProfile } from '../../../shared/session/session';
 import { Card } from '../../../shared/ui/card';
 import { Skeleton } from '../../../shared/ui/skeleton';
-import { membershipQueries } from '../api';
+import { premiumQueries } from '../api';
 import { AppleManagedNote } from '../components/apple-managed-note';
 import { ManageSubscriptionButton } from '../components/manage-subscription-button';
 import { PremiumStatus } from '../components/premium-status';
@@ -18,7 +18,7 @@ import styles from '../components/purchase-history.module.css';
  */
 export function HistoryPage(): React.JSX.Element | null {
   const { data: profile } = useProfile();
-  const subscriptions = useQuery(membershipQueries.subscriptions());
+  const subscriptions = useQuery(premiumQueries.subscriptions());
   // Read once per mount, like the premium block: rows do not vanish while someone reads them.
   const [now] = useState(() => Date.now());
   if (!profile) return null;
@@ -151,6 +151,6 @@ function HistoryTable({
 }
 
 /** The list carries no id; provider, times and name together tell purchases apart. */
-function rowKey(item: SubscriptionItem): string {
+function rowKey(item: PurchaseItem): string {
   return `${item.provider}|${item.createdAt}|${item.expiresAt}|${item.name}`;
 }
