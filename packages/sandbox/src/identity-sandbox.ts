@@ -18,6 +18,8 @@ import type { AddressInfo } from 'node:net';
 
 import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
 
+import { type Exchange, type PageHandler, routeTable, serveRoutes } from './route-table';
+
 export interface IdentitySandboxOptions {
   google: { clientId: string; clientSecret: string };
   apple: { clientId: string };
@@ -269,6 +271,51 @@ export async function startIdentitySandbox(
   };
   const keySetFetches: Record<IdentityProvider, number> = { google: 0, apple: 0 };
   let baseUrl = '';
+
+  // ---- Every endpoint of the sandbox, in one place (the handlers follow) ----
+  const findRoute = routeTable<PageHandler>([
+    // Google
+    { method: '*', path: '/google/.well-known/openid-configuration', handle: sendDiscovery },
+    { method: '*', path: '/google/jwks', handle: ({ response }) => sendKeySet(response, 'google') },
+    {
+      method: '*',
+      path: '/google/gsi/client',
+      handle: ({ response }) => sendScript(response, googleScript(issuerOf('google'))),
+    },
+    {
+      method: 'GET',
+      path: AUTHORIZE_PATHS.google,
+      handle: (exchange) => showSignInPage(exchange, 'google'),
+    },
+    {
+      method: 'POST',
+      path: AUTHORIZE_PATHS.google,
+      handle: (exchange) => signIn(exchange, 'google'),
+    },
+    { method: 'POST', path: '/google/token', handle: exchangeGoogleCode },
+    // Apple
+    {
+      method: '*',
+      path: '/apple/auth/keys',
+      handle: ({ response }) => sendKeySet(response, 'apple'),
+    },
+    {
+      method: '*',
+      path: '/apple/appleid.auth.js',
+      handle: ({ response }) => sendScript(response, appleScript(issuerOf('apple'))),
+    },
+    {
+      method: 'GET',
+      path: AUTHORIZE_PATHS.apple,
+      handle: (exchange) => showSignInPage(exchange, 'apple'),
+    },
+    {
+      method: 'POST',
+      path: AUTHORIZE_PATHS.apple,
+      handle: (exchange) => signIn(exchange, 'apple'),
+    },
+  ]);
+
   const issuerOf = (provider: IdentityProvider): string => `${baseUrl}/${provider}`;
   const clientIdOf = (provider: IdentityProvider): string => options[provider].clientId;
 
@@ -413,148 +460,133 @@ ${known ? `<div class="known"><p>Signed in here before:</p>${known}</div>` : ''}
     };
   }
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://sandbox');
-    const path = url.pathname;
-    const method = request.method ?? 'GET';
-
-    // ---- Google ----
-    if (path === '/google/.well-known/openid-configuration') {
-      const issuer = issuerOf('google');
-      return sendJson(response, 200, {
-        issuer,
-        authorization_endpoint: `${issuer}/authorize`,
-        token_endpoint: `${issuer}/token`,
-        jwks_uri: `${issuer}/jwks`,
-        response_types_supported: ['code'],
-        subject_types_supported: ['public'],
-        id_token_signing_alg_values_supported: ['RS256'],
-        scopes_supported: ['openid', 'email', 'profile'],
-        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-        claims_supported: ['aud', 'email', 'email_verified', 'exp', 'iat', 'iss', 'sub'],
-      });
-    }
-    if (path === '/google/jwks' || path === '/apple/auth/keys') {
-      const provider: IdentityProvider = path.startsWith('/google') ? 'google' : 'apple';
-      keySetFetches[provider] += 1;
-      return sendJson(response, 200, { keys: [keys[provider].publicJwk] });
-    }
-    if (path === '/google/gsi/client') {
-      return send(
-        response,
-        200,
-        'text/javascript; charset=utf-8',
-        googleScript(issuerOf('google')),
-      );
-    }
-    if (path === '/apple/appleid.auth.js') {
-      return send(response, 200, 'text/javascript; charset=utf-8', appleScript(issuerOf('apple')));
-    }
-    // ---- The sign-in pages (each provider's authorization endpoint) ----
-    const provider =
-      AUTHORIZE_PATHS.google === path
-        ? 'google'
-        : AUTHORIZE_PATHS.apple === path
-          ? 'apple'
-          : undefined;
-    if (provider && method === 'GET') {
-      if (!options.allowedOrigins.includes(url.searchParams.get('origin') ?? '')) {
-        return html(
-          response,
-          page(
-            'Error 400: origin_mismatch',
-            `<div class="card"><h1>Error 400: origin_mismatch</h1><p>This sandbox answers only the app at ${escapeHtml(options.allowedOrigins.join(', '))}. Open the app there.</p></div>`,
-          ),
-          400,
-        );
-      }
-      if (url.searchParams.get('client_id') !== clientIdOf(provider)) {
-        return html(
-          response,
-          page(
-            'Error 401: invalid_client',
-            '<div class="card"><h1>Error 401: invalid_client</h1><p>The OAuth client was not found.</p></div>',
-          ),
-          400,
-        );
-      }
-      return html(response, signInPage(provider, url.searchParams, path));
-    }
-    if (provider && method === 'POST') {
-      const form = await readForm(request);
-      const origin = form.get('origin') ?? '';
-      // Codes and tokens go only to the app's own pages, never to whoever asked.
-      if (!options.allowedOrigins.includes(origin)) {
-        return send(response, 400, 'text/plain', 'origin_mismatch');
-      }
-      if (form.get('decision') === 'cancel') {
-        const error = provider === 'google' ? 'access_denied' : 'user_cancelled_authorize';
-        return html(response, handBackPage(origin, { provider, error }));
-      }
-      const identity = identityFromForm(provider, form);
-      if (typeof identity === 'string') {
-        return html(response, signInPage(provider, stripAnswers(form), path, identity));
-      }
-      const answer =
-        provider === 'google'
-          ? await googleAnswer(identity, form)
-          : await appleAnswer(identity, form);
-      return html(response, handBackPage(origin, { provider, ...answer }));
-    }
-
-    if (path === '/google/token' && method === 'POST') {
-      const form = await readForm(request);
-      let clientId = form.get('client_id') ?? '';
-      let clientSecret = form.get('client_secret') ?? '';
-      const basic = /^Basic (.+)$/.exec(request.headers.authorization ?? '');
-      if (basic?.[1]) {
-        const [id = '', secret = ''] = Buffer.from(basic[1], 'base64').toString('utf8').split(':');
-        try {
-          clientId = decodeURIComponent(id);
-          clientSecret = decodeURIComponent(secret);
-        } catch {
-          return sendJson(response, 401, { error: 'invalid_client' });
-        }
-      }
-      if (clientId !== options.google.clientId || clientSecret !== options.google.clientSecret) {
-        return sendJson(response, 401, {
-          error: 'invalid_client',
-          error_description: 'Unauthorized',
-        });
-      }
-      const code = codes.get(form.get('code') ?? '');
-      if (
-        form.get('grant_type') !== 'authorization_code' ||
-        !code ||
-        code.used ||
-        code.clientId !== clientId ||
-        code.redirectUri !== form.get('redirect_uri')
-      ) {
-        // Google answers a reused or unknown code the same way.
-        if (code) code.used = true;
-        return sendJson(response, 400, {
-          error: 'invalid_grant',
-          error_description: 'Bad Request',
-        });
-      }
-      code.used = true;
-      return sendJson(response, 200, {
-        access_token: `ya29.${randomBytes(24).toString('base64url')}`,
-        token_type: 'Bearer',
-        expires_in: 3599,
-        scope: code.scope,
-        id_token: code.idToken,
-      });
-    }
-
-    send(response, 404, 'text/plain', 'Not found');
+  function sendDiscovery({ response }: Exchange): void {
+    const issuer = issuerOf('google');
+    sendJson(response, 200, {
+      issuer,
+      authorization_endpoint: `${issuer}/authorize`,
+      token_endpoint: `${issuer}/token`,
+      jwks_uri: `${issuer}/jwks`,
+      response_types_supported: ['code'],
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['RS256'],
+      scopes_supported: ['openid', 'email', 'profile'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      claims_supported: ['aud', 'email', 'email_verified', 'exp', 'iat', 'iss', 'sub'],
+    });
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      send(response, 500, 'text/plain', String(error));
+  function sendKeySet(response: ServerResponse, provider: IdentityProvider): void {
+    keySetFetches[provider] += 1;
+    sendJson(response, 200, { keys: [keys[provider].publicJwk] });
+  }
+
+  function sendScript(response: ServerResponse, script: string): void {
+    send(response, 200, 'text/javascript; charset=utf-8', script);
+  }
+
+  /** The authorization endpoint's GET: the sign-in page, for the app's own origin and client. */
+  function showSignInPage({ response, url }: Exchange, provider: IdentityProvider): void {
+    if (!options.allowedOrigins.includes(url.searchParams.get('origin') ?? '')) {
+      return html(
+        response,
+        page(
+          'Error 400: origin_mismatch',
+          `<div class="card"><h1>Error 400: origin_mismatch</h1><p>This sandbox answers only the app at ${escapeHtml(options.allowedOrigins.join(', '))}. Open the app there.</p></div>`,
+        ),
+        400,
+      );
+    }
+    if (url.searchParams.get('client_id') !== clientIdOf(provider)) {
+      return html(
+        response,
+        page(
+          'Error 401: invalid_client',
+          '<div class="card"><h1>Error 401: invalid_client</h1><p>The OAuth client was not found.</p></div>',
+        ),
+        400,
+      );
+    }
+    html(response, signInPage(provider, url.searchParams, AUTHORIZE_PATHS[provider]));
+  }
+
+  /** The sign-in page's form: the popup hands back a code or a token, or the page again. */
+  async function signIn({ request, response }: Exchange, provider: IdentityProvider) {
+    const form = await readForm(request);
+    const origin = form.get('origin') ?? '';
+    // Codes and tokens go only to the app's own pages, never to whoever asked.
+    if (!options.allowedOrigins.includes(origin)) {
+      return send(response, 400, 'text/plain', 'origin_mismatch');
+    }
+    if (form.get('decision') === 'cancel') {
+      const error = provider === 'google' ? 'access_denied' : 'user_cancelled_authorize';
+      return html(response, handBackPage(origin, { provider, error }));
+    }
+    const identity = identityFromForm(provider, form);
+    if (typeof identity === 'string') {
+      const again = signInPage(provider, stripAnswers(form), AUTHORIZE_PATHS[provider], identity);
+      return html(response, again);
+    }
+    const answer =
+      provider === 'google'
+        ? await googleAnswer(identity, form)
+        : await appleAnswer(identity, form);
+    html(response, handBackPage(origin, { provider, ...answer }));
+  }
+
+  /** Google's token endpoint: the client authenticated, each code exchanged once. */
+  async function exchangeGoogleCode({ request, response }: Exchange): Promise<void> {
+    const form = await readForm(request);
+    let clientId = form.get('client_id') ?? '';
+    let clientSecret = form.get('client_secret') ?? '';
+    const basic = /^Basic (.+)$/.exec(request.headers.authorization ?? '');
+    if (basic?.[1]) {
+      const [id = '', secret = ''] = Buffer.from(basic[1], 'base64').toString('utf8').split(':');
+      try {
+        clientId = decodeURIComponent(id);
+        clientSecret = decodeURIComponent(secret);
+      } catch {
+        return sendJson(response, 401, { error: 'invalid_client' });
+      }
+    }
+    if (clientId !== options.google.clientId || clientSecret !== options.google.clientSecret) {
+      return sendJson(response, 401, {
+        error: 'invalid_client',
+        error_description: 'Unauthorized',
+      });
+    }
+    const code = codes.get(form.get('code') ?? '');
+    if (
+      form.get('grant_type') !== 'authorization_code' ||
+      !code ||
+      code.used ||
+      code.clientId !== clientId ||
+      code.redirectUri !== form.get('redirect_uri')
+    ) {
+      // Google answers a reused or unknown code the same way.
+      if (code) code.used = true;
+      return sendJson(response, 400, {
+        error: 'invalid_grant',
+        error_description: 'Bad Request',
+      });
+    }
+    code.used = true;
+    sendJson(response, 200, {
+      access_token: `ya29.${randomBytes(24).toString('base64url')}`,
+      token_type: 'Bearer',
+      expires_in: 3599,
+      scope: code.scope,
+      id_token: code.idToken,
     });
-  });
+  }
+
+  const server = createServer(
+    serveRoutes(
+      findRoute,
+      ({ response }) => send(response, 404, 'text/plain', 'Not found'),
+      (response, error) => send(response, 500, 'text/plain', String(error)),
+    ),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
