@@ -14,10 +14,10 @@
 // providers and against this. State lives in memory; the API never starts it in production.
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
 
+import { escapeHtml, listenOnLoopback, readBody } from './loopback-http';
 import { type Exchange, type PageHandler, routeTable, serveRoutes } from './route-table';
 
 export interface IdentitySandboxOptions {
@@ -100,14 +100,8 @@ function stableSubject(provider: IdentityProvider, email: string): string {
     : `000${digest.digest('hex').slice(0, 28)}.0001`;
 }
 
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
 async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  return new URLSearchParams(await readBody(request));
 }
 
 function send(
@@ -587,11 +581,7 @@ ${known ? `<div class="known"><p>Signed in here before:</p>${known}</div>` : ''}
       (response, error) => send(response, 500, 'text/plain', String(error)),
     ),
   );
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server, options.port);
   baseUrl = `http://localhost:${port}`;
 
   return {
