@@ -37,7 +37,17 @@ import {
   readBody,
   sendHtml,
 } from './loopback-http';
-import { type Exchange, type PageHandler, routeTable, sendText, serveRoutes } from './route-table';
+import {
+  anyMethod,
+  type Exchange,
+  get,
+  type PageHandler,
+  post,
+  type Route,
+  routeTable,
+  sendText,
+  serveRoutes,
+} from './route-table';
 
 export type AppStoreEnvironment = 'Sandbox' | 'Production';
 
@@ -427,62 +437,30 @@ export async function startAppStoreSandbox(
   let lastSignedDate = 0;
 
   // ---- Every endpoint of the sandbox, in one place: the development page and its forms ----
-  const subscriptionPath = (action: string): string =>
-    `/dev/subscriptions/:originalTransactionId(\\d+)/${action}`;
+  /** A subscription's button: its path ends in `action`, and it takes that action on it. */
+  const subscriptionButton = (
+    action: string,
+    takeAction: (originalTransactionId: string) => Promise<unknown>,
+  ): Route<PageHandler> =>
+    post(`/dev/subscriptions/:originalTransactionId(\\d+)/${action}`, onSubscription(takeAction));
   const findRoute = routeTable<PageHandler>([
-    { method: 'GET', path: '/dev', handle: showDevPage },
-    { method: 'POST', path: '/dev/subscribe', handle: subscribeFromDevPage },
-    { method: 'POST', path: '/dev/test', handle: testFromDevPage },
+    get('/dev', showDevPage),
+    post('/dev/subscribe', subscribeFromDevPage),
+    post('/dev/test', testFromDevPage),
     // A subscription's buttons (DEV_ACTIONS says which the page shows), each an App Store event.
-    { method: 'POST', path: subscriptionPath('renew'), handle: onSubscription((id) => renew(id)) },
-    {
-      method: 'POST',
-      path: subscriptionPath('auto-renew-off'),
-      handle: onSubscription((id) => setAutoRenew(id, false)),
-    },
-    {
-      method: 'POST',
-      path: subscriptionPath('auto-renew-on'),
-      handle: onSubscription((id) => setAutoRenew(id, true)),
-    },
-    {
-      method: 'POST',
-      path: subscriptionPath('fail-grace'),
-      handle: onSubscription((id) => failToRenew(id, true)),
-    },
-    {
-      method: 'POST',
-      path: subscriptionPath('fail-no-grace'),
-      handle: onSubscription((id) => failToRenew(id, false)),
-    },
-    {
-      method: 'POST',
-      path: subscriptionPath('end-grace'),
-      handle: onSubscription((id) => expireGracePeriod(id)),
-    },
-    {
-      method: 'POST',
-      path: subscriptionPath('expire'),
-      handle: onSubscription((id) => expire(id)),
-    },
-    {
-      method: 'POST',
-      path: subscriptionPath('refund'),
-      handle: onSubscription((id) => refund(id)),
-    },
-    {
-      method: 'POST',
-      path: subscriptionPath('reverse-refund'),
-      handle: onSubscription((id) => reverseRefund(id)),
-    },
-    {
-      method: 'POST',
-      path: subscriptionPath('revoke'),
-      handle: onSubscription((id) => revoke(id)),
-    },
+    subscriptionButton('renew', (id) => renew(id)),
+    subscriptionButton('auto-renew-off', (id) => setAutoRenew(id, false)),
+    subscriptionButton('auto-renew-on', (id) => setAutoRenew(id, true)),
+    subscriptionButton('fail-grace', (id) => failToRenew(id, true)),
+    subscriptionButton('fail-no-grace', (id) => failToRenew(id, false)),
+    subscriptionButton('end-grace', (id) => expireGracePeriod(id)),
+    subscriptionButton('expire', (id) => expire(id)),
+    subscriptionButton('refund', (id) => refund(id)),
+    subscriptionButton('reverse-refund', (id) => reverseRefund(id)),
+    subscriptionButton('revoke', (id) => revoke(id)),
     // Anything else under /dev is the development page's own 404.
-    { method: '*', path: '/dev', handle: noSuchDevPage },
-    { method: '*', path: '/dev/*', handle: noSuchDevPage },
+    anyMethod('/dev', noSuchDevPage),
+    anyMethod('/dev/*', noSuchDevPage),
   ]);
 
   /** Now, but always later than the last signature, so a later action has a later signedDate. */

@@ -18,7 +18,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
 
 import { escapeHtml, listenOnLoopback, readBody } from './loopback-http';
-import { type Exchange, type PageHandler, routeTable, serveRoutes } from './route-table';
+import {
+  anyMethod,
+  type Exchange,
+  get,
+  type PageHandler,
+  post,
+  routeTable,
+  serveRoutes,
+} from './route-table';
 
 export interface IdentitySandboxOptions {
   google: { clientId: string; clientSecret: string };
@@ -269,45 +277,21 @@ export async function startIdentitySandbox(
   // ---- Every endpoint of the sandbox, in one place (the handlers follow) ----
   const findRoute = routeTable<PageHandler>([
     // Google
-    { method: '*', path: '/google/.well-known/openid-configuration', handle: sendDiscovery },
-    { method: '*', path: '/google/jwks', handle: ({ response }) => sendKeySet(response, 'google') },
-    {
-      method: '*',
-      path: '/google/gsi/client',
-      handle: ({ response }) => sendScript(response, googleScript(issuerOf('google'))),
-    },
-    {
-      method: 'GET',
-      path: AUTHORIZE_PATHS.google,
-      handle: (exchange) => showSignInPage(exchange, 'google'),
-    },
-    {
-      method: 'POST',
-      path: AUTHORIZE_PATHS.google,
-      handle: (exchange) => signIn(exchange, 'google'),
-    },
-    { method: 'POST', path: '/google/token', handle: exchangeGoogleCode },
+    anyMethod('/google/.well-known/openid-configuration', sendDiscovery),
+    anyMethod('/google/jwks', ({ response }) => sendKeySet(response, 'google')),
+    anyMethod('/google/gsi/client', ({ response }) =>
+      sendScript(response, googleScript(issuerOf('google'))),
+    ),
+    get(AUTHORIZE_PATHS.google, (exchange) => showSignInPage(exchange, 'google')),
+    post(AUTHORIZE_PATHS.google, (exchange) => signIn(exchange, 'google')),
+    post('/google/token', exchangeGoogleCode),
     // Apple
-    {
-      method: '*',
-      path: '/apple/auth/keys',
-      handle: ({ response }) => sendKeySet(response, 'apple'),
-    },
-    {
-      method: '*',
-      path: '/apple/appleid.auth.js',
-      handle: ({ response }) => sendScript(response, appleScript(issuerOf('apple'))),
-    },
-    {
-      method: 'GET',
-      path: AUTHORIZE_PATHS.apple,
-      handle: (exchange) => showSignInPage(exchange, 'apple'),
-    },
-    {
-      method: 'POST',
-      path: AUTHORIZE_PATHS.apple,
-      handle: (exchange) => signIn(exchange, 'apple'),
-    },
+    anyMethod('/apple/auth/keys', ({ response }) => sendKeySet(response, 'apple')),
+    anyMethod('/apple/appleid.auth.js', ({ response }) =>
+      sendScript(response, appleScript(issuerOf('apple'))),
+    ),
+    get(AUTHORIZE_PATHS.apple, (exchange) => showSignInPage(exchange, 'apple')),
+    post(AUTHORIZE_PATHS.apple, (exchange) => signIn(exchange, 'apple')),
   ]);
 
   const issuerOf = (provider: IdentityProvider): string => `${baseUrl}/${provider}`;

@@ -21,6 +21,29 @@ export interface RouteMatch<Handler> {
 
 export type FindRoute<Handler> = (method: string, path: string) => RouteMatch<Handler> | undefined;
 
+/** The table's rows, written short: `get('/v1/charges/:id', retrieveCharge)`. */
+export const get = <Handler>(path: string, handle: Handler): Route<Handler> => ({
+  method: 'GET',
+  path,
+  handle,
+});
+export const post = <Handler>(path: string, handle: Handler): Route<Handler> => ({
+  method: 'POST',
+  path,
+  handle,
+});
+export const del = <Handler>(path: string, handle: Handler): Route<Handler> => ({
+  method: 'DELETE',
+  path,
+  handle,
+});
+/** Any method: what a provider answers the same whatever the method. */
+export const anyMethod = <Handler>(path: string, handle: Handler): Route<Handler> => ({
+  method: '*',
+  path,
+  handle,
+});
+
 const DEFAULT_PARAM_PATTERN = '[\\w-]+';
 
 function compilePath(path: string): { pattern: RegExp; names: string[] } {

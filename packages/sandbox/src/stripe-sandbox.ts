@@ -35,9 +35,13 @@ import {
   sendHtml,
 } from './loopback-http';
 import {
+  anyMethod,
+  del,
   type Exchange,
+  get,
   type PageHandler,
   paramReader,
+  post,
   routeTable,
   sendText,
   serveRoutes,
@@ -419,52 +423,36 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
 
   /** The API: each handler answers in Stripe's shape or throws a Refusal. */
   const findApiRoute = routeTable<ApiHandler>([
-    { method: 'POST', path: '/v1/customers', handle: ({ params }) => createCustomer(params) },
-    { method: 'GET', path: '/v1/customers/:customerId', handle: retrieveCustomer },
-    { method: 'POST', path: '/v1/customers/:customerId', handle: updateCustomer },
-    { method: 'DELETE', path: '/v1/customers/:customerId', handle: deleteCustomer },
-    { method: '*', path: '/v1/customers/:customerId', handle: refuseCustomerMethod },
-    {
-      method: 'POST',
-      path: '/v1/checkout/sessions',
-      handle: ({ params }) => createSession(params),
-    },
-    { method: 'GET', path: '/v1/checkout/sessions', handle: listSessions },
-    {
-      method: 'GET',
-      path: '/v1/checkout/sessions/:id',
-      handle: retrieveFrom(sessions, 'checkout.session'),
-    },
-    { method: 'POST', path: '/v1/refunds', handle: ({ params }) => createRefund(params) },
-    { method: 'GET', path: '/v1/refunds', handle: listRefunds },
-    { method: 'GET', path: '/v1/refunds/:id', handle: retrieveFrom(refunds, 'refund') },
-    {
-      method: 'GET',
-      path: '/v1/payment_intents/:id',
-      handle: retrieveFrom(paymentIntents, 'payment_intent'),
-    },
-    { method: 'GET', path: '/v1/charges/:id', handle: retrieveFrom(charges, 'charge') },
-    { method: 'GET', path: '/v1/disputes/:id', handle: retrieveFrom(disputes, 'dispute') },
-    { method: 'POST', path: '/v1/billing_portal/sessions', handle: createPortalSession },
+    post('/v1/customers', ({ params }) => createCustomer(params)),
+    get('/v1/customers/:customerId', retrieveCustomer),
+    post('/v1/customers/:customerId', updateCustomer),
+    del('/v1/customers/:customerId', deleteCustomer),
+    anyMethod('/v1/customers/:customerId', refuseCustomerMethod),
+    post('/v1/checkout/sessions', ({ params }) => createSession(params)),
+    get('/v1/checkout/sessions', listSessions),
+    get('/v1/checkout/sessions/:id', retrieveFrom(sessions, 'checkout.session')),
+    post('/v1/refunds', ({ params }) => createRefund(params)),
+    get('/v1/refunds', listRefunds),
+    get('/v1/refunds/:id', retrieveFrom(refunds, 'refund')),
+    get('/v1/payment_intents/:id', retrieveFrom(paymentIntents, 'payment_intent')),
+    get('/v1/charges/:id', retrieveFrom(charges, 'charge')),
+    get('/v1/disputes/:id', retrieveFrom(disputes, 'dispute')),
+    post('/v1/billing_portal/sessions', createPortalSession),
   ]);
 
   /** The server: the API above, the pages a person sees, and the development page's forms. */
   const findPageRoute = routeTable<PageHandler>([
-    { method: '*', path: '/v1/*', handle: handleApi },
-    { method: 'GET', path: '/checkout/:sessionId', handle: showCheckout },
-    { method: 'POST', path: '/checkout/:sessionId/pay', handle: pay },
-    { method: '*', path: '/portal/:token(\\w+)', handle: showPortal },
-    { method: 'GET', path: '/dev', handle: showDevPage },
-    { method: 'POST', path: '/dev/payments/:paymentIntentId/refund', handle: refundFromDevPage },
-    {
-      method: 'POST',
-      path: '/dev/payments/:paymentIntentId/dispute',
-      handle: openDisputeFromDevPage,
-    },
-    { method: 'POST', path: '/dev/disputes/:disputeId/close', handle: closeDisputeFromDevPage },
+    anyMethod('/v1/*', handleApi),
+    get('/checkout/:sessionId', showCheckout),
+    post('/checkout/:sessionId/pay', pay),
+    anyMethod('/portal/:token(\\w+)', showPortal),
+    get('/dev', showDevPage),
+    post('/dev/payments/:paymentIntentId/refund', refundFromDevPage),
+    post('/dev/payments/:paymentIntentId/dispute', openDisputeFromDevPage),
+    post('/dev/disputes/:disputeId/close', closeDisputeFromDevPage),
     // Anything else under /dev is the development page's own 404.
-    { method: '*', path: '/dev', handle: noSuchDevPage },
-    { method: '*', path: '/dev/*', handle: noSuchDevPage },
+    anyMethod('/dev', noSuchDevPage),
+    anyMethod('/dev/*', noSuchDevPage),
   ]);
 
   /** Each attempt is signed anew (a fresh timestamp), the payload stays the same, as Stripe's. */
