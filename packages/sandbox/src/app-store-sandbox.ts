@@ -20,7 +20,8 @@
 // period (a failed renewal, an expiry) ends the current period at the moment of the action, so
 // the transaction's expiresDate is never after the notification saying it ended.
 //
-// State lives in memory: it is a development tool, refused in production by the API's config.
+// Every page and form is a row of the route table at the top of startAppStoreSandbox. State lives
+// in memory: it is a development tool, refused in production by the API's config.
 import { createPrivateKey, type KeyObject, randomInt, randomUUID, sign } from 'node:crypto';
 import { createServer } from 'node:http';
 

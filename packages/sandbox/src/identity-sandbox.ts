@@ -11,7 +11,8 @@
 //   Like Apple, it puts the email in the token only the first time an identity signs in.
 //
 // The web app loads the script URL the API gives it, so it runs the same code against the real
-// providers and against this. State lives in memory; the API never starts it in production.
+// providers and against this. Every endpoint is a row of the route table at the top of
+// startIdentitySandbox. State lives in memory; the API never starts it in production.
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
@@ -274,7 +275,7 @@ export async function startIdentitySandbox(
   const keySetFetches: Record<IdentityProvider, number> = { google: 0, apple: 0 };
   let baseUrl = '';
 
-  // ---- Every endpoint of the sandbox, in one place (the handlers follow) ----
+  // ---- Every endpoint of the sandbox, in one place; each handler is a named function below ----
   const findRoute = routeTable<PageHandler>([
     // Google
     anyMethod('/google/.well-known/openid-configuration', sendDiscovery),

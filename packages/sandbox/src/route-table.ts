@@ -1,5 +1,6 @@
 // The one small router the sandboxes share, so each reads as a table of its endpoints: a list of
-// `{ method, path, handle }`, matched in order, the first match wins.
+// `{ method, path, handle }` rows (written `get(path, handle)`, `post(…)`, `del(…)`,
+// `anyMethod(…)`), matched in order, the first match wins.
 //
 // A path is literal segments and `:name` parameters. A parameter takes letters, digits, `_` and
 // `-` (what the providers' ids are made of) unless the route narrows it, as `:id(\d+)`. A path

@@ -21,7 +21,8 @@
 //   goes through the same code as `POST /v1/refunds`, and a dispute can be opened and then closed
 //   as won or lost, each delivering the event Stripe would.
 //
-// State lives in memory: it is a development tool, refused in production by the API's config.
+// Every endpoint is a row of the route tables at the top of startStripeSandbox. State lives in
+// memory: it is a development tool, refused in production by the API's config.
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 
@@ -419,7 +420,7 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
   const pendingDeliveries = new Set<NodeJS.Timeout>();
   let baseUrl = '';
 
-  // ---- Every endpoint of the sandbox, in one place (the handlers follow, in this order) ----
+  // ---- Every endpoint of the sandbox, in one place; each handler is a named function below ----
 
   /** The API: each handler answers in Stripe's shape or throws a Refusal. */
   const findApiRoute = routeTable<ApiHandler>([
