@@ -20,9 +20,10 @@
 // period (a failed renewal, an expiry) ends the current period at the moment of the action, so
 // the transaction's expiresDate is never after the notification saying it ended.
 //
-// State lives in memory: it is a development tool, refused in production by the API's config.
+// Every page and form is a row of the route table at the top of startAppStoreSandbox. State lives
+// in memory: it is a development tool, refused in production by the API's config.
 import { createPrivateKey, type KeyObject, randomInt, randomUUID, sign } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 
 import type * as X509 from '@peculiar/x509';
 // The Reflect metadata API that @peculiar/x509 (through tsyringe) needs when it loads.
@@ -37,6 +38,17 @@ import {
   readBody,
   sendHtml,
 } from './loopback-http';
+import {
+  anyMethod,
+  type Exchange,
+  get,
+  type PageHandler,
+  post,
+  type Route,
+  routeTable,
+  sendText,
+  serveRoutes,
+} from './route-table';
 
 export type AppStoreEnvironment = 'Sandbox' | 'Production';
 
@@ -425,6 +437,33 @@ export async function startAppStoreSandbox(
   let nextWebOrderLineItemId = 2_000_000_000_000_000 + randomInt(1_000_000_000) * 1000;
   let lastSignedDate = 0;
 
+  // ---- Every endpoint of the sandbox, in one place: the development page and its forms ----
+  /** A subscription's button: its path ends in `action`, and it takes that action on it. */
+  const subscriptionButton = (
+    action: string,
+    takeAction: (originalTransactionId: string) => Promise<unknown>,
+  ): Route<PageHandler> =>
+    post(`/dev/subscriptions/:originalTransactionId(\\d+)/${action}`, onSubscription(takeAction));
+  const findRoute = routeTable<PageHandler>([
+    get('/dev', showDevPage),
+    post('/dev/subscribe', subscribeFromDevPage),
+    post('/dev/test', testFromDevPage),
+    // A subscription's buttons (DEV_ACTIONS says which the page shows), each an App Store event.
+    subscriptionButton('renew', (id) => renew(id)),
+    subscriptionButton('auto-renew-off', (id) => setAutoRenew(id, false)),
+    subscriptionButton('auto-renew-on', (id) => setAutoRenew(id, true)),
+    subscriptionButton('fail-grace', (id) => failToRenew(id, true)),
+    subscriptionButton('fail-no-grace', (id) => failToRenew(id, false)),
+    subscriptionButton('end-grace', (id) => expireGracePeriod(id)),
+    subscriptionButton('expire', (id) => expire(id)),
+    subscriptionButton('refund', (id) => refund(id)),
+    subscriptionButton('reverse-refund', (id) => reverseRefund(id)),
+    subscriptionButton('revoke', (id) => revoke(id)),
+    // Anything else under /dev is the development page's own 404.
+    anyMethod('/dev', noSuchDevPage),
+    anyMethod('/dev/*', noSuchDevPage),
+  ]);
+
   /** Now, but always later than the last signature, so a later action has a later signedDate. */
   function signingTime(): number {
     lastSignedDate = Math.max(Date.now(), lastSignedDate + 1);
@@ -803,20 +842,6 @@ export async function startAppStoreSandbox(
     );
   }
 
-  /** The development page's actions, by the path segment of their buttons. */
-  const devActions: Record<string, (originalTransactionId: string) => Promise<unknown>> = {
-    renew: (id) => renew(id),
-    'auto-renew-off': (id) => setAutoRenew(id, false),
-    'auto-renew-on': (id) => setAutoRenew(id, true),
-    'fail-grace': (id) => failToRenew(id, true),
-    'fail-no-grace': (id) => failToRenew(id, false),
-    'end-grace': (id) => expireGracePeriod(id),
-    expire: (id) => expire(id),
-    refund: (id) => refund(id),
-    'reverse-refund': (id) => reverseRefund(id),
-    revoke: (id) => revoke(id),
-  };
-
   function whoOf(subscription: Subscription): string {
     if (subscription.email) return subscription.email;
     if (subscription.appAccountToken) return `account ${subscription.appAccountToken}`;
@@ -876,43 +901,55 @@ ${postButton('/dev/test', 'Send a TEST notification', 'Send a TEST notification'
     );
   }
 
-  /** The development page and its forms: each POST answers 303 back to the page. */
-  async function handleDev(
-    request: IncomingMessage,
-    response: ServerResponse,
-    path: string,
+  function showDevPage({ response }: Exchange): void {
+    sendHtml(response, 200, devPage());
+  }
+
+  function noSuchDevPage({ response }: Exchange): void {
+    sendHtml(response, 404, page('Not found', '<p>No such page.</p>'));
+  }
+
+  /** The Subscribe form: the member is found by email, as the app would set appAccountToken. */
+  function subscribeFromDevPage(exchange: Exchange): Promise<void> {
+    return runDevAction(exchange, async (form) => {
+      const email = (form.get('email') ?? '').trim();
+      if (!email) throw new Refusal(400, 'Type the email of the member who subscribes.');
+      let appAccountToken: string | undefined;
+      if (options.findAccountId) {
+        appAccountToken = await options.findAccountId(email);
+        if (!appAccountToken)
+          throw new Refusal(404, `No member with the email ${email}: sign up in the app first.`);
+      }
+      const environment = form.get('environment') === 'Production' ? 'Production' : 'Sandbox';
+      await subscribe({
+        productId: form.get('productId') ?? '',
+        environment,
+        email,
+        ...(appAccountToken ? { appAccountToken } : {}),
+      });
+    });
+  }
+
+  function testFromDevPage(exchange: Exchange): Promise<void> {
+    return runDevAction(exchange, () => test());
+  }
+
+  /** A subscription's button on the development page: the action on the subscription in its path. */
+  function onSubscription(
+    action: (originalTransactionId: string) => Promise<unknown>,
+  ): PageHandler {
+    return (exchange) =>
+      runDevAction(exchange, () => action(exchange.param('originalTransactionId')));
+  }
+
+  /** A form of the development page: done, it answers 303 back to the page. */
+  async function runDevAction(
+    { request, response }: Exchange,
+    action: (form: URLSearchParams) => Promise<unknown>,
   ): Promise<void> {
-    if (request.method === 'GET' && path === '/dev') return sendHtml(response, 200, devPage());
-    const action = /^\/dev\/subscriptions\/(\d+)\/([a-z-]+)$/.exec(path);
-    const known =
-      path === '/dev/subscribe' ||
-      path === '/dev/test' ||
-      (action?.[2] !== undefined && action[2] in devActions);
-    if (request.method !== 'POST' || !known)
-      return sendHtml(response, 404, page('Not found', '<p>No such page.</p>'));
     const form = new URLSearchParams(await readBody(request));
     try {
-      if (path === '/dev/subscribe') {
-        const email = (form.get('email') ?? '').trim();
-        if (!email) throw new Refusal(400, 'Type the email of the member who subscribes.');
-        let appAccountToken: string | undefined;
-        if (options.findAccountId) {
-          appAccountToken = await options.findAccountId(email);
-          if (!appAccountToken)
-            throw new Refusal(404, `No member with the email ${email}: sign up in the app first.`);
-        }
-        const environment = form.get('environment') === 'Production' ? 'Production' : 'Sandbox';
-        await subscribe({
-          productId: form.get('productId') ?? '',
-          environment,
-          email,
-          ...(appAccountToken ? { appAccountToken } : {}),
-        });
-      } else if (path === '/dev/test') {
-        await test();
-      } else if (action?.[1] && action[2]) {
-        await devActions[action[2]]?.(action[1]);
-      }
+      await action(form);
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
       return sendHtml(response, error.status, refusalPage(error));
@@ -921,18 +958,13 @@ ${postButton('/dev/test', 'Send a TEST notification', 'Send a TEST notification'
     response.end();
   }
 
-  const server = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://sandbox').pathname;
-    const handle = async (): Promise<void> => {
-      if (path === '/dev' || path.startsWith('/dev/')) return handleDev(request, response, path);
-      response.writeHead(404, { 'content-type': 'text/plain' });
-      response.end('Not found');
-    };
-    handle().catch((error: unknown) => {
-      response.writeHead(500, { 'content-type': 'text/plain' });
-      response.end(String(error));
-    });
-  });
+  const server = createServer(
+    serveRoutes(
+      findRoute,
+      ({ response }) => sendText(response, 404, 'Not found'),
+      (response, error) => sendText(response, 500, String(error)),
+    ),
+  );
 
   const port = await listenOnLoopback(server, options.port);
   const baseUrl = `http://localhost:${port}`;

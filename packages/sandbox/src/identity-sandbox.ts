@@ -11,12 +11,23 @@
 //   Like Apple, it puts the email in the token only the first time an identity signs in.
 //
 // The web app loads the script URL the API gives it, so it runs the same code against the real
-// providers and against this. State lives in memory; the API never starts it in production.
+// providers and against this. Every endpoint is a row of the route table at the top of
+// startIdentitySandbox. State lives in memory; the API never starts it in production.
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
+
+import { escapeHtml, listenOnLoopback, readBody } from './loopback-http';
+import {
+  anyMethod,
+  type Exchange,
+  get,
+  type PageHandler,
+  post,
+  routeTable,
+  serveRoutes,
+} from './route-table';
 
 export interface IdentitySandboxOptions {
   google: { clientId: string; clientSecret: string };
@@ -98,14 +109,8 @@ function stableSubject(provider: IdentityProvider, email: string): string {
     : `000${digest.digest('hex').slice(0, 28)}.0001`;
 }
 
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
 async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  return new URLSearchParams(await readBody(request));
 }
 
 function send(
@@ -269,6 +274,27 @@ export async function startIdentitySandbox(
   };
   const keySetFetches: Record<IdentityProvider, number> = { google: 0, apple: 0 };
   let baseUrl = '';
+
+  // ---- Every endpoint of the sandbox, in one place; each handler is a named function below ----
+  const findRoute = routeTable<PageHandler>([
+    // Google
+    anyMethod('/google/.well-known/openid-configuration', sendDiscovery),
+    anyMethod('/google/jwks', ({ response }) => sendKeySet(response, 'google')),
+    anyMethod('/google/gsi/client', ({ response }) =>
+      sendScript(response, googleScript(issuerOf('google'))),
+    ),
+    get(AUTHORIZE_PATHS.google, (exchange) => showSignInPage(exchange, 'google')),
+    post(AUTHORIZE_PATHS.google, (exchange) => signIn(exchange, 'google')),
+    post('/google/token', exchangeGoogleCode),
+    // Apple
+    anyMethod('/apple/auth/keys', ({ response }) => sendKeySet(response, 'apple')),
+    anyMethod('/apple/appleid.auth.js', ({ response }) =>
+      sendScript(response, appleScript(issuerOf('apple'))),
+    ),
+    get(AUTHORIZE_PATHS.apple, (exchange) => showSignInPage(exchange, 'apple')),
+    post(AUTHORIZE_PATHS.apple, (exchange) => signIn(exchange, 'apple')),
+  ]);
+
   const issuerOf = (provider: IdentityProvider): string => `${baseUrl}/${provider}`;
   const clientIdOf = (provider: IdentityProvider): string => options[provider].clientId;
 
@@ -413,153 +439,134 @@ ${known ? `<div class="known"><p>Signed in here before:</p>${known}</div>` : ''}
     };
   }
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://sandbox');
-    const path = url.pathname;
-    const method = request.method ?? 'GET';
-
-    // ---- Google ----
-    if (path === '/google/.well-known/openid-configuration') {
-      const issuer = issuerOf('google');
-      return sendJson(response, 200, {
-        issuer,
-        authorization_endpoint: `${issuer}/authorize`,
-        token_endpoint: `${issuer}/token`,
-        jwks_uri: `${issuer}/jwks`,
-        response_types_supported: ['code'],
-        subject_types_supported: ['public'],
-        id_token_signing_alg_values_supported: ['RS256'],
-        scopes_supported: ['openid', 'email', 'profile'],
-        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-        claims_supported: ['aud', 'email', 'email_verified', 'exp', 'iat', 'iss', 'sub'],
-      });
-    }
-    if (path === '/google/jwks' || path === '/apple/auth/keys') {
-      const provider: IdentityProvider = path.startsWith('/google') ? 'google' : 'apple';
-      keySetFetches[provider] += 1;
-      return sendJson(response, 200, { keys: [keys[provider].publicJwk] });
-    }
-    if (path === '/google/gsi/client') {
-      return send(
-        response,
-        200,
-        'text/javascript; charset=utf-8',
-        googleScript(issuerOf('google')),
-      );
-    }
-    if (path === '/apple/appleid.auth.js') {
-      return send(response, 200, 'text/javascript; charset=utf-8', appleScript(issuerOf('apple')));
-    }
-    // ---- The sign-in pages (each provider's authorization endpoint) ----
-    const provider =
-      AUTHORIZE_PATHS.google === path
-        ? 'google'
-        : AUTHORIZE_PATHS.apple === path
-          ? 'apple'
-          : undefined;
-    if (provider && method === 'GET') {
-      if (!options.allowedOrigins.includes(url.searchParams.get('origin') ?? '')) {
-        return html(
-          response,
-          page(
-            'Error 400: origin_mismatch',
-            `<div class="card"><h1>Error 400: origin_mismatch</h1><p>This sandbox answers only the app at ${escapeHtml(options.allowedOrigins.join(', '))}. Open the app there.</p></div>`,
-          ),
-          400,
-        );
-      }
-      if (url.searchParams.get('client_id') !== clientIdOf(provider)) {
-        return html(
-          response,
-          page(
-            'Error 401: invalid_client',
-            '<div class="card"><h1>Error 401: invalid_client</h1><p>The OAuth client was not found.</p></div>',
-          ),
-          400,
-        );
-      }
-      return html(response, signInPage(provider, url.searchParams, path));
-    }
-    if (provider && method === 'POST') {
-      const form = await readForm(request);
-      const origin = form.get('origin') ?? '';
-      // Codes and tokens go only to the app's own pages, never to whoever asked.
-      if (!options.allowedOrigins.includes(origin)) {
-        return send(response, 400, 'text/plain', 'origin_mismatch');
-      }
-      if (form.get('decision') === 'cancel') {
-        const error = provider === 'google' ? 'access_denied' : 'user_cancelled_authorize';
-        return html(response, handBackPage(origin, { provider, error }));
-      }
-      const identity = identityFromForm(provider, form);
-      if (typeof identity === 'string') {
-        return html(response, signInPage(provider, stripAnswers(form), path, identity));
-      }
-      const answer =
-        provider === 'google'
-          ? await googleAnswer(identity, form)
-          : await appleAnswer(identity, form);
-      return html(response, handBackPage(origin, { provider, ...answer }));
-    }
-
-    if (path === '/google/token' && method === 'POST') {
-      const form = await readForm(request);
-      let clientId = form.get('client_id') ?? '';
-      let clientSecret = form.get('client_secret') ?? '';
-      const basic = /^Basic (.+)$/.exec(request.headers.authorization ?? '');
-      if (basic?.[1]) {
-        const [id = '', secret = ''] = Buffer.from(basic[1], 'base64').toString('utf8').split(':');
-        try {
-          clientId = decodeURIComponent(id);
-          clientSecret = decodeURIComponent(secret);
-        } catch {
-          return sendJson(response, 401, { error: 'invalid_client' });
-        }
-      }
-      if (clientId !== options.google.clientId || clientSecret !== options.google.clientSecret) {
-        return sendJson(response, 401, {
-          error: 'invalid_client',
-          error_description: 'Unauthorized',
-        });
-      }
-      const code = codes.get(form.get('code') ?? '');
-      if (
-        form.get('grant_type') !== 'authorization_code' ||
-        !code ||
-        code.used ||
-        code.clientId !== clientId ||
-        code.redirectUri !== form.get('redirect_uri')
-      ) {
-        // Google answers a reused or unknown code the same way.
-        if (code) code.used = true;
-        return sendJson(response, 400, {
-          error: 'invalid_grant',
-          error_description: 'Bad Request',
-        });
-      }
-      code.used = true;
-      return sendJson(response, 200, {
-        access_token: `ya29.${randomBytes(24).toString('base64url')}`,
-        token_type: 'Bearer',
-        expires_in: 3599,
-        scope: code.scope,
-        id_token: code.idToken,
-      });
-    }
-
-    send(response, 404, 'text/plain', 'Not found');
+  function sendDiscovery({ response }: Exchange): void {
+    const issuer = issuerOf('google');
+    sendJson(response, 200, {
+      issuer,
+      authorization_endpoint: `${issuer}/authorize`,
+      token_endpoint: `${issuer}/token`,
+      jwks_uri: `${issuer}/jwks`,
+      response_types_supported: ['code'],
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['RS256'],
+      scopes_supported: ['openid', 'email', 'profile'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      claims_supported: ['aud', 'email', 'email_verified', 'exp', 'iat', 'iss', 'sub'],
+    });
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      send(response, 500, 'text/plain', String(error));
+  function sendKeySet(response: ServerResponse, provider: IdentityProvider): void {
+    keySetFetches[provider] += 1;
+    sendJson(response, 200, { keys: [keys[provider].publicJwk] });
+  }
+
+  function sendScript(response: ServerResponse, script: string): void {
+    send(response, 200, 'text/javascript; charset=utf-8', script);
+  }
+
+  /** The authorization endpoint's GET: the sign-in page, for the app's own origin and client. */
+  function showSignInPage({ response, url }: Exchange, provider: IdentityProvider): void {
+    if (!options.allowedOrigins.includes(url.searchParams.get('origin') ?? '')) {
+      return html(
+        response,
+        page(
+          'Error 400: origin_mismatch',
+          `<div class="card"><h1>Error 400: origin_mismatch</h1><p>This sandbox answers only the app at ${escapeHtml(options.allowedOrigins.join(', '))}. Open the app there.</p></div>`,
+        ),
+        400,
+      );
+    }
+    if (url.searchParams.get('client_id') !== clientIdOf(provider)) {
+      return html(
+        response,
+        page(
+          'Error 401: invalid_client',
+          '<div class="card"><h1>Error 401: invalid_client</h1><p>The OAuth client was not found.</p></div>',
+        ),
+        400,
+      );
+    }
+    html(response, signInPage(provider, url.searchParams, AUTHORIZE_PATHS[provider]));
+  }
+
+  /** The sign-in page's form: the popup hands back a code or a token, or the page again. */
+  async function signIn({ request, response }: Exchange, provider: IdentityProvider) {
+    const form = await readForm(request);
+    const origin = form.get('origin') ?? '';
+    // Codes and tokens go only to the app's own pages, never to whoever asked.
+    if (!options.allowedOrigins.includes(origin)) {
+      return send(response, 400, 'text/plain', 'origin_mismatch');
+    }
+    if (form.get('decision') === 'cancel') {
+      const error = provider === 'google' ? 'access_denied' : 'user_cancelled_authorize';
+      return html(response, handBackPage(origin, { provider, error }));
+    }
+    const identity = identityFromForm(provider, form);
+    if (typeof identity === 'string') {
+      const again = signInPage(provider, stripAnswers(form), AUTHORIZE_PATHS[provider], identity);
+      return html(response, again);
+    }
+    const answer =
+      provider === 'google'
+        ? await googleAnswer(identity, form)
+        : await appleAnswer(identity, form);
+    html(response, handBackPage(origin, { provider, ...answer }));
+  }
+
+  /** Google's token endpoint: the client authenticated, each code exchanged once. */
+  async function exchangeGoogleCode({ request, response }: Exchange): Promise<void> {
+    const form = await readForm(request);
+    let clientId = form.get('client_id') ?? '';
+    let clientSecret = form.get('client_secret') ?? '';
+    const basic = /^Basic (.+)$/.exec(request.headers.authorization ?? '');
+    if (basic?.[1]) {
+      const [id = '', secret = ''] = Buffer.from(basic[1], 'base64').toString('utf8').split(':');
+      try {
+        clientId = decodeURIComponent(id);
+        clientSecret = decodeURIComponent(secret);
+      } catch {
+        return sendJson(response, 401, { error: 'invalid_client' });
+      }
+    }
+    if (clientId !== options.google.clientId || clientSecret !== options.google.clientSecret) {
+      return sendJson(response, 401, {
+        error: 'invalid_client',
+        error_description: 'Unauthorized',
+      });
+    }
+    const code = codes.get(form.get('code') ?? '');
+    if (
+      form.get('grant_type') !== 'authorization_code' ||
+      !code ||
+      code.used ||
+      code.clientId !== clientId ||
+      code.redirectUri !== form.get('redirect_uri')
+    ) {
+      // Google answers a reused or unknown code the same way.
+      if (code) code.used = true;
+      return sendJson(response, 400, {
+        error: 'invalid_grant',
+        error_description: 'Bad Request',
+      });
+    }
+    code.used = true;
+    sendJson(response, 200, {
+      access_token: `ya29.${randomBytes(24).toString('base64url')}`,
+      token_type: 'Bearer',
+      expires_in: 3599,
+      scope: code.scope,
+      id_token: code.idToken,
     });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  }
+
+  const server = createServer(
+    serveRoutes(
+      findRoute,
+      ({ response }) => send(response, 404, 'text/plain', 'Not found'),
+      (response, error) => send(response, 500, 'text/plain', String(error)),
+    ),
+  );
+  const port = await listenOnLoopback(server, options.port);
   baseUrl = `http://localhost:${port}`;
 
   return {

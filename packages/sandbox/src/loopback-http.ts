@@ -1,6 +1,6 @@
-// What the Stripe and App Store sandboxes share as small HTTP servers on loopback: reading a
-// request body, answering HTML, their pages' frame and one-button forms, delivering an event to
-// the product, and listening.
+// What the sandboxes share as small HTTP servers on loopback: reading a request body, answering
+// HTML, the Stripe and App Store pages' frame and one-button forms, delivering an event to the
+// product, and listening. Their routing is route-table.ts.
 import {
   type IncomingMessage,
   request as httpRequest,

@@ -21,9 +21,10 @@
 //   goes through the same code as `POST /v1/refunds`, and a dispute can be opened and then closed
 //   as won or lost, each delivering the event Stripe would.
 //
-// State lives in memory: it is a development tool, refused in production by the API's config.
+// Every endpoint is a row of the route tables at the top of startStripeSandbox. State lives in
+// memory: it is a development tool, refused in production by the API's config.
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 
 import {
   escapeHtml,
@@ -34,6 +35,18 @@ import {
   readBody,
   sendHtml,
 } from './loopback-http';
+import {
+  anyMethod,
+  del,
+  type Exchange,
+  get,
+  type PageHandler,
+  paramReader,
+  post,
+  routeTable,
+  sendText,
+  serveRoutes,
+} from './route-table';
 
 export interface StripeSandboxOptions {
   /** Where events are delivered (the API's webhook endpoint), read at each delivery. */
@@ -301,6 +314,33 @@ function refuseKey(response: ServerResponse, authorization: string | undefined):
   });
 }
 
+/** One request to the API, as its route handlers read it. */
+interface ApiCall {
+  method: string;
+  path: string;
+  /** The form (a POST's body) or query string parameters, as objects. */
+  params: Record<string, unknown>;
+  /** A `:name` of the route's path. */
+  param: (name: string) => string;
+}
+
+type ApiHandler = (call: ApiCall) => unknown;
+
+function unrecognizedRequest({ method, path }: ApiCall): Refusal {
+  return new Refusal(
+    404,
+    `Unrecognized request URL (${method}: ${path}). The sandbox speaks only what Kegel Coach uses.`,
+  );
+}
+
+function notFound(response: ServerResponse): void {
+  sendText(response, 404, 'Not found');
+}
+
+function internalError(response: ServerResponse, error: unknown): void {
+  sendText(response, 500, String(error));
+}
+
 function stripeError(response: ServerResponse, refusal: Refusal): void {
   sendJson(response, refusal.status, {
     error: {
@@ -379,6 +419,42 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
   const retryBaseMs = options.retryBaseMs ?? 1000;
   const pendingDeliveries = new Set<NodeJS.Timeout>();
   let baseUrl = '';
+
+  // ---- Every endpoint of the sandbox, in one place; each handler is a named function below ----
+
+  /** The API: each handler answers in Stripe's shape or throws a Refusal. */
+  const findApiRoute = routeTable<ApiHandler>([
+    post('/v1/customers', ({ params }) => createCustomer(params)),
+    get('/v1/customers/:customerId', retrieveCustomer),
+    post('/v1/customers/:customerId', updateCustomer),
+    del('/v1/customers/:customerId', deleteCustomer),
+    anyMethod('/v1/customers/:customerId', refuseCustomerMethod),
+    post('/v1/checkout/sessions', ({ params }) => createSession(params)),
+    get('/v1/checkout/sessions', listSessions),
+    get('/v1/checkout/sessions/:id', retrieveFrom(sessions, 'checkout.session')),
+    post('/v1/refunds', ({ params }) => createRefund(params)),
+    get('/v1/refunds', listRefunds),
+    get('/v1/refunds/:id', retrieveFrom(refunds, 'refund')),
+    get('/v1/payment_intents/:id', retrieveFrom(paymentIntents, 'payment_intent')),
+    get('/v1/charges/:id', retrieveFrom(charges, 'charge')),
+    get('/v1/disputes/:id', retrieveFrom(disputes, 'dispute')),
+    post('/v1/billing_portal/sessions', createPortalSession),
+  ]);
+
+  /** The server: the API above, the pages a person sees, and the development page's forms. */
+  const findPageRoute = routeTable<PageHandler>([
+    anyMethod('/v1/*', handleApi),
+    get('/checkout/:sessionId', showCheckout),
+    post('/checkout/:sessionId/pay', pay),
+    anyMethod('/portal/:token(\\w+)', showPortal),
+    get('/dev', showDevPage),
+    post('/dev/payments/:paymentIntentId/refund', refundFromDevPage),
+    post('/dev/payments/:paymentIntentId/dispute', openDisputeFromDevPage),
+    post('/dev/disputes/:disputeId/close', closeDisputeFromDevPage),
+    // Anything else under /dev is the development page's own 404.
+    anyMethod('/dev', noSuchDevPage),
+    anyMethod('/dev/*', noSuchDevPage),
+  ]);
 
   /** Each attempt is signed anew (a fresh timestamp), the payload stays the same, as Stripe's. */
   async function deliver(payload: string, attempt = 1): Promise<void> {
@@ -639,111 +715,108 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
     return dispute;
   }
 
-  /** The API's routes: an answer in Stripe's shape, or a thrown Refusal. */
-  function answerApi(method: string, path: string, params: Record<string, unknown>): unknown {
-    if (method === 'POST' && path === '/v1/customers') return createCustomer(params);
-    const customerMatch = /^\/v1\/customers\/([\w-]+)$/.exec(path);
-    if (customerMatch?.[1]) {
-      const customerId = customerMatch[1];
-      const customer = customers.get(customerId);
-      if (!customer && method === 'GET' && deletedCustomers.has(customerId))
-        return { id: customerId, object: 'customer', deleted: true };
-      if (!customer) throw noSuch('customer', customerId);
-      if (method === 'GET') return customer;
-      if (method === 'POST') {
-        const email = stringParam(params, 'email');
-        const name = stringParam(params, 'name');
-        // Stripe's update: a parameter given as '' unsets the field.
-        if (email !== undefined) customer.email = email || null;
-        if (name !== undefined) customer.name = name || null;
-        customer.metadata = mergeMetadata(customer.metadata, params.metadata);
-        return customer;
-      }
-      if (method === 'DELETE') {
-        customers.delete(customerId);
-        deletedCustomers.add(customerId);
-        return { id: customerId, object: 'customer', deleted: true };
-      }
-    }
-    if (method === 'POST' && path === '/v1/checkout/sessions') return createSession(params);
-    if (method === 'GET' && path === '/v1/checkout/sessions') {
-      const paymentIntent = stringParam(params, 'payment_intent');
-      const customer = stringParam(params, 'customer');
-      const status = stringParam(params, 'status');
-      const email = (params.customer_details as Record<string, unknown> | undefined)?.email;
-      return stripeList(
-        newestFirst(
-          sessions,
-          (session) =>
-            (paymentIntent === undefined || session.payment_intent === paymentIntent) &&
-            (customer === undefined || session.customer === customer) &&
-            (status === undefined || session.status === status) &&
-            (email === undefined || session.customer_details?.email === email),
-        ),
-        path,
-        params,
-      );
-    }
-    const sessionMatch = /^\/v1\/checkout\/sessions\/([\w-]+)$/.exec(path);
-    if (method === 'GET' && sessionMatch?.[1]) {
-      const session = sessions.get(sessionMatch[1]);
-      if (!session) throw noSuch('checkout.session', sessionMatch[1]);
-      return session;
-    }
-    if (method === 'POST' && path === '/v1/refunds') return createRefund(params);
-    if (method === 'GET' && path === '/v1/refunds') {
-      const paymentIntent = stringParam(params, 'payment_intent');
-      const charge = stringParam(params, 'charge');
-      return stripeList(
-        newestFirst(
-          refunds,
-          (refund) =>
-            (paymentIntent === undefined || refund.payment_intent === paymentIntent) &&
-            (charge === undefined || refund.charge === charge),
-        ),
-        path,
-        params,
-      );
-    }
-    const recordMatch = /^\/v1\/(payment_intents|charges|refunds|disputes)\/([\w-]+)$/.exec(path);
-    if (method === 'GET' && recordMatch?.[1] && recordMatch[2]) {
-      const [records, kind] = {
-        payment_intents: [paymentIntents, 'payment_intent'] as const,
-        charges: [charges, 'charge'] as const,
-        refunds: [refunds, 'refund'] as const,
-        disputes: [disputes, 'dispute'] as const,
-      }[recordMatch[1] as 'payment_intents' | 'charges' | 'refunds' | 'disputes'];
-      const record = records.get(recordMatch[2]);
-      if (!record) throw noSuch(kind, recordMatch[2]);
-      return record;
-    }
-    if (method === 'POST' && path === '/v1/billing_portal/sessions') {
-      const customer = stringParam(params, 'customer');
-      if (!customer || !customers.has(customer))
-        throw noSuch('customer', customer ?? '', 'customer', 400);
-      const token = randomBytes(16).toString('hex');
-      portalSessions.set(token, {
-        customer,
-        returnUrl: stringParam(params, 'return_url') ?? '/',
-      });
-      return {
-        id: id('bps'),
-        object: 'billing_portal.session',
-        customer,
-        url: `${baseUrl}/portal/${token}`,
-      };
-    }
-    throw new Refusal(
-      404,
-      `Unrecognized request URL (${method}: ${path}). The sandbox speaks only what Kegel Coach uses.`,
+  function retrieveCustomer({ param }: ApiCall): unknown {
+    const customerId = param('customerId');
+    if (!customers.has(customerId) && deletedCustomers.has(customerId))
+      return { id: customerId, object: 'customer', deleted: true };
+    return customerOf(customerId);
+  }
+
+  function updateCustomer({ param, params }: ApiCall): Customer {
+    const customer = customerOf(param('customerId'));
+    const email = stringParam(params, 'email');
+    const name = stringParam(params, 'name');
+    // Stripe's update: a parameter given as '' unsets the field.
+    if (email !== undefined) customer.email = email || null;
+    if (name !== undefined) customer.name = name || null;
+    customer.metadata = mergeMetadata(customer.metadata, params.metadata);
+    return customer;
+  }
+
+  function deleteCustomer({ param }: ApiCall): unknown {
+    const customerId = customerOf(param('customerId')).id;
+    customers.delete(customerId);
+    deletedCustomers.add(customerId);
+    return { id: customerId, object: 'customer', deleted: true };
+  }
+
+  /** Another method on a customer: Stripe names a missing customer before the method it refuses. */
+  function refuseCustomerMethod(call: ApiCall): never {
+    customerOf(call.param('customerId'));
+    throw unrecognizedRequest(call);
+  }
+
+  function customerOf(customerId: string): Customer {
+    const customer = customers.get(customerId);
+    if (!customer) throw noSuch('customer', customerId);
+    return customer;
+  }
+
+  function listSessions({ path, params }: ApiCall): StripeList<Session> {
+    const paymentIntent = stringParam(params, 'payment_intent');
+    const customer = stringParam(params, 'customer');
+    const status = stringParam(params, 'status');
+    const email = (params.customer_details as Record<string, unknown> | undefined)?.email;
+    return stripeList(
+      newestFirst(
+        sessions,
+        (session) =>
+          (paymentIntent === undefined || session.payment_intent === paymentIntent) &&
+          (customer === undefined || session.customer === customer) &&
+          (status === undefined || session.status === status) &&
+          (email === undefined || session.customer_details?.email === email),
+      ),
+      path,
+      params,
     );
   }
 
-  async function handleApi(
-    request: IncomingMessage,
-    response: ServerResponse,
-    url: URL,
-  ): Promise<void> {
+  function listRefunds({ path, params }: ApiCall): StripeList<Refund> {
+    const paymentIntent = stringParam(params, 'payment_intent');
+    const charge = stringParam(params, 'charge');
+    return stripeList(
+      newestFirst(
+        refunds,
+        (refund) =>
+          (paymentIntent === undefined || refund.payment_intent === paymentIntent) &&
+          (charge === undefined || refund.charge === charge),
+      ),
+      path,
+      params,
+    );
+  }
+
+  /** `GET /v1/<records>/:id` of one kind of record, answered as Stripe names a missing one. */
+  function retrieveFrom<T>(records: Map<string, T>, kind: string): ApiHandler {
+    return ({ param }) => {
+      const record = records.get(param('id'));
+      if (!record) throw noSuch(kind, param('id'));
+      return record;
+    };
+  }
+
+  function createPortalSession({ params }: ApiCall): unknown {
+    const customer = stringParam(params, 'customer');
+    if (!customer || !customers.has(customer))
+      throw noSuch('customer', customer ?? '', 'customer', 400);
+    const token = randomBytes(16).toString('hex');
+    portalSessions.set(token, {
+      customer,
+      returnUrl: stringParam(params, 'return_url') ?? '/',
+    });
+    return {
+      id: id('bps'),
+      object: 'billing_portal.session',
+      customer,
+      url: `${baseUrl}/portal/${token}`,
+    };
+  }
+
+  /**
+   * Every `/v1/` request: the key checked, the parameters read, an `Idempotency-Key` replayed,
+   * then the API's own table answers (or Stripe's 404 for a path it does not know).
+   */
+  async function handleApi({ request, response, url }: Exchange): Promise<void> {
     const method = request.method ?? 'GET';
     if (
       options.secretKey !== undefined &&
@@ -771,7 +844,15 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
       return sendJson(response, 200, earlier.body);
     }
     try {
-      const answer = answerApi(method, url.pathname, params);
+      const found = findApiRoute(method, url.pathname);
+      const call: ApiCall = {
+        method,
+        path: url.pathname,
+        params,
+        param: paramReader(found?.params ?? {}),
+      };
+      if (!found) throw unrecognizedRequest(call);
+      const answer = found.handle(call);
       // A copy: the record changes later (a refund's charge), the replayed answer must not.
       const answered = JSON.parse(JSON.stringify(answer)) as unknown;
       if (idempotencyKey)
@@ -783,11 +864,15 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
     }
   }
 
-  async function pay(
-    request: IncomingMessage,
-    response: ServerResponse,
-    session: Session,
-  ): Promise<void> {
+  function showCheckout({ response, param }: Exchange): void {
+    const session = sessions.get(param('sessionId'));
+    if (!session) return notFound(response);
+    sendHtml(response, 200, checkoutPage(session, payerEmail(session)));
+  }
+
+  async function pay({ request, response, param }: Exchange): Promise<void> {
+    const session = sessions.get(param('sessionId'));
+    if (!session) return notFound(response);
     const form = new URLSearchParams(await readBody(request));
     const card = (form.get('card') ?? '').replace(/\D/g, '');
     const again = (error: string): void =>
@@ -843,8 +928,8 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
     response.end();
   }
 
-  function portalPage(response: ServerResponse, token: string): void {
-    const portal = portalSessions.get(token);
+  function showPortal({ response, param }: Exchange): void {
+    const portal = portalSessions.get(param('token'));
     // A deleted customer's portal links end with it.
     if (!portal || !customers.has(portal.customer))
       return sendHtml(response, 404, page('Not found', '<p>This portal link has expired.</p>'));
@@ -944,27 +1029,42 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
     );
   }
 
-  /** The development page and its forms: each POST answers 303 back to the page. */
-  async function handleDev(
-    request: IncomingMessage,
-    response: ServerResponse,
-    path: string,
+  function showDevPage({ response }: Exchange): void {
+    sendHtml(response, 200, devPage());
+  }
+
+  function noSuchDevPage({ response }: Exchange): void {
+    sendHtml(response, 404, page('Not found', '<p>No such page.</p>'));
+  }
+
+  function refundFromDevPage(exchange: Exchange): Promise<void> {
+    return runDevAction(exchange, (form) => {
+      const amount = form.get('amount');
+      createRefund({
+        payment_intent: exchange.param('paymentIntentId'),
+        ...(amount ? { amount } : {}),
+      });
+    });
+  }
+
+  function openDisputeFromDevPage(exchange: Exchange): Promise<void> {
+    return runDevAction(exchange, () => openDispute(exchange.param('paymentIntentId')));
+  }
+
+  function closeDisputeFromDevPage(exchange: Exchange): Promise<void> {
+    return runDevAction(exchange, (form) =>
+      closeDispute(exchange.param('disputeId'), form.get('outcome')),
+    );
+  }
+
+  /** A form of the development page: done, it answers 303 back to the page. */
+  async function runDevAction(
+    { request, response }: Exchange,
+    action: (form: URLSearchParams) => void,
   ): Promise<void> {
-    if (request.method === 'GET' && path === '/dev') return sendHtml(response, 200, devPage());
-    const refund = /^\/dev\/payments\/([\w-]+)\/refund$/.exec(path);
-    const dispute = /^\/dev\/payments\/([\w-]+)\/dispute$/.exec(path);
-    const close = /^\/dev\/disputes\/([\w-]+)\/close$/.exec(path);
-    if (request.method !== 'POST' || !(refund?.[1] ?? dispute?.[1] ?? close?.[1])) {
-      return sendHtml(response, 404, page('Not found', '<p>No such page.</p>'));
-    }
     const form = new URLSearchParams(await readBody(request));
     try {
-      if (refund?.[1]) {
-        const amount = form.get('amount');
-        createRefund({ payment_intent: refund[1], ...(amount ? { amount } : {}) });
-      }
-      if (dispute?.[1]) openDispute(dispute[1]);
-      if (close?.[1]) closeDispute(close[1], form.get('outcome'));
+      action(form);
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
       // The state of the payment is what forbids these here, whatever Stripe's API answers.
@@ -983,28 +1083,9 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
     response.end();
   }
 
-  const server = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://sandbox');
-    const path = url.pathname;
-    const handle = async (): Promise<void> => {
-      if (path.startsWith('/v1/')) return handleApi(request, response, url);
-      if (path === '/dev' || path.startsWith('/dev/')) return handleDev(request, response, path);
-      const checkout = /^\/checkout\/([\w-]+)(\/pay)?$/.exec(path);
-      const session = checkout?.[1] ? sessions.get(checkout[1]) : undefined;
-      if (checkout && session && request.method === 'POST' && checkout[2])
-        return pay(request, response, session);
-      if (checkout && session && request.method === 'GET' && !checkout[2])
-        return sendHtml(response, 200, checkoutPage(session, payerEmail(session)));
-      const portal = /^\/portal\/(\w+)$/.exec(path);
-      if (portal?.[1]) return portalPage(response, portal[1]);
-      response.writeHead(404, { 'content-type': 'text/plain' });
-      response.end('Not found');
-    };
-    handle().catch((error: unknown) => {
-      response.writeHead(500, { 'content-type': 'text/plain' });
-      response.end(String(error));
-    });
-  });
+  const server = createServer(
+    serveRoutes(findPageRoute, ({ response }) => notFound(response), internalError),
+  );
 
   const port = await listenOnLoopback(server, options.port);
   baseUrl = `http://localhost:${port}`;
