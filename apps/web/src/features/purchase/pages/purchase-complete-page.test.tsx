@@ -1,6 +1,7 @@
-import { cleanup, screen } from '@testing-library/react';
+import { act, cleanup, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 
+import { tokenStore } from '../../../shared/http/api';
 import { errorReply, fakeApi, type FakeReply } from '../../../testing/fake-api';
 import { renderApp, signInAs } from '../../../testing/render-app';
 
@@ -160,6 +161,36 @@ describe('/purchase/complete, the wait for the premium end date to move', () => 
     await waitOnTheClock(60_000);
     expect(profileReads()).toBe(first + 3);
     expect(tabsTold()).toBe(2);
+  });
+
+  it('starts the wait afresh when the buyer signs out and in again meanwhile (in another tab)', async () => {
+    await openPage(MEMBER_PAGE);
+    await waitOnTheClock(2_000);
+    const pair = tokenStore.read()!;
+
+    act(() => tokenStore.clear());
+    await settle();
+    expect(tabsTold()).toBe(2);
+    const signedOut = profileReads();
+    await waitOnTheClock(10_000);
+    expect(profileReads()).toBe(signedOut);
+
+    // The new end date is already there at the new first read: it is what the wait compares with.
+    profileAnswer = () => ({
+      body: { id: 'member-1', email: 'member@example.com', subscriptionEndDate: NEW_END },
+    });
+    act(() => tokenStore.write(pair));
+    await settle();
+    expect(tabsTold()).toBe(3);
+    const first = profileReads();
+    expect(first).toBeGreaterThan(signedOut);
+    for (let reread = 1; reread <= 15; reread += 1) {
+      await waitOnTheClock(2_000);
+      expect(profileReads()).toBe(first + reread);
+    }
+    await waitOnTheClock(60_000);
+    expect(profileReads()).toBe(first + 15);
+    expect(tabsTold()).toBe(3);
   });
 
   it('stops re-reading when the page is closed', async () => {
