@@ -50,6 +50,7 @@ export function usePremiumRefreshAfterPurchase(isMemberPurchase: boolean): void 
   const refreshAccountEverywhere = useRefreshAccountEverywhere();
   const isWatching = isMemberPurchase && hasTokens;
 
+  // Told again when the buyer signs in or out on the way: the account every tab shows changed.
   useEffect(() => {
     refreshAccountEverywhere();
   }, [isMemberPurchase, hasTokens, refreshAccountEverywhere]);
@@ -70,7 +71,8 @@ export function usePremiumRefreshAfterPurchase(isMemberPurchase: boolean): void 
     ...freshness.whileInUse,
     enabled: isWatching,
     // The interval starts again whenever the watch changes, so each re-read comes 2 s after the
-    // previous answer; it runs in a background tab too, where the checkout often leaves the buyer.
+    // previous answer. It runs in a background tab too: the buyer may go back to the tab the
+    // purchase started from while this one waits.
     refetchInterval: ({ state: { data } }) =>
       data && isStillWaiting(data) ? POLL_EVERY_MS : false,
     refetchIntervalInBackground: true,
