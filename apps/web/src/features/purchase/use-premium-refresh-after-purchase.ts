@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 
 import { freshness } from '../../shared/query/query-client';
@@ -7,9 +7,36 @@ import {
   useHasTokens,
   useRefreshAccountEverywhere,
 } from '../../shared/session/session';
+import { purchaseQueries } from './api';
 
 const POLL_EVERY_MS = 2_000;
 const POLL_ATTEMPTS = 15;
+
+/** The premium end date as one read of the profile found it: `undefined` when the read failed. */
+type EndDateRead = string | null | undefined;
+
+/** One wait for the end date to move: its first read, its latest, and how many came after the first. */
+interface EndDateWatch {
+  first: EndDateRead;
+  latest: EndDateRead;
+  rereads: number;
+}
+
+function hasMoved(watch: EndDateWatch): boolean {
+  return watch.latest !== watch.first;
+}
+
+function isStillWaiting(watch: EndDateWatch): boolean {
+  return !hasMoved(watch) && watch.rereads < POLL_ATTEMPTS;
+}
+
+/** Reads the profile from the server, into its cache; a failed read is no end date at all. */
+async function readEndDate(queryClient: QueryClient): Promise<EndDateRead> {
+  const profile = await queryClient
+    .fetchQuery({ ...sessionQueries.profile(), ...freshness.fromServer })
+    .catch(() => undefined);
+  return profile?.subscriptionEndDate;
+}
 
 /**
  * After a payment, premium changes when Stripe's webhook reaches the server, which may be a
@@ -21,31 +48,33 @@ export function usePremiumRefreshAfterPurchase(isMemberPurchase: boolean): void 
   const queryClient = useQueryClient();
   const hasTokens = useHasTokens();
   const refreshAccountEverywhere = useRefreshAccountEverywhere();
+  const isWatching = isMemberPurchase && hasTokens;
 
+  // Told again when the buyer signs in or out on the way: the account every tab shows changed.
   useEffect(() => {
     refreshAccountEverywhere();
-    if (!isMemberPurchase || !hasTokens) return;
-    let isStopped = false;
-    const readEnd = async () =>
-      (
-        await queryClient
-          .fetchQuery({ ...sessionQueries.profile(), ...freshness.fromServer })
-          .catch(() => undefined)
-      )?.subscriptionEndDate;
+  }, [isMemberPurchase, hasTokens, refreshAccountEverywhere]);
 
-    void (async () => {
-      const before = await readEnd();
-      for (let attempt = 0; attempt < POLL_ATTEMPTS && !isStopped; attempt += 1) {
-        await new Promise((resolve) => setTimeout(resolve, POLL_EVERY_MS));
-        if (isStopped) return;
-        if ((await readEnd()) !== before) {
-          refreshAccountEverywhere();
-          return;
-        }
-      }
-    })();
-    return () => {
-      isStopped = true;
-    };
-  }, [isMemberPurchase, hasTokens, queryClient, refreshAccountEverywhere]);
+  useQuery({
+    // A wait that stops (the buyer signs out) is forgotten at once, so one that starts again, after
+    // a sign-in, compares with a first read of its own.
+    queryKey: [...purchaseQueries.all(), 'premium-end-watch', isWatching],
+    queryFn: async ({ queryKey }): Promise<EndDateWatch> => {
+      const previous = queryClient.getQueryData<EndDateWatch>(queryKey);
+      const latest = await readEndDate(queryClient);
+      const watch = previous
+        ? { first: previous.first, latest, rereads: previous.rereads + 1 }
+        : { first: latest, latest, rereads: 0 };
+      if (hasMoved(watch)) refreshAccountEverywhere();
+      return watch;
+    },
+    ...freshness.whileInUse,
+    enabled: isWatching,
+    // The interval starts again whenever the watch changes, so each re-read comes 2 s after the
+    // previous answer. It runs in a background tab too: the buyer may go back to the tab the
+    // purchase started from while this one waits.
+    refetchInterval: ({ state: { data } }) =>
+      data && isStillWaiting(data) ? POLL_EVERY_MS : false,
+    refetchIntervalInBackground: true,
+  });
 }

@@ -50,6 +50,11 @@ export const freshness = {
   singleUse: { staleTime: 0, gcTime: 0 },
   /** For one read that must reach the server even though the cached answer is still fresh. */
   fromServer: { staleTime: 0 },
+  /**
+   * What one page keeps track of while it shows (the wait after a purchase): forgotten as soon as
+   * no page uses it, so that the next use starts afresh.
+   */
+  whileInUse: { gcTime: 0 },
 } as const;
 
 export function createQueryClient(): QueryClient {

@@ -1,4 +1,4 @@
-import { forwardRef, type InputHTMLAttributes, type ReactNode, useId } from 'react';
+import { type InputHTMLAttributes, type ReactNode, type Ref, useId } from 'react';
 
 import styles from './form-field.module.css';
 
@@ -9,13 +9,20 @@ export interface CheckboxProps extends Omit<InputHTMLAttributes<HTMLInputElement
   error?: string;
   /** Ids of text elsewhere on the page that explains the box (read with it). */
   describedBy?: string;
+  /** The input element itself: a form focuses the first invalid field through it. */
+  ref?: Ref<HTMLInputElement>;
 }
 
 /** A labelled checkbox; its error is tied to it with aria-describedby, like the text fields'. */
-export const Checkbox = forwardRef<HTMLInputElement, CheckboxProps>(function Checkbox(
-  { label, error, describedBy, id, className, ...inputProps },
+export function Checkbox({
+  label,
+  error,
+  describedBy,
+  id,
+  className,
   ref,
-) {
+  ...inputProps
+}: CheckboxProps): React.JSX.Element {
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const errorId = `${inputId}-error`;
@@ -43,4 +50,4 @@ export const Checkbox = forwardRef<HTMLInputElement, CheckboxProps>(function Che
       ) : null}
     </div>
   );
-});
+}

@@ -1,4 +1,4 @@
-import { forwardRef, type InputHTMLAttributes, useId } from 'react';
+import { type InputHTMLAttributes, type Ref, useId } from 'react';
 
 import { FieldShell } from './field-shell';
 import styles from './form-field.module.css';
@@ -9,13 +9,20 @@ export interface TextInputProps extends InputHTMLAttributes<HTMLInputElement> {
   error?: string;
   /** A short note under the label, read with the field. */
   hint?: string;
+  /** The input element itself: a form focuses the first invalid field through it. */
+  ref?: Ref<HTMLInputElement>;
 }
 
 /** A labelled 48px text input; its error is tied to it with aria-describedby. */
-export const TextInput = forwardRef<HTMLInputElement, TextInputProps>(function TextInput(
-  { label, error, hint, id, className, ...inputProps },
+export function TextInput({
+  label,
+  error,
+  hint,
+  id,
+  className,
   ref,
-) {
+  ...inputProps
+}: TextInputProps): React.JSX.Element {
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const errorId = `${inputId}-error`;
@@ -42,11 +49,9 @@ export const TextInput = forwardRef<HTMLInputElement, TextInputProps>(function T
       />
     </FieldShell>
   );
-});
+}
 
 /** An email field: the right keyboard on phones and the browser's address autofill. */
-export const EmailInput = forwardRef<HTMLInputElement, TextInputProps>(
-  function EmailInput(props, ref) {
-    return <TextInput ref={ref} type="email" autoComplete="email" inputMode="email" {...props} />;
-  },
-);
+export function EmailInput(props: TextInputProps): React.JSX.Element {
+  return <TextInput type="email" autoComplete="email" inputMode="email" {...props} />;
+}

@@ -1,0 +1,216 @@
+import { act, cleanup, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+
+import { tokenStore } from '../../../shared/http/api';
+import { errorReply, fakeApi, type FakeReply } from '../../../testing/fake-api';
+import { renderApp, signInAs } from '../../../testing/render-app';
+
+/**
+ * After a payment the page re-reads the member's profile every 2 seconds, for up to half a
+ * minute, until the premium end date moves (Stripe's webhook may reach the server a moment after
+ * the buyer): what the server is asked, when, and how often every tab is told to read afresh.
+ * The waits run on a fake clock; the answers and the rendering run for real.
+ */
+const MEMBER_PAGE = '/purchase/complete?registered=true&email=member%40example.com';
+const GUEST_PAGE = '/purchase/complete?registered=false&email=guest%40example.com';
+const NEW_END = '2031-01-01T00:00:00.000Z';
+
+let profileAnswer: () => FakeReply;
+
+function profileReads(): number {
+  return fakeApi.requestsTo('readProfile').length;
+}
+
+const ACCOUNT_CHANNEL_NAME = 'kegel-coach.account';
+let otherTab: BroadcastChannel;
+let heardInOtherTab = 0;
+let messagesSent: MockInstance<BroadcastChannel['postMessage']>;
+
+/** The messages to the site's other tabs, each one "the account changed, read it afresh". */
+function tabsTold(): number {
+  return messagesSent.mock.calls.length;
+}
+
+/**
+ * Lets the messages already sent and the answers already asked for arrive, and the page take
+ * them in, without moving the clock.
+ */
+async function settle(): Promise<void> {
+  const giveUpAt = Date.now() + 5_000;
+  let round = 0;
+  while (round < 20 || (heardInOtherTab < tabsTold() && Date.now() < giveUpAt)) {
+    await vi.advanceTimersByTimeAsync(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    round += 1;
+  }
+  for (round = 0; round < 20; round += 1) {
+    await vi.advanceTimersByTimeAsync(0);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+async function waitOnTheClock(ms: number): Promise<void> {
+  await vi.advanceTimersByTimeAsync(ms);
+  await settle();
+}
+
+async function openPage(path: string): Promise<void> {
+  renderApp(path);
+  // The page is loaded for real; React shows it after a short pause, which runs on the fake clock,
+  // a millisecond at a time so that the clock stands still from the moment the page shows.
+  const giveUpAt = Date.now() + 10_000;
+  while (!screen.queryByRole('heading', { level: 1 }) && Date.now() < giveUpAt) {
+    await vi.advanceTimersByTimeAsync(1);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  expect(screen.getByRole('heading', { level: 1, name: 'Purchase completed!' })).toBeVisible();
+  await settle();
+}
+
+describe('/purchase/complete, the wait for the premium end date to move', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    messagesSent = vi.spyOn(BroadcastChannel.prototype, 'postMessage');
+    signInAs({ subscriptionEndDate: null });
+    profileAnswer = () => ({
+      body: { id: 'member-1', email: 'member@example.com', subscriptionEndDate: null },
+    });
+    fakeApi.on('readProfile', () => profileAnswer());
+    heardInOtherTab = 0;
+    otherTab = new BroadcastChannel(ACCOUNT_CHANNEL_NAME);
+    otherTab.onmessage = () => {
+      heardInOtherTab += 1;
+    };
+  });
+
+  afterEach(() => {
+    otherTab.close();
+    cleanup();
+    vi.useRealTimers();
+  });
+
+  it('re-reads the profile 2 s after each answer until the end date moves, then tells every tab again', async () => {
+    await openPage(MEMBER_PAGE);
+    expect(tabsTold()).toBe(1);
+    const first = profileReads();
+
+    await waitOnTheClock(1_999);
+    expect(profileReads()).toBe(first);
+    await waitOnTheClock(1);
+    expect(profileReads()).toBe(first + 1);
+    await waitOnTheClock(2_000);
+    expect(profileReads()).toBe(first + 2);
+    expect(tabsTold()).toBe(1);
+
+    profileAnswer = () => ({
+      body: { id: 'member-1', email: 'member@example.com', subscriptionEndDate: NEW_END },
+    });
+    await waitOnTheClock(2_000);
+    expect(tabsTold()).toBe(2);
+    expect(heardInOtherTab).toBe(2);
+    // The re-read, then this tab's own fresh read of the account, and the one it makes on hearing
+    // its own message.
+    const afterTheMove = profileReads();
+    expect(afterTheMove).toBe(first + 3 + 2);
+
+    await waitOnTheClock(60_000);
+    expect(profileReads()).toBe(afterTheMove);
+    expect(tabsTold()).toBe(2);
+  });
+
+  it('counts the 2 s from the answer, however long the server takes to give it', async () => {
+    await openPage(MEMBER_PAGE);
+    const first = profileReads();
+    fakeApi.on(
+      'readProfile',
+      () => new Promise((resolve) => setTimeout(() => resolve(profileAnswer()), 1_500)),
+    );
+
+    await waitOnTheClock(2_000);
+    expect(profileReads()).toBe(first + 1);
+    await waitOnTheClock(1_500 + 1_999);
+    expect(profileReads()).toBe(first + 1);
+    await waitOnTheClock(1);
+    expect(profileReads()).toBe(first + 2);
+    expect(tabsTold()).toBe(1);
+  });
+
+  it('gives up after 15 re-reads, half a minute, when the end date never moves', async () => {
+    await openPage(MEMBER_PAGE);
+    const first = profileReads();
+
+    for (let reread = 1; reread <= 15; reread += 1) {
+      await waitOnTheClock(2_000);
+      expect(profileReads()).toBe(first + reread);
+    }
+    await waitOnTheClock(60_000);
+    expect(profileReads()).toBe(first + 15);
+    expect(tabsTold()).toBe(1);
+  });
+
+  it('ends the wait at a re-read that fails, and tells every tab to read afresh', async () => {
+    await openPage(MEMBER_PAGE);
+    const first = profileReads();
+
+    profileAnswer = () => errorReply(503, 'The server is busy.');
+    await waitOnTheClock(2_000);
+    // The failed re-read, then this tab's own two fresh reads of the account (as above).
+    expect(profileReads()).toBe(first + 3);
+    expect(tabsTold()).toBe(2);
+
+    await waitOnTheClock(60_000);
+    expect(profileReads()).toBe(first + 3);
+    expect(tabsTold()).toBe(2);
+  });
+
+  it('starts the wait afresh when the buyer signs out and in again meanwhile (in another tab)', async () => {
+    await openPage(MEMBER_PAGE);
+    await waitOnTheClock(2_000);
+    const pair = tokenStore.read()!;
+
+    act(() => tokenStore.clear());
+    await settle();
+    expect(tabsTold()).toBe(2);
+    const signedOut = profileReads();
+    await waitOnTheClock(10_000);
+    expect(profileReads()).toBe(signedOut);
+
+    // The new end date is already there at the new first read: it is what the wait compares with.
+    profileAnswer = () => ({
+      body: { id: 'member-1', email: 'member@example.com', subscriptionEndDate: NEW_END },
+    });
+    act(() => tokenStore.write(pair));
+    await settle();
+    expect(tabsTold()).toBe(3);
+    const first = profileReads();
+    expect(first).toBeGreaterThan(signedOut);
+    for (let reread = 1; reread <= 15; reread += 1) {
+      await waitOnTheClock(2_000);
+      expect(profileReads()).toBe(first + reread);
+    }
+    await waitOnTheClock(60_000);
+    expect(profileReads()).toBe(first + 15);
+    expect(tabsTold()).toBe(3);
+  });
+
+  it('stops re-reading when the page is closed', async () => {
+    await openPage(MEMBER_PAGE);
+    await waitOnTheClock(2_000);
+    const beforeClosing = profileReads();
+
+    cleanup();
+    await waitOnTheClock(60_000);
+    expect(profileReads()).toBe(beforeClosing);
+    expect(tabsTold()).toBe(1);
+  });
+
+  it('only tells every tab, once, after a purchase with a new email', async () => {
+    await openPage(GUEST_PAGE);
+    expect(tabsTold()).toBe(1);
+    const reads = profileReads();
+
+    await waitOnTheClock(60_000);
+    expect(profileReads()).toBe(reads);
+    expect(tabsTold()).toBe(1);
+  });
+});
