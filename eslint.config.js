@@ -1,7 +1,8 @@
 // One lint configuration for the whole tree. Beyond correctness it holds the boundaries the
 // README's Architecture names: kebab-case file names, process.env only in config files,
 // import.meta.env only in the web's config/env.ts, web imports that run shared -> features -> app,
-// and the API's layers (routes -> services -> repos -> db; plugins know no module).
+// and the API's layers by role (routes -> rules -> repos -> db; plugins, security/, mail/ and
+// http/ know no module), which apps/api/test/lint-boundaries.test.ts proves with planted files.
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import checkFile from 'eslint-plugin-check-file';
@@ -153,15 +154,30 @@ export default tseslint.config(
               from: './apps/api/src/modules',
               message: 'Plugins never import modules: hand them what they need from app.ts.',
             },
+            // By role, whatever the file is called: routes are routes.ts and *-routes.ts, repos
+            // repo.ts and *-repo.ts, and every other module file holds rules.
             {
-              target: './apps/api/src/modules/**/routes.ts',
-              from: './apps/api/src/modules/**/repo.ts',
+              target: ['./apps/api/src/modules/**/routes.ts', './apps/api/src/**/*-routes.ts'],
+              from: ['./apps/api/src/modules/**/repo.ts', './apps/api/src/modules/**/*-repo.ts'],
               message: 'Routes call services, never repos.',
             },
             {
-              target: './apps/api/src/modules/**/repo.ts',
-              from: ['./apps/api/src/modules/**/service.ts', './apps/api/src/modules/**/routes.ts'],
-              message: 'Repos hold SQL only: they never import services or routes.',
+              target: ['./apps/api/src/modules/**/repo.ts', './apps/api/src/modules/**/*-repo.ts'],
+              from: './apps/api/src/modules/**/!(repo|*-repo).ts',
+              message: 'Repos hold SQL only: they import no rules and no routes.',
+            },
+            {
+              target: './apps/api/src/modules/**/!(routes|*-routes).ts',
+              from: [
+                './apps/api/src/modules/**/routes.ts',
+                './apps/api/src/modules/**/*-routes.ts',
+              ],
+              message: 'Rules never import routes: routes call rules, not the other way.',
+            },
+            {
+              target: ['./apps/api/src/security', './apps/api/src/mail', './apps/api/src/http'],
+              from: './apps/api/src/modules',
+              message: 'security/, mail/ and http/ know no module: hand them what they need.',
             },
             {
               target: './apps/api/src/db',
