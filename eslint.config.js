@@ -190,6 +190,25 @@ export default tseslint.config(
     },
   },
   {
+    // A module reaches another only through its public face (its index.ts); the composition
+    // root, modules/module-routes.ts, is the one file that joins them all.
+    files: ['apps/api/src/modules/*/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./[a-z-]+/',
+              message:
+                "Another module is reached through its index.ts, its public face: import from '../<module>'.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // One way each: cache settings on the query client, forms through useContractForm, progress
     // toasts from the mutation cache, test helpers only in tests.
     files: ['apps/web/src/features/**/*.{ts,tsx}', 'apps/web/src/app/**/*.{ts,tsx}'],

@@ -47,6 +47,8 @@ const eslint = new ESLint({
   ],
 });
 
+const BOUNDARY_RULES = ['import-x/no-restricted-paths', 'no-restricted-imports'];
+
 const planted = [
   {
     what: 'a route importing a repo',
@@ -91,6 +93,13 @@ const planted = [
     message: 'security/, mail/ and http/ know no module: hand them what they need.',
   },
   {
+    what: "a module reaching into another's files",
+    path: 'apps/api/src/modules/auth/planted-rules.ts',
+    code: "export * from '../users/repo';",
+    message:
+      "Another module is reached through its index.ts, its public face: import from '../<module>'.",
+  },
+  {
     what: 'a plugin importing a module',
     path: 'apps/api/src/plugins/planted-plugin.ts',
     code: "export * from '../modules/auth/service';",
@@ -102,7 +111,7 @@ describe('the API layers in lint', () => {
   it.each(planted)('refuses $what', async ({ path, code, message }) => {
     const [result] = await eslint.lintText(code, { filePath: `${root}${path}` });
     const refusals = (result?.messages ?? [])
-      .filter((problem) => problem.ruleId === 'import-x/no-restricted-paths')
+      .filter((problem) => BOUNDARY_RULES.includes(problem.ruleId ?? ''))
       .map((problem) => problem.message);
     expect(refusals.join('\n')).toContain(message);
   });

@@ -9,8 +9,8 @@ import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
 import type { Mailer } from '../../mail/outbox';
 import { accountDeletedEmail } from '../../mail/templates';
 import type { Caller } from '../../security/client-address';
-import type { AuthService } from '../auth/service';
-import * as usersRepo from '../users/repo';
+import type { AuthService } from '../auth';
+import { usersRepo } from '../users';
 import * as deletionRepo from './repo';
 import type { StripeCustomerCleanUp } from './stripe-customers';
 

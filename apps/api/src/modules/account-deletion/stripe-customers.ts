@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
 
 import type { Database } from '../../db/schema';
-import type { OperatorLog } from '../payments/stripe-events';
+import type { OperatorLog } from '../payments';
 import * as repo from './repo';
 
 /**

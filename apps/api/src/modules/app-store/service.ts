@@ -21,9 +21,9 @@ import {
   AppStorePayloadRefused,
   type AppStoreVerifier,
 } from '../../security/app-store-verifier';
-import * as paymentsRepo from '../payments/repo';
-import * as usersRepo from '../users/repo';
-import * as ledger from '../premium/ledger';
+import { paymentsRepo } from '../payments';
+import { usersRepo } from '../users';
+import { ledger } from '../premium';
 import * as repo from './repo';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -6,7 +6,7 @@ import { AppError } from '../../errors';
 import type { Caller } from '../../security/client-address';
 import { type PasswordCheck } from '../../security/password-hasher';
 import type { FailureGateRule, GateOutcome, RateLimitRule } from '../../security/rate-limiter';
-import * as usersRepo from '../users/repo';
+import { usersRepo } from '../users';
 import * as repo from './repo';
 import {
   type AuthServiceDependencies,

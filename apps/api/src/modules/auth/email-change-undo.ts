@@ -15,8 +15,8 @@ import {
   emailChangeUndoneEmail,
 } from '../../mail/templates';
 import { hashSecret, randomSecret } from '../../security/keys';
-import * as socialRepo from '../social/repo';
-import * as usersRepo from '../users/repo';
+import { socialRepo } from '../social';
+import { usersRepo } from '../users';
 import * as repo from './repo';
 
 /**

@@ -5,7 +5,7 @@ import { AppError, isUniqueViolation } from '../../errors';
 import { emailChangeConfirmationEmail } from '../../mail/templates';
 import type { Caller } from '../../security/client-address';
 import { hashSecret, randomSecret } from '../../security/keys';
-import * as usersRepo from '../users/repo';
+import { usersRepo } from '../users';
 import type { CredentialChecks } from './credential-checks';
 import type { EmailChangeUndo } from './email-change-undo';
 import * as repo from './repo';

@@ -4,7 +4,7 @@ import { AppError } from '../../errors';
 import { passwordChangedEmail, passwordResetEmail } from '../../mail/templates';
 import type { Caller } from '../../security/client-address';
 import { hashSecret, randomSecret } from '../../security/keys';
-import * as usersRepo from '../users/repo';
+import { usersRepo } from '../users';
 import type { CredentialChecks } from './credential-checks';
 import * as repo from './repo';
 import {

@@ -2,7 +2,7 @@
 
 import { AppError, isUniqueViolation } from '../../errors';
 import type { Caller } from '../../security/client-address';
-import * as usersRepo from '../users/repo';
+import { usersRepo } from '../users';
 import type { CredentialChecks } from './credential-checks';
 import { type AuthServiceDependencies, messages } from './rules';
 

@@ -12,7 +12,7 @@ import { deviceLabel } from '../../security/device-label';
 import { hashSecret, randomSecret } from '../../security/keys';
 import { HashingBusyError } from '../../security/password-hasher';
 import { createTurns } from '../../security/turns';
-import * as usersRepo from '../users/repo';
+import { usersRepo } from '../users';
 import type { CredentialChecks } from './credential-checks';
 import * as repo from './repo';
 import {

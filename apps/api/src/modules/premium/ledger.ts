@@ -8,7 +8,7 @@
 import type { Transaction } from 'kysely';
 
 import type { Database, LedgerEntryKind } from '../../db/schema';
-import * as usersRepo from '../users/repo';
+import { usersRepo } from '../users';
 import * as repo from './repo';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -37,8 +37,8 @@ import {
   type GoogleCodeExchange,
   ProviderUnavailableError,
 } from '../../security/google-code-exchange';
-import type { AuthService } from '../auth/service';
-import * as usersRepo from '../users/repo';
+import type { AuthService } from '../auth';
+import { usersRepo } from '../users';
 import * as repo from './repo';
 import type { IdentityProviderName } from './repo';
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
-import type { AuthService } from '../auth/service';
+import type { AuthService } from '../auth';
 import type { UsersService } from './service';
 
 /** The signed-in member's own account, and where he is signed in. */

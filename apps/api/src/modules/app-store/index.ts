@@ -1,0 +1,2 @@
+// The App Store module's public face: what other modules may use of it.
+export { createAppStoreService } from './service';
