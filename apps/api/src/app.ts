@@ -26,6 +26,8 @@ import { identityPlugin } from './plugins/identity';
 import { jsonBodyPlugin } from './plugins/json-body';
 import { mailPlugin, type MailPluginOptions } from './plugins/mail';
 import { metricsPlugin } from './plugins/metrics';
+import { listAppStorePlans } from './modules/app-store';
+import { usersRepo } from './modules/users';
 import { appStorePlugin } from './plugins/app-store';
 import { paymentsPlugin } from './plugins/payments';
 import { pwnedPasswordsPlugin } from './plugins/pwned-passwords';
@@ -98,7 +100,14 @@ export async function buildApp(
   await app.register(databasePlugin, { config: config.database });
   await app.register(mailPlugin, { config, timing: options.mail });
   await app.register(paymentsPlugin, { config });
-  await app.register(appStorePlugin, { config });
+  await app.register(appStorePlugin, {
+    config,
+    // Read when the sandbox starts, once the database plugin has run.
+    sandboxData: {
+      listPlans: () => listAppStorePlans(app.database.db),
+      findAccountId: async (email) => (await usersRepo.findUserByEmail(app.database.db, email))?.id,
+    },
+  });
   await app.register(rateLimitPlugin, { config });
   await app.register(pwnedPasswordsPlugin, {
     config,

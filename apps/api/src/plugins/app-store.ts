@@ -22,16 +22,25 @@ declare module 'fastify' {
 /** The sandbox's app: the bundle id and Apple id its payloads carry. */
 export const SANDBOX_APP = { bundleId: 'app.kegelcoach.ios', appAppleId: 1_234_567_890 };
 
-export const appStorePlugin = fp<{ config: Pick<Config, 'appStore' | 'port'> }>(
-  async function appStorePlugin(app, { config }) {
+/**
+ * What the App Store sandbox needs of the product's data, handed in by app.ts: this plugin knows
+ * no module, and no table.
+ */
+export interface AppStoreSandboxData {
+  listPlans(): Promise<
+    Array<{ name: string; days: number; priceCents: number; appStoreProductId: string | null }>
+  >;
+  findAccountId(email: string): Promise<string | undefined>;
+}
+
+export const appStorePlugin = fp<{
+  config: Pick<Config, 'appStore' | 'port'>;
+  sandboxData: AppStoreSandboxData;
+}>(
+  async function appStorePlugin(app, { config, sandboxData }) {
     let sandbox: AppStoreSandbox | undefined;
     if (config.appStore === 'sandbox') {
-      const plans = await app.database.db
-        .selectFrom('plans')
-        .select(['name', 'days', 'priceCents', 'appStoreProductId'])
-        .where('appStoreProductId', 'is not', null)
-        .orderBy('days')
-        .execute();
+      const plans = await sandboxData.listPlans();
       // Loaded here only: its certificate maker brings reflect-metadata, which patches the
       // global Reflect, and production (which refuses the sandbox) must not carry either.
       const { startAppStoreSandbox } = await import('@kegel/sandbox/app-store-sandbox');
@@ -49,14 +58,7 @@ export const appStorePlugin = fp<{ config: Pick<Config, 'appStore' | 'port'> }>(
           const port = typeof address === 'object' && address ? address.port : config.port;
           return `http://127.0.0.1:${port}/api${apiRoutes.receiveAppStoreNotification.path}`;
         },
-        async findAccountId(email) {
-          const user = await app.database.db
-            .selectFrom('users')
-            .select('id')
-            .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
-            .executeTakeFirst();
-          return user?.id;
-        },
+        findAccountId: (email) => sandboxData.findAccountId(email.trim()),
       });
       app.log.info(
         `no APPLE_BUNDLE_ID: App Store purchases come from the local App Store sandbox, ${sandbox.devUrl}`,

@@ -1,2 +1,3 @@
 // The App Store module's public face: what other modules may use of it.
 export { createAppStoreService } from './service';
+export { listAppStorePlans } from './repo';

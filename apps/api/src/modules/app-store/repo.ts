@@ -120,6 +120,16 @@ export async function bindSubscription(
     .execute();
 }
 
+/** The plans sold in the iPhone app, shortest first (what the App Store sandbox offers). */
+export function listAppStorePlans(db: Executor) {
+  return db
+    .selectFrom('plans')
+    .select(['name', 'days', 'priceCents', 'appStoreProductId'])
+    .where('appStoreProductId', 'is not', null)
+    .orderBy('days')
+    .execute();
+}
+
 export function findPlanByProduct(db: Executor, productId: string) {
   return db
     .selectFrom('plans')

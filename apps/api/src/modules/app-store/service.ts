@@ -77,12 +77,7 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
     token: string | undefined,
   ): Promise<string | undefined> {
     if (!token || !isUuid(token)) return undefined;
-    const user = await transaction
-      .selectFrom('users')
-      .select('id')
-      .where('id', '=', token.toLowerCase())
-      .executeTakeFirst();
-    return user?.id;
+    return (await usersRepo.findUserById(transaction, token.toLowerCase()))?.id;
   }
 
   /** Remembers the latest signed word on the subscription (status, renewal, grace). */
