@@ -30,6 +30,17 @@ export const PurchaseItemSchema = z.object({
 });
 export type PurchaseItem = z.infer<typeof PurchaseItemSchema>;
 
+/**
+ * A purchase still running: not refunded, and its days not over at `now` (README, Glossary:
+ * Subscription). What the 'Active Subscriptions' table lists and what deleting an account ends.
+ */
+export function isRunningPurchase(
+  purchase: Pick<PurchaseItem, 'refundedAt' | 'expiresAt'>,
+  now: number,
+): boolean {
+  return !purchase.refundedAt && new Date(purchase.expiresAt).getTime() > now;
+}
+
 export const PurchasesResponseSchema = z.object({ data: z.array(PurchaseItemSchema) });
 export type PurchasesResponse = z.infer<typeof PurchasesResponseSchema>;
 

@@ -2,6 +2,7 @@ import {
   type DeleteAccountRequest,
   DeleteAccountFormSchema,
   deleteAccountMessages,
+  isRunningPurchase,
   type PurchaseItem,
 } from '@kegel/contract';
 import { useQuery } from '@tanstack/react-query';
@@ -59,9 +60,7 @@ export function DeleteAccountSection({ hasPassword }: { hasPassword: boolean }):
 
 /** The purchases still running, by where they were bought (refunded ones count for nothing). */
 function runningPurchases(purchases: PurchaseItem[], now: number) {
-  const running = purchases.filter(
-    (item) => !item.refundedAt && new Date(item.expiresAt).getTime() > now,
-  );
+  const running = purchases.filter((item) => isRunningPurchase(item, now));
   const webEnds = running
     .filter((item) => item.provider === 'Stripe')
     .map((item) => item.expiresAt)

@@ -1,4 +1,4 @@
-import type { PurchaseItem } from '@kegel/contract';
+import { isRunningPurchase, type PurchaseItem } from '@kegel/contract';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 
@@ -24,10 +24,8 @@ export function HistoryPage(): React.JSX.Element | null {
   if (!profile) return null;
 
   const purchases = subscriptions.data?.data ?? [];
-  // Active: only the ones whose expiresAt is still ahead, and not refunded.
-  const active = purchases.filter(
-    (item) => !item.refundedAt && new Date(item.expiresAt).getTime() > now,
-  );
+  // Active: the purchases still running (isRunningPurchase, in the contract).
+  const active = purchases.filter((item) => isRunningPurchase(item, now));
   const hasStripe = active.some((item) => item.provider === 'Stripe');
   const hasApple = active.some((item) => item.provider === 'Apple');
 
