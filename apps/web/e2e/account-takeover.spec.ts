@@ -221,7 +221,10 @@ test.describe('account takeover', () => {
       ).toBe(401);
     }
     await page.getByRole('link', { name: 'Choose a new password' }).click();
-    await page.getByLabel('Email').fill(owner);
+    // The reset page itself: the card before it is titled 'Email change cancelled', which a
+    // label lookup for 'Email' would also find while the page changes.
+    await expect(page).toHaveURL(/\/auth\/reset$/);
+    await page.getByRole('textbox', { name: 'Email' }).fill(owner);
     await page.getByRole('button', { name: /Send/ }).click();
     await page.goto(linkIn(await readEmail(request, owner, 'Reset your Kegel Coach password')));
     await page.getByLabel('New password', { exact: true }).fill('the owner took it back');
