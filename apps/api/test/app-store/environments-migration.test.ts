@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { type AppStoreSandbox, startAppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
+import type { AppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -10,8 +10,8 @@ import {
   appStoreEnv,
   monthFrom,
   postTransaction,
-  TEST_BUNDLE_ID,
   transactionPayload,
+  startTestAppStoreSandbox,
 } from '../support/app-store';
 import { buildTestApp, testConfig, uniqueEmail } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
@@ -28,11 +28,7 @@ describe.each(testDatabaseKinds)('the App Store environments migration on $name'
   let sandbox: AppStoreSandbox;
   const cleanups: Array<() => Promise<void>> = [];
   beforeAll(async () => {
-    sandbox = await startAppStoreSandbox({
-      bundleId: TEST_BUNDLE_ID,
-      notificationUrl: 'http://127.0.0.1:1/unused',
-      products: [{ productId: 'premium.month', name: '1 Month', days: 30, priceMilliunits: 29990 }],
-    });
+    sandbox = await startTestAppStoreSandbox();
   });
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

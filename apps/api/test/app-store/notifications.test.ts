@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import type { PurchasesResponse } from '@kegel/contract';
-import { type AppStoreSandbox, startAppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
+import type { AppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createAppStoreService } from '../../src/modules/app-store/service';
@@ -12,8 +12,8 @@ import {
   monthFrom,
   postTransaction,
   signedNotification,
-  TEST_BUNDLE_ID,
   transactionPayload,
+  startTestAppStoreSandbox,
 } from '../support/app-store';
 import { checkoutEvent, deliverStripeEvent } from '../support/stripe-events';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
@@ -30,12 +30,7 @@ describe.each(testDatabaseKinds)('App Store purchases on $name', (kind) => {
   let server: TestServer;
   let refusingSandbox: TestServer;
   beforeAll(async () => {
-    sandbox = await startAppStoreSandbox({
-      bundleId: TEST_BUNDLE_ID,
-      // Payloads are delivered by the tests themselves.
-      notificationUrl: 'http://127.0.0.1:1/unused',
-      products: [{ productId: 'premium.month', name: '1 Month', days: 30, priceMilliunits: 29990 }],
-    });
+    sandbox = await startTestAppStoreSandbox();
     server = await startTestServer(kind, { env: appStoreEnv(sandbox) });
     refusingSandbox = await startTestServer(kind, {
       env: appStoreEnv(sandbox, { APPLE_REFUSE_SANDBOX: 'true' }),

@@ -1,5 +1,5 @@
 import type { PurchasesResponse } from '@kegel/contract';
-import { type AppStoreSandbox, startAppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
+import type { AppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { getProfile, registerAndLogin } from '../support/accounts';
@@ -11,9 +11,9 @@ import {
   postTransaction,
   signedNotification,
   TEST_APP_APPLE_ID,
-  TEST_BUNDLE_ID,
   transactionInside,
   transactionPayload,
+  startTestAppStoreSandbox,
 } from '../support/app-store';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
@@ -29,13 +29,7 @@ describe.each(testDatabaseKinds)('App Store replays and environments on $name', 
   let sandbox: AppStoreSandbox;
   let server: TestServer;
   beforeAll(async () => {
-    sandbox = await startAppStoreSandbox({
-      bundleId: TEST_BUNDLE_ID,
-      appAppleId: TEST_APP_APPLE_ID,
-      // Payloads are delivered by the tests themselves.
-      notificationUrl: 'http://127.0.0.1:1/unused',
-      products: [{ productId: 'premium.month', name: '1 Month', days: 30, priceMilliunits: 29990 }],
-    });
+    sandbox = await startTestAppStoreSandbox({ appAppleId: TEST_APP_APPLE_ID });
     server = await startTestServer(kind, { env: appStoreEnv(sandbox) });
   });
   afterAll(async () => {

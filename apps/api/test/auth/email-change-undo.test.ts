@@ -46,6 +46,37 @@ describe.each(testDatabaseKinds)('the undo of an email change on $name', (kind) 
     }>().undoWindows;
   };
 
+  /** The owner registers; someone who knows his password moves the account to his own address. */
+  async function takeOver(label: string) {
+    const owner = uniqueEmail(`owner-${label}`);
+    const attacker = uniqueEmail(`attacker-${label}`);
+    const stolen = await registerAndLogin(server.app, owner, 'correct horse');
+    await changeEmailThroughLink(server, stolen.accessToken, {
+      newEmail: attacker,
+      password: 'correct horse',
+    });
+    return { owner, attacker, stolen };
+  }
+
+  /** ...and then asks for a second move, to another address of his (not confirmed). */
+  async function askToMoveAgain(stolen: { accessToken: string }, label: string) {
+    const elsewhere = uniqueEmail(`attacker-${label}-2`);
+    await askForEmailChange(server, stolen.accessToken, {
+      newEmail: elsewhere,
+      password: 'correct horse',
+    });
+    return elsewhere;
+  }
+
+  /** The owner sets a password through his own mailbox and finds his account at his address. */
+  async function ownerSignsInAgain(owner: string) {
+    await resetPasswordThroughLink(server, owner, 'owner took it back');
+    const mine = await login(server.app, owner, 'owner took it back');
+    expect((await getProfile(server.app, mine.accessToken)).json()).toMatchObject({
+      email: owner,
+    });
+  }
+
   describe("an attacker's own undo link", () => {
     it("does not void the owner's: the owner's link still takes the account back, and ends the attacker's access", async () => {
       const owner = uniqueEmail('owner-first');
@@ -80,52 +111,24 @@ describe.each(testDatabaseKinds)('the undo of an email change on $name', (kind) 
       expect((await signInWith(attacker, 'attacker keeps it')).statusCode).toBe(401);
       expect((await signInWith(owner, 'attacker keeps it')).statusCode).toBe(401);
 
-      await resetPasswordThroughLink(server, owner, 'owner took it back');
-      const mine = await login(server.app, owner, 'owner took it back');
-      expect((await getProfile(server.app, mine.accessToken)).json()).toMatchObject({
-        email: owner,
-      });
+      await ownerSignsInAgain(owner);
     });
 
     it("dies when the owner's older link is used", async () => {
-      const owner = uniqueEmail('owner-older');
-      const attacker = uniqueEmail('attacker-older');
-      const elsewhere = uniqueEmail('attacker-older-2');
-      const stolen = await registerAndLogin(server.app, owner, 'correct horse');
-      await changeEmailThroughLink(server, stolen.accessToken, {
-        newEmail: attacker,
-        password: 'correct horse',
-      });
-      await askForEmailChange(server, stolen.accessToken, {
-        newEmail: elsewhere,
-        password: 'correct horse',
-      });
+      const { owner, attacker, stolen } = await takeOver('older');
+      const elsewhere = await askToMoveAgain(stolen, 'older');
       const attackersUndo = await undoCodeMailedTo(server, attacker, elsewhere);
 
       expect(
         (await undoEmailChange(server, await undoCodeMailedTo(server, owner, attacker))).statusCode,
       ).toBe(200);
       expect((await undoEmailChange(server, attackersUndo)).statusCode).toBe(400);
-      await resetPasswordThroughLink(server, owner, 'owner took it back');
-      const mine = await login(server.app, owner, 'owner took it back');
-      expect((await getProfile(server.app, mine.accessToken)).json()).toMatchObject({
-        email: owner,
-      });
+      await ownerSignsInAgain(owner);
     });
 
     it('a change asked for while an undo link is open is told to the address that link protects, with a link of its own', async () => {
-      const owner = uniqueEmail('owner-told');
-      const attacker = uniqueEmail('attacker-told');
-      const elsewhere = uniqueEmail('attacker-told-2');
-      const stolen = await registerAndLogin(server.app, owner, 'correct horse');
-      await changeEmailThroughLink(server, stolen.accessToken, {
-        newEmail: attacker,
-        password: 'correct horse',
-      });
-      await askForEmailChange(server, stolen.accessToken, {
-        newEmail: elsewhere,
-        password: 'correct horse',
-      });
+      const { owner, attacker, stolen } = await takeOver('told');
+      const elsewhere = await askToMoveAgain(stolen, 'told');
 
       // The owner hears of the second move at his own address, and its link takes the account
       // back as the first one would.
@@ -134,21 +137,11 @@ describe.each(testDatabaseKinds)('the undo of an email change on $name', (kind) 
       expect(
         (await undoEmailChange(server, await undoCodeMailedTo(server, owner, attacker))).statusCode,
       ).toBe(400);
-      await resetPasswordThroughLink(server, owner, 'owner took it back');
-      const mine = await login(server.app, owner, 'owner took it back');
-      expect((await getProfile(server.app, mine.accessToken)).json()).toMatchObject({
-        email: owner,
-      });
+      await ownerSignsInAgain(owner);
     });
 
     it("cannot be outlived by deleting the account: deletion waits for the owner's undo window", async () => {
-      const owner = uniqueEmail('owner-delete');
-      const attacker = uniqueEmail('attacker-delete');
-      const stolen = await registerAndLogin(server.app, owner, 'correct horse');
-      await changeEmailThroughLink(server, stolen.accessToken, {
-        newEmail: attacker,
-        password: 'correct horse',
-      });
+      const { owner, attacker, stolen } = await takeOver('delete');
 
       const deleted = await post(
         server.app,

@@ -26,6 +26,7 @@ import {
   undoCodeMailedTo,
   undoEmailChange,
 } from '../support/accounts';
+import { payOnSandboxPage } from '../support/stripe-events';
 import { linkIn, startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
 
@@ -215,12 +216,7 @@ describe.each(testDatabaseKinds)('review attacks on $name', (kind) => {
 
       const parkedBefore = (await db().selectFrom('stripeParkedEvents').select('eventId').execute())
         .length;
-      const paid = await fetch(`${early.json<{ paymentURL: string }>().paymentURL}/pay`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ card: '4242424242424242', expiry: '12/34', cvc: '123' }),
-        redirect: 'manual',
-      });
+      const paid = await payOnSandboxPage(early.json<{ paymentURL: string }>().paymentURL);
       expect(paid.status).toBe(303);
       // The checkout named the account (it had the address then): the account is the buyer,
       // wherever it is now, or, for a true guest's, the payment is parked. Never a new account.
@@ -264,12 +260,7 @@ describe.each(testDatabaseKinds)('review attacks on $name', (kind) => {
         password: PASSWORD,
       });
 
-      const paid = await fetch(`${checkout.json<{ paymentURL: string }>().paymentURL}/pay`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ card: '4242424242424242', expiry: '12/34', cvc: '123' }),
-        redirect: 'manual',
-      });
+      const paid = await payOnSandboxPage(checkout.json<{ paymentURL: string }>().paymentURL);
       expect(paid.status).toBe(303);
       await expect
         .poll(

@@ -3,6 +3,7 @@ import { startStripeSandbox, type StripeSandbox } from '@kegel/sandbox/stripe-sa
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { login, post, register } from '../support/accounts';
+import { payOnSandboxPage } from '../support/stripe-events';
 import {
   startTestServer,
   TEST_PUBLIC_URL,
@@ -29,15 +30,6 @@ describe.each(testDatabaseKinds)('checkout through the Stripe sandbox on $name',
     const response = await post(server.app, '/payments/stripe/new', { planId, email, price: 0 });
     expect(response.statusCode, response.body).toBe(200);
     return response.json<{ paymentURL: string }>().paymentURL;
-  }
-
-  function payWith(paymentURL: string, card: string): Promise<Response> {
-    return fetch(`${paymentURL}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ card, expiry: '12/34', cvc: '123' }).toString(),
-      redirect: 'manual',
-    });
   }
 
   async function premiumEndOf(email: string): Promise<Date | null> {
@@ -74,10 +66,10 @@ describe.each(testDatabaseKinds)('checkout through the Stripe sandbox on $name',
     expect(page).toContain('Kegel Coach Premium — 1 Week');
     expect(page).toContain('$9.99');
 
-    const declined = await payWith(paymentURL, '4000 0000 0000 0002');
+    const declined = await payOnSandboxPage(paymentURL, '4000 0000 0000 0002');
     expect(await declined.text()).toContain('Your card was declined.');
 
-    const paid = await payWith(paymentURL, '4242 4242 4242 4242');
+    const paid = await payOnSandboxPage(paymentURL, '4242 4242 4242 4242');
     expect(paid.status).toBe(303);
     const location = new URL(paid.headers.get('location') ?? '');
     expect(`${location.origin}${location.pathname}`).toBe(`${TEST_PUBLIC_URL}/purchase/complete`);
@@ -118,7 +110,7 @@ describe.each(testDatabaseKinds)('checkout through the Stripe sandbox on $name',
   it('grants nothing for a declined card', async () => {
     const email = uniqueEmail('declined');
     const paymentURL = await startCheckout(email);
-    await payWith(paymentURL, '4000000000000002');
+    await payOnSandboxPage(paymentURL, '4000000000000002');
     await new Promise((resolve) => setTimeout(resolve, 300));
     const row = await server.app.database.db
       .selectFrom('users')
@@ -133,9 +125,9 @@ describe.each(testDatabaseKinds)('checkout through the Stripe sandbox on $name',
     await register(server.app, email, 'correct horse');
     const first = await startCheckout(email);
     const second = await startCheckout(email, '1-day');
-    const paid = await payWith(first, '4242424242424242');
+    const paid = await payOnSandboxPage(first, '4242424242424242');
     expect(new URL(paid.headers.get('location') ?? '').searchParams.get('registered')).toBe('true');
-    await payWith(second, '4242424242424242');
+    await payOnSandboxPage(second, '4242424242424242');
     // Both webhooks arrive and both purchases count (1 Week + 1 Day).
     await expect
       .poll(

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { login, post, registerAndLogin } from '../support/accounts';
+import { payOnSandboxPage } from '../support/stripe-events';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
 
@@ -34,12 +35,7 @@ describe.each(testDatabaseKinds)('deleted Stripe customers on $name', (kind) => 
   }
 
   async function pay(paymentURL: string): Promise<void> {
-    const paid = await fetch(`${paymentURL}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ card: '4242424242424242', expiry: '12/34', cvc: '123' }),
-      redirect: 'manual',
-    });
+    const paid = await payOnSandboxPage(paymentURL);
     expect(paid.status).toBe(303);
   }
 

@@ -7,6 +7,7 @@ import {
   post,
   registerAndLogin,
 } from '../support/accounts';
+import { payOnSandboxPage } from '../support/stripe-events';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
 
@@ -31,12 +32,7 @@ describe.each(testDatabaseKinds)('money through the Stripe sandbox on $name', (k
   }
 
   async function pay(paymentURL: string): Promise<void> {
-    const paid = await fetch(`${paymentURL}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ card: '4242424242424242', expiry: '12/34', cvc: '123' }),
-      redirect: 'manual',
-    });
+    const paid = await payOnSandboxPage(paymentURL);
     expect(paid.status).toBe(303);
   }
 

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import type { AppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
+import { type AppStoreSandbox, startAppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import type { FastifyInstance } from 'fastify';
 
 export const TEST_BUNDLE_ID = 'app.kegelcoach.ios';
@@ -185,4 +185,19 @@ export function transactionInside(signedPayload: string): string {
   const data = claimsOf(signedPayload).data as { signedTransactionInfo?: string } | undefined;
   if (!data?.signedTransactionInfo) throw new Error('the notification carries no transaction');
   return data.signedTransactionInfo;
+}
+
+/**
+ * The App Store sandbox the tests sign with: our bundle id, the monthly plan, and no delivery
+ * of its own (the tests post each payload themselves).
+ */
+export function startTestAppStoreSandbox(
+  options: Partial<Parameters<typeof startAppStoreSandbox>[0]> = {},
+): Promise<AppStoreSandbox> {
+  return startAppStoreSandbox({
+    bundleId: TEST_BUNDLE_ID,
+    notificationUrl: 'http://127.0.0.1:1/unused',
+    products: [{ productId: 'premium.month', name: '1 Month', days: 30, priceMilliunits: 29990 }],
+    ...options,
+  });
 }

@@ -137,3 +137,19 @@ export function deliverStripeEvent(app: FastifyInstance, event: StripeTestEvent)
     payload,
   });
 }
+
+/** Stripe's test card that pays. */
+export const PAYING_CARD = '4242424242424242';
+
+/**
+ * Pays a checkout on the Stripe sandbox's hosted page, as the buyer would with `card`; its
+ * answer (303 on to the success page when paid).
+ */
+export function payOnSandboxPage(paymentURL: string, card = PAYING_CARD): Promise<Response> {
+  return fetch(`${paymentURL}/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ card, expiry: '12/34', cvc: '123' }).toString(),
+    redirect: 'manual',
+  });
+}

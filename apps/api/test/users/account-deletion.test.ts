@@ -1,5 +1,5 @@
 import type { IdentitySandbox } from '@kegel/sandbox/identity-sandbox';
-import { type AppStoreSandbox, startAppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
+import type { AppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import { deleteAccountMessages } from '@kegel/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,14 +19,15 @@ import {
   appStoreEnv,
   monthFrom,
   postTransaction,
-  TEST_BUNDLE_ID,
   transactionPayload,
+  startTestAppStoreSandbox,
 } from '../support/app-store';
 import {
   chargeRefundedEvent,
   checkoutEvent,
   deliverStripeEvent,
   newPaymentIntentId,
+  payOnSandboxPage,
 } from '../support/stripe-events';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
@@ -43,11 +44,7 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
   let appStore: AppStoreSandbox;
   let identity: IdentitySandbox;
   beforeAll(async () => {
-    appStore = await startAppStoreSandbox({
-      bundleId: TEST_BUNDLE_ID,
-      notificationUrl: 'http://127.0.0.1:1/unused',
-      products: [{ productId: 'premium.month', name: '1 Month', days: 30, priceMilliunits: 29990 }],
-    });
+    appStore = await startTestAppStoreSandbox();
     server = await startTestServer(kind, { env: appStoreEnv(appStore) });
     // The Stripe sandbox delivers its webhooks to the listening server.
     await server.app.listen({ host: '127.0.0.1', port: 0 });
@@ -132,12 +129,7 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
     const started = await post(server.app, '/payments/stripe/new', { planId: '1-week', email });
     expect(started.statusCode, started.body).toBe(200);
     const { paymentURL } = started.json<{ paymentURL: string }>();
-    const paid = await fetch(`${paymentURL}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ card: '4242424242424242', expiry: '12/34', cvc: '123' }),
-      redirect: 'manual',
-    });
+    const paid = await payOnSandboxPage(paymentURL);
     expect(paid.status).toBe(303);
   }
 
