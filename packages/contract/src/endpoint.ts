@@ -16,7 +16,13 @@ export interface EndpointSchemas {
   summary: string;
   description?: string;
   /** The reference page's section. */
-  tag: 'Health' | 'Account' | 'Sign in with Google and Apple' | 'Profile' | 'Payments';
+  tag:
+    | 'Health'
+    | 'Account'
+    | 'Two-step sign-in'
+    | 'Sign in with Google and Apple'
+    | 'Profile'
+    | 'Payments';
   params?: z.$ZodObject;
   query?: z.$ZodObject;
   body?: z.$ZodType;

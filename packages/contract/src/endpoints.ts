@@ -13,6 +13,7 @@ import {
   ResetPasswordConfirmRequestSchema,
   ResetPasswordRequestSchema,
   SignInNonceResponseSchema,
+  SignInResponseSchema,
   SocialProvidersResponseSchema,
   TokenPairSchema,
   VerifyEmailRequestSchema,
@@ -35,6 +36,14 @@ import {
 } from './payments';
 import { type ApiRouteName, apiRoutes as routes } from './routes';
 import {
+  MfaVerifyRequestSchema,
+  RecoveryCodesResponseSchema,
+  RenewRecoveryCodesRequestSchema,
+  TwoStepConfirmRequestSchema,
+  TwoStepDisableRequestSchema,
+  TwoStepSetupResponseSchema,
+} from './two-step';
+import {
   DataExportSchema,
   DeleteAccountRequestSchema,
   EmailChangeUndoWindowsSchema,
@@ -47,6 +56,14 @@ import {
 
 /** The rule every call that sets a password states, for the reference page. */
 const COMMON_PASSWORD_RULE = `One of the most common passwords (compared without regard to case or Unicode compatibility forms) answers 400 "${fieldMessages.passwordTooCommon}". Where the server checks Have I Been Pwned (production, by default), a breached one answers 400 "${fieldMessages.passwordBreached}".`;
+
+/** What every sign-in says of the second step, for the reference page. */
+const TWO_STEP_SIGN_IN =
+  'With two-step sign-in on, the answer is 200 `{ mfaRequired: true, mfaToken }` and no tokens: `POST /auth/mfa/verify` with a code then gives them.';
+
+/** What every change of credentials asks for while two-step sign-in is on. */
+const SECOND_FACTOR_RULE =
+  'While two-step sign-in is on, `code` (a current code from the authenticator app, or an unused recovery code) is needed too: 400 without it or with a wrong one.';
 
 /** What a call that asks Stripe answers when Stripe refuses or fails (never Stripe's status or text). */
 const STRIPE_FAILURES =
@@ -84,9 +101,10 @@ export const endpoints = {
       'answered 429 with Retry-After, whatever the password. Past 50 wrong passwords for one ' +
       'account within an hour from addresses it never signed in from, or past ' +
       'AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR (200) wrong passwords from one address for such ' +
-      'accounts, a wrong password is answered 429 instead of 401; the right one still signs in.',
+      'accounts, a wrong password is answered 429 instead of 401; the right one still signs in. ' +
+      TWO_STEP_SIGN_IN,
     body: LoginRequestSchema,
-    success: { 200: TokenPairSchema },
+    success: { 200: SignInResponseSchema },
     errors: [401, 429],
   }),
   refresh: defineEndpoint(routes.refresh, {
@@ -128,7 +146,7 @@ export const endpoints = {
   changePassword: defineEndpoint(routes.changePassword, {
     tag: 'Account',
     summary: 'Change the password; every other session ends.',
-    description: COMMON_PASSWORD_RULE,
+    description: `${COMMON_PASSWORD_RULE} ${SECOND_FACTOR_RULE}`,
     body: ChangePasswordRequestSchema,
     success: { 200: AcknowledgementSchema },
     errors: [429],
@@ -136,6 +154,7 @@ export const endpoints = {
   requestEmailChange: defineEndpoint(routes.requestEmailChange, {
     tag: 'Account',
     summary: 'Email a confirmation link to the new address (and a notice to the current one).',
+    description: SECOND_FACTOR_RULE,
     body: ChangeEmailRequestSchema,
     success: { 200: AcknowledgementSchema },
     errors: [409, 429],
@@ -160,19 +179,62 @@ export const endpoints = {
     errors: [429],
   }),
 
+  setUpTwoStep: defineEndpoint(routes.setUpTwoStep, {
+    tag: 'Two-step sign-in',
+    summary: 'A new authenticator secret, off until confirmed with a code.',
+    description:
+      'TOTP: SHA-1, 6 digits, 30-second steps. A new setup replaces one not yet confirmed; 409 while two-step sign-in is on.',
+    success: { 200: TwoStepSetupResponseSchema },
+    errors: [409, 429],
+  }),
+  confirmTwoStep: defineEndpoint(routes.confirmTwoStep, {
+    tag: 'Two-step sign-in',
+    summary: "Turns two-step sign-in on with a code from the app; answers the 10 recovery codes.",
+    description:
+      'The recovery codes are shown this once (only their hashes are kept); each serves one sign-in. Sessions already open stay open.',
+    body: TwoStepConfirmRequestSchema,
+    success: { 200: RecoveryCodesResponseSchema },
+    errors: [409, 429],
+  }),
+  turnOffTwoStep: defineEndpoint(routes.turnOffTwoStep, {
+    tag: 'Two-step sign-in',
+    summary: 'Turns two-step sign-in off with a current code or a recovery code.',
+    body: TwoStepDisableRequestSchema,
+    success: { 200: MessageSchema },
+    errors: [409, 429],
+  }),
+  renewRecoveryCodes: defineEndpoint(routes.renewRecoveryCodes, {
+    tag: 'Two-step sign-in',
+    summary: 'Ten new recovery codes for a current code; the old ones stop working.',
+    body: RenewRecoveryCodesRequestSchema,
+    success: { 200: RecoveryCodesResponseSchema },
+    errors: [409, 429],
+  }),
+  verifyTwoStep: defineEndpoint(routes.verifyTwoStep, {
+    tag: 'Two-step sign-in',
+    summary: "A sign-in's second step: the mfaToken with a code (or a recovery code) gives the tokens.",
+    description:
+      'The mfaToken lives 5 minutes, serves one sign-in and dies when the password changes meanwhile, or after 5 wrong codes. A code is taken once. Wrong codes count like wrong passwords (429 with Retry-After past the same limits).',
+    body: MfaVerifyRequestSchema,
+    success: { 200: TokenPairSchema },
+    errors: [401, 429],
+  }),
+
   signInWithGoogle: defineEndpoint(routes.signInWithGoogle, {
     tag: 'Sign in with Google and Apple',
     summary: 'Sign in with a Google Identity Services code (the server exchanges it).',
+    description: TWO_STEP_SIGN_IN,
     body: GoogleVerifyTokenRequestSchema,
-    success: { 200: TokenPairSchema },
+    success: { 200: SignInResponseSchema },
     // 409: a new Google identity whose address an account has, where Google does not answer for it.
     errors: [401, 403, 404, 409, 429, 503],
   }),
   signInWithApple: defineEndpoint(routes.signInWithApple, {
     tag: 'Sign in with Google and Apple',
     summary: 'Sign in with an Apple identity token carrying a nonce from the nonce call.',
+    description: TWO_STEP_SIGN_IN,
     body: AppleVerifyTokenRequestSchema,
-    success: { 200: TokenPairSchema },
+    success: { 200: SignInResponseSchema },
     errors: [401, 403, 404, 429, 503],
   }),
   issueAppleNonce: defineEndpoint(routes.issueAppleNonce, {

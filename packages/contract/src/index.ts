@@ -5,4 +5,5 @@ export * from './errors';
 export * from './fields';
 export * from './payments';
 export * from './routes';
+export * from './two-step';
 export * from './users';

@@ -30,6 +30,12 @@ export const apiRoutes = {
   confirmEmailChange: { method: 'POST', path: '/auth/change-email/verify', auth: false },
   cancelEmailChange: { method: 'POST', path: '/auth/change-email/cancel', auth: false },
 
+  setUpTwoStep: { method: 'POST', path: '/auth/mfa/totp/setup', auth: true },
+  confirmTwoStep: { method: 'POST', path: '/auth/mfa/totp/confirm', auth: true },
+  turnOffTwoStep: { method: 'POST', path: '/auth/mfa/totp/disable', auth: true },
+  renewRecoveryCodes: { method: 'POST', path: '/auth/mfa/recovery-codes', auth: true },
+  verifyTwoStep: { method: 'POST', path: '/auth/mfa/verify', auth: false },
+
   signInWithGoogle: {
     method: 'POST',
     path: '/auth/oauth/google/verify-token',

@@ -21,6 +21,9 @@ export interface Database {
   userIdentities: UserIdentitiesTable;
   usedSignInNonces: UsedSignInNoncesTable;
   stripeCustomerDeletions: StripeCustomerDeletionsTable;
+  twoStepAuthenticators: TwoStepAuthenticatorsTable;
+  twoStepRecoveryCodes: TwoStepRecoveryCodesTable;
+  twoStepChallenges: TwoStepChallengesTable;
 }
 
 export interface SchemaMigrationsTable {
@@ -248,4 +251,36 @@ export interface StripeCustomerDeletionsTable {
   attempts: Generated<number>;
   nextAttemptAt: Generated<Date>;
   lastError: string | null;
+}
+
+/** A member's authenticator app (migrations/0018): on once `confirmedAt` is set. */
+export interface TwoStepAuthenticatorsTable {
+  userId: string;
+  /** The TOTP secret, AES-256-GCM (security/keys.ts `seal`). */
+  sealedSecret: string;
+  confirmedAt: Date | null;
+  /** The time step of the last code accepted: no code of it or before it is taken again. */
+  lastUsedStep: number | null;
+  createdAt: Generated<Date>;
+}
+
+export interface TwoStepRecoveryCodesTable {
+  id: Generated<string>;
+  userId: string;
+  codeHash: string;
+  usedAt: Date | null;
+  createdAt: Generated<Date>;
+}
+
+/** A sign-in waiting for its code (the `mfaToken`). */
+export interface TwoStepChallengesTable {
+  id: Generated<string>;
+  userId: string;
+  tokenHash: string;
+  signInMethod: SignInMethod;
+  credentialVersion: number;
+  wrongCodes: Generated<number>;
+  expiresAt: Date;
+  consumedAt: Date | null;
+  createdAt: Generated<Date>;
 }

@@ -1,0 +1,116 @@
+// Two-step sign-in with an authenticator app (TOTP) and recovery codes (ADR 018): the calls'
+// schemas and every message the member may read about it, written once for the API and the web.
+import * as z from 'zod/mini';
+
+export const TWO_STEP_CODE_LENGTH = 6;
+export const RECOVERY_CODE_COUNT = 10;
+
+export const twoStepMessages = {
+  codeRequired: 'Enter the 6-digit code from your authenticator app',
+  codeMalformed: 'The code is the 6 digits your authenticator app shows',
+  recoveryCodeRequired: 'Enter one of your recovery codes',
+  /** The answer to a wrong code, and to a right one already used (a replay): the same words. */
+  wrongCode: 'This code is not right, or was used already. Wait for the next one and try again.',
+  wrongRecoveryCode: 'This recovery code is not right, or was used already.',
+  /** A change of credentials asked for without the second step while it is on. */
+  secondFactorNeeded:
+    'Two-step sign-in is on: enter the code from your authenticator app (or a recovery code).',
+  wrongSecondFactor: 'This code is not right, or was used already.',
+  alreadyOn: 'Two-step sign-in is already on. Turn it off first to use another app.',
+  noSetupWaiting: 'No setup is waiting for a code. Start again with "Turn on".',
+  notOn: 'Two-step sign-in is not on.',
+  signInExpired: 'This sign-in has expired or was used already. Please sign in again.',
+  turnedOff: 'Two-step sign-in is off.',
+} as const;
+
+/** Spaces and dashes are the reader's help, not the code's: "123 456" is 123456. */
+function withoutSeparators(value: string): string {
+  return value.replace(/[\s-]/g, '');
+}
+
+/** A code from the authenticator app: 6 digits, typed with or without a space. */
+export const TwoStepCodeSchema = z.pipe(
+  z
+    .string({ error: twoStepMessages.codeRequired })
+    .check(z.trim(), z.minLength(1, twoStepMessages.codeRequired), z.maxLength(16)),
+  z.pipe(
+    z.transform(withoutSeparators),
+    z.string().check(z.regex(/^\d{6}$/, twoStepMessages.codeMalformed)),
+  ),
+);
+
+/**
+ * A recovery code as typed: case, spaces and dashes do not matter (shown as `abcd-efgh-jkmn-pqrs`).
+ */
+export const RecoveryCodeSchema = z.pipe(
+  z
+    .string({ error: twoStepMessages.recoveryCodeRequired })
+    .check(z.trim(), z.minLength(1, twoStepMessages.recoveryCodeRequired), z.maxLength(64)),
+  z.transform((value: string) => withoutSeparators(value).toLowerCase()),
+);
+
+/**
+ * The second step asked for again before a change of credentials (password, email, turning
+ * two-step sign-in off): a code from the app, or one of the recovery codes, in one field. Six
+ * digits are read as an app's code, anything else as a recovery code.
+ */
+export const SecondFactorCodeSchema = z
+  .string({ error: twoStepMessages.codeRequired })
+  .check(z.trim(), z.minLength(1, twoStepMessages.codeRequired), z.maxLength(64));
+
+/** `POST /auth/mfa/totp/setup`: the secret to put in the app, as text and as a QR code's URL. */
+export const TwoStepSetupResponseSchema = z.object({
+  /** Base32, for typing into an app by hand. */
+  secret: z.string(),
+  /** `otpauth://totp/...`: what the QR code holds. */
+  otpauthUrl: z.string(),
+});
+export type TwoStepSetupResponse = z.infer<typeof TwoStepSetupResponseSchema>;
+
+export const TwoStepConfirmRequestSchema = z.object({ code: TwoStepCodeSchema });
+export type TwoStepConfirmRequest = z.infer<typeof TwoStepConfirmRequestSchema>;
+
+/** Ten codes, each good for one sign-in: shown this once, never readable again. */
+export const RecoveryCodesResponseSchema = z.object({ recoveryCodes: z.array(z.string()) });
+export type RecoveryCodesResponse = z.infer<typeof RecoveryCodesResponseSchema>;
+
+const codeOrRecoveryCode = {
+  code: z.optional(TwoStepCodeSchema),
+  recoveryCode: z.optional(RecoveryCodeSchema),
+};
+
+/** Exactly one of `code` and `recoveryCode`; the message goes under the code field. */
+const oneOfTheCodes = z.refine<{ code?: string; recoveryCode?: string }>(
+  (input) =>
+    (input.code === undefined) !== (input.recoveryCode === undefined),
+  { message: twoStepMessages.codeRequired, path: ['code'] },
+);
+
+/** `POST /auth/mfa/totp/disable`: a current code from the app, or a recovery code. */
+export const TwoStepDisableRequestSchema = z.object(codeOrRecoveryCode).check(oneOfTheCodes);
+export type TwoStepDisableRequest = z.infer<typeof TwoStepDisableRequestSchema>;
+
+/** `POST /auth/mfa/recovery-codes`: new codes for a current code; the old ones stop working. */
+export const RenewRecoveryCodesRequestSchema = z.object({ code: TwoStepCodeSchema });
+export type RenewRecoveryCodesRequest = z.infer<typeof RenewRecoveryCodesRequestSchema>;
+
+/** A sign-in that was right so far and now owes a code: no tokens yet. */
+export const MfaRequiredSchema = z.object({
+  mfaRequired: z.literal(true),
+  /** Single use, valid 5 minutes, for `POST /auth/mfa/verify`. */
+  mfaToken: z.string(),
+});
+export type MfaRequired = z.infer<typeof MfaRequiredSchema>;
+
+/** `POST /auth/mfa/verify`: the second step of a sign-in. */
+export const MfaVerifyRequestSchema = z
+  .object({
+    mfaToken: z.string().check(z.minLength(1), z.maxLength(512)),
+    ...codeOrRecoveryCode,
+  })
+  .check(oneOfTheCodes);
+export type MfaVerifyRequest = z.infer<typeof MfaVerifyRequestSchema>;
+
+/** The web's form of the code step: one field, read as an app's code or a recovery code. */
+export const TwoStepCodeFormSchema = z.object({ code: TwoStepCodeSchema });
+export const RecoveryCodeFormSchema = z.object({ recoveryCode: RecoveryCodeSchema });
