@@ -21,9 +21,8 @@ import {
   AppStorePayloadRefused,
   type AppStoreVerifier,
 } from '../../security/app-store-verifier';
-import { paymentsRepo } from '../payments';
 import { usersRepo } from '../users';
-import { ledger } from '../premium';
+import { ledger, purchasesRepo } from '../premium';
 import * as repo from './repo';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -112,7 +111,7 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
     if (!payment?.transactionId || !payment.productId) return;
     const startsAt = new Date(payment.purchaseDate ?? notice.signedAt);
     const expiresAt = payment.expiresDate ? new Date(payment.expiresDate) : undefined;
-    let purchase = await repo.findApplePurchase(
+    let purchase = await purchasesRepo.findApplePurchase(
       transaction,
       notice.environment,
       payment.transactionId,
@@ -125,7 +124,7 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
           1,
           Math.round(((expiresAt?.getTime() ?? startsAt.getTime()) - startsAt.getTime()) / DAY_MS),
         );
-      const purchaseId = await paymentsRepo.insertPurchase(transaction, {
+      const purchaseId = await purchasesRepo.insertPurchase(transaction, {
         userId,
         planId: plan?.id ?? null,
         planName: plan?.name ?? payment.productId,
@@ -143,14 +142,18 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
       });
       purchase = purchaseId
         ? { id: purchaseId, userId }
-        : await repo.findApplePurchase(transaction, notice.environment, payment.transactionId);
+        : await purchasesRepo.findApplePurchase(
+            transaction,
+            notice.environment,
+            payment.transactionId,
+          );
       if (!purchase) return;
     }
     let buyer = purchase.userId;
     if (buyer === null) {
       // Its buyer deleted his account, and the subscription, still paid for on his Apple ID, is
       // now proven by this member: the transaction is his again.
-      await repo.adoptPurchase(transaction, purchase.id, userId);
+      await purchasesRepo.adoptPurchase(transaction, purchase.id, userId);
       buyer = userId;
     }
     if (expiresAt) {
@@ -304,7 +307,7 @@ export function createAppStoreService(deps: AppStoreServiceDependencies) {
         await repo.bindSubscription(transaction, key, userId);
         await applyToMember(transaction, userId, notice);
         await applyPending(transaction, key, userId);
-        return (await repo.readPremiumEnd(transaction, userId))?.subscriptionEndDate ?? null;
+        return (await usersRepo.readPremiumEnd(transaction, userId))?.subscriptionEndDate ?? null;
       });
     },
   };

@@ -12,6 +12,7 @@ import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
 import type { Caller } from '../../security/client-address';
 import type { RateLimiter, RateLimitRule } from '../../security/rate-limiter';
 import { isAddressHeldForUndo } from '../auth';
+import { purchasesRepo } from '../premium';
 import { usersRepo } from '../users';
 import * as repo from './repo';
 import type { OperatorLog } from './stripe-events';
@@ -296,7 +297,7 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
     },
 
     async listPurchases(userId: string): Promise<PurchaseItem[]> {
-      const purchases = await repo.listPurchasesOfUser(db, userId);
+      const purchases = await purchasesRepo.listPurchasesOfUser(db, userId);
       return purchases.map((purchase) => ({
         name: purchase.planName,
         provider: purchase.provider,

@@ -12,7 +12,7 @@ import type { Mailer } from '../../mail/outbox';
 import { accountCreatedByPurchaseEmail } from '../../mail/templates';
 import type { PasswordHasher } from '../../security/password-hasher';
 import { isAddressHeldForUndo } from '../auth';
-import { ledger } from '../premium';
+import { ledger, purchasesRepo } from '../premium';
 import { usersRepo } from '../users';
 import { generatePassword } from './generated-password';
 import * as repo from './repo';
@@ -187,7 +187,7 @@ export function createStripeEventHandler(deps: StripeEventsDependencies) {
       // Its buyer deleted his account: no premium to change, but the books still say it was
       // refunded (or charged back), or that it counts again.
       const reason = reversal.refundedAt ? 'refund' : 'dispute lost';
-      return repo.markDetachedPurchase(
+      return purchasesRepo.markDetachedPurchase(
         transaction,
         purchase.id,
         revokedAt && { at: revokedAt, reason },
@@ -269,7 +269,7 @@ export function createStripeEventHandler(deps: StripeEventsDependencies) {
       // The member's row first, before the purchase's reference to it takes a weaker lock that
       // two grants would then both try to raise (a deadlock).
       await usersRepo.lockUser(transaction, user.id);
-      const purchaseId = await repo.insertPurchase(transaction, {
+      const purchaseId = await purchasesRepo.insertPurchase(transaction, {
         userId: user.id,
         planId: plan.id,
         planName: plan.name,
@@ -381,14 +381,14 @@ export function createStripeEventHandler(deps: StripeEventsDependencies) {
    * found through Stripe (the Checkout Session of that PaymentIntent), and remembered.
    */
   async function findPurchaseOfPayment(paymentIntentId: string) {
-    const purchase = await repo.findPurchaseByPaymentIntent(db, paymentIntentId);
+    const purchase = await purchasesRepo.findPurchaseByPaymentIntent(db, paymentIntentId);
     if (purchase) return purchase;
     const sessions = await deps.stripe.checkout.sessions.list({
       payment_intent: paymentIntentId,
       limit: 1,
     });
     const session = sessions.data[0];
-    return session ? repo.findPurchaseBySession(db, session.id) : undefined;
+    return session ? purchasesRepo.findPurchaseBySession(db, session.id) : undefined;
   }
 
   /** Records a refund or dispute event and applies it to its purchase, once. */
@@ -407,9 +407,13 @@ export function createStripeEventHandler(deps: StripeEventsDependencies) {
       // rewrites the second, so taking them the other way round could deadlock with it.
       if (known?.userId) await usersRepo.lockUser(transaction, known.userId);
       await record(transaction);
-      if (known) await repo.setPurchasePaymentIntent(transaction, known.id, paymentIntentId);
+      if (known)
+        await purchasesRepo.setPurchasePaymentIntent(transaction, known.id, paymentIntentId);
       // Read again under the payment's lock: a grant may have committed since.
-      const purchase = await repo.findPurchaseByPaymentIntent(transaction, paymentIntentId);
+      const purchase = await purchasesRepo.findPurchaseByPaymentIntent(
+        transaction,
+        paymentIntentId,
+      );
       if (!purchase) return { isNew: true, purchaseFound: false, revoked: false };
       const revoked = await applyReversal(transaction, purchase, paymentIntentId);
       return { isNew: true, purchaseFound: true, revoked };
