@@ -26,6 +26,9 @@ const OWNERS: Record<string, string> = {
   app_store_notifications: 'modules/app-store',
   app_store_subscriptions: 'modules/app-store',
   stripe_customer_deletions: 'modules/account-deletion',
+  two_step_authenticators: 'modules/two-step',
+  two_step_recovery_codes: 'modules/two-step',
+  two_step_challenges: 'modules/two-step',
   outbox_emails: 'mail',
   schema_migrations: 'db',
 };

@@ -189,7 +189,7 @@ export const endpoints = {
   }),
   confirmTwoStep: defineEndpoint(routes.confirmTwoStep, {
     tag: 'Two-step sign-in',
-    summary: "Turns two-step sign-in on with a code from the app; answers the 10 recovery codes.",
+    summary: 'Turns two-step sign-in on with a code from the app; answers the 10 recovery codes.',
     description:
       'The recovery codes are shown this once (only their hashes are kept); each serves one sign-in. Sessions already open stay open.',
     body: TwoStepConfirmRequestSchema,
@@ -212,7 +212,8 @@ export const endpoints = {
   }),
   verifyTwoStep: defineEndpoint(routes.verifyTwoStep, {
     tag: 'Two-step sign-in',
-    summary: "A sign-in's second step: the mfaToken with a code (or a recovery code) gives the tokens.",
+    summary:
+      "A sign-in's second step: the mfaToken with a code (or a recovery code) gives the tokens.",
     description:
       'The mfaToken lives 5 minutes, serves one sign-in and dies when the password changes meanwhile, or after 5 wrong codes. A code is taken once. Wrong codes count like wrong passwords (429 with Retry-After past the same limits).',
     body: MfaVerifyRequestSchema,

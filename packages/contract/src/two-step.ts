@@ -81,8 +81,7 @@ const codeOrRecoveryCode = {
 
 /** Exactly one of `code` and `recoveryCode`; the message goes under the code field. */
 const oneOfTheCodes = z.refine<{ code?: string; recoveryCode?: string }>(
-  (input) =>
-    (input.code === undefined) !== (input.recoveryCode === undefined),
+  (input) => (input.code === undefined) !== (input.recoveryCode === undefined),
   { message: twoStepMessages.codeRequired, path: ['code'] },
 );
 
@@ -111,6 +110,14 @@ export const MfaVerifyRequestSchema = z
   .check(oneOfTheCodes);
 export type MfaVerifyRequest = z.infer<typeof MfaVerifyRequestSchema>;
 
-/** The web's form of the code step: one field, read as an app's code or a recovery code. */
+/** The web's code step of a sign-in: the app's code, or (switched to) a recovery code. */
 export const TwoStepCodeFormSchema = z.object({ code: TwoStepCodeSchema });
 export const RecoveryCodeFormSchema = z.object({ recoveryCode: RecoveryCodeSchema });
+
+/** The web's one field for "a code from the app, or a recovery code" (turning it off). */
+export const SecondFactorFormSchema = z.object({ code: SecondFactorCodeSchema });
+
+/** Six digits are a code from the app; anything else typed there is a recovery code. */
+export function isAuthenticatorCode(code: string): boolean {
+  return /^\d{6}$/.test(withoutSeparators(code));
+}

@@ -9,6 +9,8 @@ export const ProfileSchema = z.object({
   subscriptionEndDate: z.nullable(IsoDateTimeSchema),
   /** False for an account that only signs in with Google or Apple (no password to confirm with). */
   hasPassword: z.boolean(),
+  /** Sign-ins ask for a code from an authenticator app; changes of credentials ask for one too. */
+  twoStepEnabled: z.boolean(),
 });
 export type Profile = z.infer<typeof ProfileSchema>;
 
@@ -75,6 +77,8 @@ export const DataExportSchema = z.object({
     emailVerifiedAt: z.nullable(IsoDateTimeSchema),
     hasPassword: z.boolean(),
     subscriptionEndDate: z.nullable(IsoDateTimeSchema),
+    /** Whether two-step sign-in is on (never its secret or recovery codes). */
+    twoStepEnabled: z.boolean(),
   }),
   identities: z.array(
     z.object({

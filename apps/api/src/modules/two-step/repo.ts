@@ -63,7 +63,9 @@ export async function takeStep(
     .set({ lastUsedStep: step })
     .where('userId', '=', userId)
     .where('confirmedAt', options.confirmed ? 'is not' : 'is', null)
-    .where((where) => where.or([where('lastUsedStep', 'is', null), where('lastUsedStep', '<', step)]))
+    .where((where) =>
+      where.or([where('lastUsedStep', 'is', null), where('lastUsedStep', '<', step)]),
+    )
     .returning('userId')
     .executeTakeFirst();
   return row !== undefined;

@@ -76,16 +76,7 @@ export function newRecoveryCodes(count: number): string[] {
  * Crockford's digits (o for 0, i and l for 1) taken as those digits.
  */
 export function normalizedRecoveryCode(code: string): string {
-  return code
-    .replace(/[\s-]/g, '')
-    .toLowerCase()
-    .replace(/o/g, '0')
-    .replace(/[il]/g, '1');
-}
-
-/** A code from the app is six digits; anything else in a "code" field is a recovery code. */
-export function isAppCode(code: string): boolean {
-  return /^\d{6}$/.test(code.replace(/\s/g, ''));
+  return code.replace(/[\s-]/g, '').toLowerCase().replace(/o/g, '0').replace(/[il]/g, '1');
 }
 
 /** The account a code is checked for: whose failure budgets it spends. */

@@ -3,6 +3,7 @@
 // these, repo.ts holds the queries. Every code is checked under the failure gates of a password
 // (the sign-in machinery handed in), and each is taken once.
 import {
+  isAuthenticatorCode,
   type MfaRequired,
   RECOVERY_CODE_COUNT,
   type TokenPair,
@@ -20,7 +21,6 @@ import * as repo from './repo';
 import {
   authenticatorUrl,
   type CodeOwner,
-  isAppCode,
   newAuthenticatorSecret,
   newRecoveryCodes,
   normalizedRecoveryCode,
@@ -69,7 +69,8 @@ export function createTwoStepService(deps: TwoStepDependencies) {
         return false;
       }
       const secret = openSecret(authenticator.sealedSecret);
-      const step = secret === undefined ? undefined : stepOfCode(secret, code.replace(/\s/g, ''));
+      const step =
+        secret === undefined ? undefined : stepOfCode(secret, code.replace(/[\s-]/g, ''));
       return step !== undefined && repo.takeStep(db, owner.id, step, options);
     });
   }
@@ -177,7 +178,7 @@ export function createTwoStepService(deps: TwoStepDependencies) {
         throw new AppError(400, twoStepMessages.secondFactorNeeded);
       }
       const owner = await ownerOf(userId);
-      const factor = isAppCode(code) ? { code } : { recoveryCode: code };
+      const factor = isAuthenticatorCode(code) ? { code } : { recoveryCode: code };
       if (!(await checkSecondFactor(owner, factor, caller))) {
         throw new AppError(400, twoStepMessages.wrongSecondFactor);
       }

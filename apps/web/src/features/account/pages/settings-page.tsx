@@ -7,6 +7,7 @@ import { EmailChangeUndoNotice } from '../components/email-change-undo-notice';
 import { ChangePasswordSection } from '../components/change-password-section';
 import { SetPasswordSection } from '../components/set-password-section';
 import { SignedInDevicesSection } from '../components/signed-in-devices-section';
+import { TwoStepSection } from '../components/two-step-section';
 import styles from '../components/settings.module.css';
 
 /** `/dashboard/settings`: 'Account Settings'. */
@@ -37,6 +38,7 @@ export function SettingsPage(): React.JSX.Element | null {
             <SetPasswordSection email={profile.email} />
           </>
         )}
+        <TwoStepSection isOn={profile.twoStepEnabled} />
         <SignedInDevicesSection />
         <DownloadDataSection />
         <DeleteAccountSection hasPassword={profile.hasPassword} />

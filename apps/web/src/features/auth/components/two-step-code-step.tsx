@@ -1,8 +1,4 @@
-import {
-  RecoveryCodeFormSchema,
-  twoStepMessages,
-  TwoStepCodeFormSchema,
-} from '@kegel/contract';
+import { RecoveryCodeFormSchema, twoStepMessages, TwoStepCodeFormSchema } from '@kegel/contract';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
@@ -82,12 +78,7 @@ function AppCodeForm({ mfaToken, onExpired }: CodeFormProps): React.JSX.Element 
   const onSubmit = form.handleSubmit(({ code }) => verify.mutate({ mfaToken, code }, options));
   return (
     <form className={styles.form} onSubmit={onSubmit} noValidate aria-label="Code from your app">
-      <TextInput
-        label="Code"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        {...field('code')}
-      />
+      <TextInput label="Code" inputMode="numeric" autoComplete="one-time-code" {...field('code')} />
       <Button type="submit" fullWidth disabled={verify.isPending}>
         Verify
       </Button>
