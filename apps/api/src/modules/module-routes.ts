@@ -11,6 +11,7 @@ import {
   type PasswordHasher,
 } from '../security/password-hasher';
 import { createPasswordScreen } from '../security/password-screen';
+import { deriveKey } from '../security/keys';
 import { createSignInNonces } from '../security/sign-in-nonces';
 import { accountDeletionRoutes } from './account-deletion/routes';
 import { createCustomerDeletionRetries } from './account-deletion/customer-deletion-retries';
@@ -26,6 +27,8 @@ import { paymentRoutes } from './payments/routes';
 import { createPaymentsService } from './payments/service';
 import { createStripeEventHandler } from './payments/stripe-events';
 import { socialRoutes } from './social/routes';
+import { twoStepRoutes } from './two-step/routes';
+import { createTwoStepService } from './two-step/service';
 import { createSocialService } from './social/service';
 import { userRoutes } from './users/routes';
 import { createUsersService } from './users/service';
@@ -146,6 +149,7 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
       }),
     );
     await auth.register(authRoutes, { authService });
+    await auth.register(twoStepRoutes, { twoStepService });
     await auth.register(socialRoutes, {
       socialService,
       providers: api.identity.providers,

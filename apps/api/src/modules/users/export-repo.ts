@@ -8,6 +8,18 @@ export async function readMemberData(db: Kysely<Database>, userId: string) {
   const user = await db
     .selectFrom('users')
     .select(['id', 'email', 'createdAt', 'emailVerifiedAt', 'passwordHash', 'subscriptionEndDate'])
+    // Whether two-step sign-in is on: never its secret or recovery codes.
+    .select((select) =>
+      select
+        .exists(
+          select
+            .selectFrom('twoStepAuthenticators')
+            .select('userId')
+            .whereRef('twoStepAuthenticators.userId', '=', 'users.id')
+            .where('twoStepAuthenticators.confirmedAt', 'is not', null),
+        )
+        .as('twoStepEnabled'),
+    )
     .where('id', '=', userId)
     .executeTakeFirst();
   if (!user) return undefined;

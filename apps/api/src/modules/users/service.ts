@@ -23,6 +23,7 @@ export function createUsersService(deps: { db: Kysely<Database> }) {
         email: account.email,
         subscriptionEndDate: account.subscriptionEndDate?.toISOString() ?? null,
         hasPassword: account.hasPassword,
+        twoStepEnabled: account.twoStepEnabled,
       };
     },
 
@@ -40,6 +41,7 @@ export function createUsersService(deps: { db: Kysely<Database> }) {
           emailVerifiedAt: iso(user.emailVerifiedAt),
           hasPassword: user.passwordHash !== null,
           subscriptionEndDate: iso(user.subscriptionEndDate),
+          twoStepEnabled: user.twoStepEnabled,
         },
         identities: data.identities.map((identity) => ({
           provider: identity.provider,
