@@ -7,7 +7,7 @@ import {
   fieldMessages,
   NewPasswordSchema,
 } from './fields';
-import { type MfaRequired, MfaRequiredSchema, SecondFactorCodeSchema } from './two-step';
+import { MfaRequiredSchema, SecondFactorCodeSchema } from './two-step';
 
 /** Sign-in, login and refresh responses: two JWTs, whose `exp` the web app reads. */
 export const TokenPairSchema = z.object({
@@ -19,10 +19,6 @@ export type TokenPair = z.infer<typeof TokenPairSchema>;
 /** What a sign-in answers: the tokens, or (two-step sign-in on) the call for a code. */
 export const SignInResponseSchema = z.union([TokenPairSchema, MfaRequiredSchema]);
 export type SignInResponse = z.infer<typeof SignInResponseSchema>;
-
-export function isMfaRequired(response: SignInResponse): response is MfaRequired {
-  return 'mfaRequired' in response;
-}
 
 /** The account a registration made; sign in afterwards to get tokens. */
 export const RegisteredUserSchema = z.object({ id: z.string(), email: z.string() });

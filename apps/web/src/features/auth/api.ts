@@ -1,7 +1,6 @@
 import {
   type Acknowledgement,
   type AppleVerifyTokenRequest,
-  isMfaRequired,
   type LoginRequest,
   type MfaVerifyRequest,
   type RegisteredUser,
@@ -76,7 +75,9 @@ function useSignIn<Request>(
     mutationKey: authMutationKeys.signIn(),
     mutationFn: async (request: Request): Promise<SignInOutcome> => {
       const answer = await exchange(request);
-      if (isMfaRequired(answer)) return { kind: 'code-needed', mfaToken: answer.mfaToken };
+      // Checked by hand, not with a contract helper: the app's entry loads this file, and a value
+      // import from the contract would bring zod into every page's first load.
+      if ('mfaToken' in answer) return { kind: 'code-needed', mfaToken: answer.mfaToken };
       queryClient.removeQueries({ queryKey: sessionQueries.all() });
       tokenStore.write(answer);
       await queryClient.prefetchQuery(sessionQueries.profile());
