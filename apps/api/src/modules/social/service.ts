@@ -16,7 +16,7 @@
 // - an unverified email never links and never makes an account: an account under an address
 //   nobody proved would let anyone squat someone else's address;
 // - a new `sub` with no email cannot make an account (there would be no way to reach its owner).
-import { type TokenPair, EmailSchema } from '@kegel/contract';
+import { type TokenPair, EmailSchema, socialMessages } from '@kegel/contract';
 import type { Kysely, Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
@@ -55,23 +55,6 @@ export interface SocialServiceDependencies {
   google: { exchange: GoogleCodeExchange; verifier: IdTokenVerifier } | undefined;
   apple: { verifier: IdTokenVerifier } | undefined;
 }
-
-export const socialMessages = {
-  googleOff: 'Sign in with Google is not available.',
-  appleOff: 'Sign in with Apple is not available.',
-  googleRefused: 'Google sign-in failed. Please try again.',
-  appleRefused: 'Apple sign-in failed. Please try again.',
-  unavailable: 'The sign-in service could not be reached. Please try again in a moment.',
-  unverifiedEmail:
-    'Your provider has not verified this email address, so it cannot be used to sign in here. Verify it with your provider, or sign in with email and password.',
-  noEmail:
-    'Your provider did not share an email address, so no account could be made. Allow sharing the email and try again.',
-  emailTakenForGoogle:
-    'An account with this email already exists. Sign in with your email and password instead (use "Forgot your password?" if you have none).',
-  changedMeanwhile: 'The account changed while you were signing in. Please try again.',
-  addressHeldForUndo:
-    'The account that used this email moved to another address recently, and this address can still take it back: use the “This was not me” button in the email we sent here.',
-} as const;
 
 export type SocialService = ReturnType<typeof createSocialService>;
 
