@@ -7,7 +7,7 @@ import type { Caller } from '../../security/client-address';
 import { type PasswordCheck } from '../../security/password-hasher';
 import type { FailureGateRule, GateOutcome, RateLimitRule } from '../../security/rate-limiter';
 import { usersRepo } from '../users';
-import * as repo from './repo';
+import * as undoRepo from './undo-repo';
 import {
   type AuthServiceDependencies,
   GATE_QUEUE_MS,
@@ -192,7 +192,7 @@ export function createCredentialChecks(deps: AuthServiceDependencies) {
   async function isAddressTaken(email: string): Promise<boolean> {
     return (
       (await usersRepo.findUserByEmail(db, email)) !== undefined ||
-      (await repo.isAddressHeldForUndo(db, email))
+      (await undoRepo.isAddressHeldForUndo(db, email))
     );
   }
 

@@ -17,7 +17,9 @@ import {
 import { hashSecret, randomSecret } from '../../security/keys';
 import { socialRepo } from '../social';
 import { usersRepo } from '../users';
-import * as repo from './repo';
+import * as codeRepo from './code-repo';
+import * as sessionRepo from './session-repo';
+import * as undoRepo from './undo-repo';
 
 /**
  * How long the address an email change leaves can take the account back: long enough for an
@@ -76,9 +78,9 @@ export function createEmailChangeUndo(deps: EmailChangeUndoDependencies) {
       },
     ): Promise<void> {
       const { user, newEmail } = change;
-      const protectedAddresses = await repo.listUndoWindows(transaction, user.id);
+      const protectedAddresses = await undoRepo.listUndoWindows(transaction, user.id);
       const code = randomSecret();
-      const { expiresAt } = await repo.insertCode(transaction, {
+      const { expiresAt } = await codeRepo.insertCode(transaction, {
         userId: user.id,
         purpose: 'email_change_cancel',
         email: user.email,
@@ -101,7 +103,7 @@ export function createEmailChangeUndo(deps: EmailChangeUndoDependencies) {
       });
       for (const window of protectedAddresses) {
         const copy = randomSecret();
-        await repo.reissueUndoCode(transaction, {
+        await undoRepo.reissueUndoCode(transaction, {
           userId: user.id,
           email: window.email,
           codeHash: hashSecret(copy),
@@ -137,13 +139,13 @@ export function createEmailChangeUndo(deps: EmailChangeUndoDependencies) {
         codeHash: hashSecret(input.code),
         requireCurrentCredentials: false,
       } as const;
-      const open = await repo.findOpenCode(db, code);
+      const open = await codeRepo.findOpenCode(db, code);
       if (!open) throw new AppError(400, messages.linkInvalid);
       const outcome = await db.transaction().execute(async (transaction) => {
         await usersRepo.lockUser(transaction, open.userId);
-        const used = await repo.consumeCode(transaction, code);
+        const used = await codeRepo.consumeCode(transaction, code);
         if (used?.userId !== open.userId) throw new AppError(400, messages.linkInvalid);
-        await repo.voidUndoCodesIssuedSince(transaction, used.userId, used.id);
+        await undoRepo.voidUndoCodesIssuedSince(transaction, used.userId, used.id);
         const current = await usersRepo.findUserById(transaction, used.userId);
         const movedTo =
           current && current.email.toLowerCase() !== used.email.toLowerCase()
@@ -184,8 +186,8 @@ export function createEmailChangeUndo(deps: EmailChangeUndoDependencies) {
       sessionId: string;
     }): Promise<EmailChangeUndoWindow[]> {
       const [windows, session] = await Promise.all([
-        repo.listUndoWindows(db, caller.userId),
-        repo.findLiveSession(db, caller.sessionId),
+        undoRepo.listUndoWindows(db, caller.userId),
+        sessionRepo.findLiveSession(db, caller.sessionId),
       ]);
       return windows.map((window) => ({
         previousEmail: window.email,
@@ -200,11 +202,11 @@ export function createEmailChangeUndo(deps: EmailChangeUndoDependencies) {
      * with a fresh sign-in does not have. A change still waiting for confirmation keeps its link.
      */
     async closeWindows(caller: { userId: string; sessionId: string }): Promise<string> {
-      const closed = await repo.closeUndoWindowsOlderSession(db, {
+      const closed = await undoRepo.closeUndoWindowsOlderSession(db, {
         ...caller,
         minSessionAgeDays: CLOSE_UNDO_MIN_SESSION_AGE_DAYS,
       });
-      const left = await repo.listUndoWindows(db, caller.userId);
+      const left = await undoRepo.listUndoWindows(db, caller.userId);
       if (left.length > 0 && closed === 0) {
         throw new AppError(403, emailChangeUndoMessages.notFromThisDevice);
       }
@@ -213,7 +215,7 @@ export function createEmailChangeUndo(deps: EmailChangeUndoDependencies) {
 
     /** Whether an address the account moved away from can still take it back. */
     async hasOpenWindow(executor: Kysely<Database> | Transaction<Database>, userId: string) {
-      return (await repo.listUndoWindows(executor, userId)).length > 0;
+      return (await undoRepo.listUndoWindows(executor, userId)).length > 0;
     },
   };
 }

@@ -8,7 +8,8 @@ import { hashSecret, randomSecret } from '../../security/keys';
 import { usersRepo } from '../users';
 import type { CredentialChecks } from './credential-checks';
 import type { EmailChangeUndo } from './email-change-undo';
-import * as repo from './repo';
+import * as codeRepo from './code-repo';
+import * as undoRepo from './undo-repo';
 import {
   type AuthServiceDependencies,
   EMAIL_CHANGE_VALID_SECONDS,
@@ -52,8 +53,8 @@ export function createEmailChange(
         if (current?.credentialVersion !== user.credentialVersion) {
           throw new AppError(401, messages.sessionEnded);
         }
-        await repo.voidOpenCodes(transaction, user.id, ['email_change']);
-        await repo.insertCode(transaction, {
+        await codeRepo.voidOpenCodes(transaction, user.id, ['email_change']);
+        await codeRepo.insertCode(transaction, {
           userId: user.id,
           purpose: 'email_change',
           email: input.newEmail,
@@ -83,21 +84,24 @@ export function createEmailChange(
         email: input.newEmail,
         requireCurrentCredentials: true,
       } as const;
-      const open = await repo.findOpenCode(db, code);
+      const open = await codeRepo.findOpenCode(db, code);
       if (!open) throw new AppError(400, messages.emailLinkInvalid);
-      if (await repo.isAddressHeldForUndo(db, input.newEmail)) {
+      if (await undoRepo.isAddressHeldForUndo(db, input.newEmail)) {
         throw new AppError(409, messages.emailInUse);
       }
       try {
         await db.transaction().execute(async (transaction) => {
           await usersRepo.lockUser(transaction, open.userId);
-          const used = await repo.consumeCode(transaction, code);
+          const used = await codeRepo.consumeCode(transaction, code);
           if (used?.userId !== open.userId) throw new AppError(400, messages.emailLinkInvalid);
           await usersRepo.updateEmail(transaction, used.userId, used.email);
           await usersRepo.markEmailVerified(transaction, used.userId);
           // Links mailed to the old address (a reset) must not work on the account any more.
           await usersRepo.raiseCredentialVersion(transaction, used.userId);
-          await repo.voidOpenCodes(transaction, used.userId, ['password_reset', 'email_change']);
+          await codeRepo.voidOpenCodes(transaction, used.userId, [
+            'password_reset',
+            'email_change',
+          ]);
         });
       } catch (error) {
         // Taken by someone else since the request: nothing changed, the code stays usable.

@@ -6,7 +6,7 @@ import type { Caller } from '../../security/client-address';
 import { hashSecret, randomSecret } from '../../security/keys';
 import { usersRepo } from '../users';
 import type { CredentialChecks } from './credential-checks';
-import * as repo from './repo';
+import * as codeRepo from './code-repo';
 import {
   type AuthServiceDependencies,
   messages,
@@ -38,8 +38,8 @@ export function createPasswords(
 
       const code = randomSecret();
       await db.transaction().execute(async (transaction) => {
-        await repo.voidOpenCodes(transaction, user.id, ['password_reset']);
-        await repo.insertCode(transaction, {
+        await codeRepo.voidOpenCodes(transaction, user.id, ['password_reset']);
+        await codeRepo.insertCode(transaction, {
           userId: user.id,
           purpose: 'password_reset',
           email: user.email,
@@ -73,12 +73,12 @@ export function createPasswords(
         requireCurrentCredentials: true,
       } as const;
       // A bogus code is refused before the costly hash; the code is used (atomically) below.
-      const open = await repo.findOpenCode(db, code);
+      const open = await codeRepo.findOpenCode(db, code);
       if (!open) throw new AppError(400, messages.resetLinkInvalid);
       const passwordHash = await hasher.hash(input.newPassword);
       const account = await db.transaction().execute(async (transaction) => {
         await usersRepo.lockUser(transaction, open.userId);
-        const used = await repo.consumeCode(transaction, code);
+        const used = await codeRepo.consumeCode(transaction, code);
         if (used?.userId !== open.userId) return undefined;
         await usersRepo.updatePasswordHash(transaction, used.userId, passwordHash);
         // The link reached the owner's inbox: the address is proven.

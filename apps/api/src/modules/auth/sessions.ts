@@ -14,7 +14,8 @@ import { HashingBusyError } from '../../security/password-hasher';
 import { createTurns } from '../../security/turns';
 import { usersRepo } from '../users';
 import type { CredentialChecks } from './credential-checks';
-import * as repo from './repo';
+import * as codeRepo from './code-repo';
+import * as sessionRepo from './session-repo';
 import {
   type AuthServiceDependencies,
   messages,
@@ -62,7 +63,7 @@ export function createSessions(deps: AuthServiceDependencies, checks: Credential
     how: { method: SignInMethod; caller: Caller; credentialVersion?: number },
   ): Promise<TokenPair> {
     const secret = randomSecret();
-    const session = await repo.openSession(db, {
+    const session = await sessionRepo.openSession(db, {
       userId,
       expiresAt: new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000),
       credentialVersion: how.credentialVersion,
@@ -86,8 +87,8 @@ export function createSessions(deps: AuthServiceDependencies, checks: Credential
     options: { reason: string; exceptSessionId?: string },
   ): Promise<{ email: string; credentialVersion: number }> {
     const account = await usersRepo.raiseCredentialVersion(transaction, userId);
-    await repo.voidOpenCodes(transaction, userId, ['password_reset', 'email_change']);
-    await repo.revokeSessionsOfUser(transaction, userId, options);
+    await codeRepo.voidOpenCodes(transaction, userId, ['password_reset', 'email_change']);
+    await sessionRepo.revokeSessionsOfUser(transaction, userId, options);
     return account;
   }
 
@@ -141,28 +142,28 @@ export function createSessions(deps: AuthServiceDependencies, checks: Credential
       }
       const successorSecret = tokens.successorSecret(claims.secret);
       const outcome = await db.transaction().execute(async (transaction) => {
-        const row = await repo.lockRefreshToken(transaction, hashSecret(claims.secret));
+        const row = await sessionRepo.lockRefreshToken(transaction, hashSecret(claims.secret));
         if (!row || row.sessionId !== claims.sessionId) return { kind: 'unknown' as const };
         if (row.revokedAt || row.isExpired) return { kind: 'ended' as const };
         if (row.rotatedAt === null) {
-          await repo.markRefreshTokenRotated(transaction, row.id);
-          await repo.insertRefreshToken(transaction, {
+          await sessionRepo.markRefreshTokenRotated(transaction, row.id);
+          await sessionRepo.insertRefreshToken(transaction, {
             sessionId: row.sessionId,
             tokenHash: hashSecret(successorSecret),
           });
-          await repo.markSessionUsed(transaction, row.sessionId);
+          await sessionRepo.markSessionUsed(transaction, row.sessionId);
           return { kind: 'rotated' as const, userId: row.userId, expiresAt: row.expiresAt };
         }
         // Only the direct predecessor of the current token gets the grace: a token two or more
         // rotations old is a copy, whoever shows it.
-        const isPredecessor = !(await repo.isRefreshTokenRotated(
+        const isPredecessor = !(await sessionRepo.isRefreshTokenRotated(
           transaction,
           hashSecret(successorSecret),
         ));
         if (isPredecessor && row.secondsSinceRotation <= REFRESH_GRACE_SECONDS) {
           return { kind: 'rotated' as const, userId: row.userId, expiresAt: row.expiresAt };
         }
-        await repo.revokeSession(transaction, row.sessionId, 'refresh token reused');
+        await sessionRepo.revokeSession(transaction, row.sessionId, 'refresh token reused');
         return { kind: 'reused' as const };
       });
       if (outcome.kind !== 'rotated') throw new AppError(401, messages.sessionEnded);
@@ -178,13 +179,13 @@ export function createSessions(deps: AuthServiceDependencies, checks: Credential
       const { secret } = await tokens.verifyRefreshToken(refreshToken).catch(() => {
         throw new AppError(401, messages.sessionEnded);
       });
-      const token = await repo.findSessionIdByRefreshTokenHash(db, hashSecret(secret));
-      if (token) await repo.revokeSession(db, token.sessionId, 'logout');
+      const token = await sessionRepo.findSessionIdByRefreshTokenHash(db, hashSecret(secret));
+      if (token) await sessionRepo.revokeSession(db, token.sessionId, 'logout');
     },
 
     /** Where the member is signed in: his open sessions, last used first, his own marked. */
     async listSessions(caller: { userId: string; sessionId: string }): Promise<SessionItem[]> {
-      const sessions = await repo.listLiveSessions(db, caller.userId);
+      const sessions = await sessionRepo.listLiveSessions(db, caller.userId);
       return sessions.map((session) => ({
         id: session.id,
         createdAt: session.createdAt.toISOString(),
@@ -198,14 +199,19 @@ export function createSessions(deps: AuthServiceDependencies, checks: Credential
     /** Signs one of the member's sessions out; 404 for a session that is not his (or has ended). */
     async endSession(caller: { userId: string }, sessionId: string): Promise<void> {
       const isEnded = isUuid(sessionId)
-        ? await repo.revokeSessionOfUser(db, caller.userId, sessionId, 'signed out by the member')
+        ? await sessionRepo.revokeSessionOfUser(
+            db,
+            caller.userId,
+            sessionId,
+            'signed out by the member',
+          )
         : false;
       if (!isEnded) throw new AppError(404, messages.sessionNotFound);
     },
 
     /** Signs every session of the member out but the one asking. */
     async endOtherSessions(caller: { userId: string; sessionId: string }): Promise<void> {
-      await repo.revokeSessionsOfUser(db, caller.userId, {
+      await sessionRepo.revokeSessionsOfUser(db, caller.userId, {
         reason: 'signed out of other devices',
         exceptSessionId: caller.sessionId,
       });
