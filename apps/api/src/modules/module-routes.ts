@@ -11,25 +11,29 @@ import {
   type PasswordHasher,
 } from '../security/password-hasher';
 import { createPasswordScreen } from '../security/password-screen';
-import { deriveKey } from '../security/keys';
 import { createSignInNonces } from '../security/sign-in-nonces';
 import { accountDeletionRoutes } from './account-deletion/routes';
 import { createCustomerDeletionRetries } from './account-deletion/customer-deletion-retries';
 import { createAccountDeletionService } from './account-deletion/service';
-import { createStripeCustomerCleanUp } from './account-deletion/stripe-customers';
+import {
+  createStripeCustomerCleanUp,
+  type StripeCustomerCleanUp,
+} from './account-deletion/stripe-customers';
 import { appStoreRoutes } from './app-store/routes';
 import { createAppStoreService } from './app-store/service';
 import { authRoutes, limitRequestsPerAddress } from './auth/routes';
-import { createAuthService } from './auth/service';
+import { type AuthService, createAuthService } from './auth/service';
 import { createSessionPruning } from './auth/session-pruning';
 import { healthRoutes } from './health/routes';
 import { paymentRoutes } from './payments/routes';
-import { createPaymentsService } from './payments/service';
+import {
+  createPaymentsService,
+  type PaymentsService,
+  type PaymentsServiceDependencies,
+} from './payments/service';
 import { createStripeEventHandler } from './payments/stripe-events';
 import { socialRoutes } from './social/routes';
-import { twoStepRoutes } from './two-step/routes';
-import { createTwoStepService } from './two-step/service';
-import { createSocialService } from './social/service';
+import { createSocialService, type SocialService } from './social/service';
 import { userRoutes } from './users/routes';
 import { createUsersService } from './users/service';
 
@@ -43,9 +47,31 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
   api,
   { config, passwordHasher },
 ) {
+  const hasher = passwordHasher ?? createPasswordHasher();
+  const services = createServices(api, config, hasher);
+  api.metrics.readHashingWith(() => ({
+    ...hasher.load(),
+    signInsWaiting: services.authService.signInLoad().waiting,
+  }));
+  // Its own hashing threads end with it; a hasher handed in is its owner's to close.
+  startBackgroundJobs(api, services.stripeCustomers, passwordHasher ? undefined : hasher);
+  await registerRoutes(api, config, services, hasher);
+};
+
+/** The server's instance as the routes see it (with zod's type provider). */
+type Api = Parameters<FastifyPluginAsyncZod>[0];
+
+/** The services more than one set of routes (or a background job) uses. */
+interface SharedServices {
+  stripeCustomers: StripeCustomerCleanUp;
+  paymentsService: PaymentsService;
+  authService: AuthService;
+  socialService: SocialService;
+}
+
+function createServices(api: Api, config: Config, hasher: PasswordHasher): SharedServices {
   const { db } = api.database;
   const { publicUrl, supportEmail } = config;
-  const hasher = passwordHasher ?? createPasswordHasher();
   const stripeCustomers = createStripeCustomerCleanUp({ db, stripe: api.stripe, log: api.log });
   const paymentsService = createPaymentsService({
     db,
@@ -53,28 +79,7 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
     publicUrl,
     stripe: api.stripe,
     rateLimiter: api.rateLimiter,
-    checkoutLimits: {
-      perAddress: {
-        name: 'checkouts-per-address',
-        limit: config.checkoutsPerAddressPerHour,
-        windowSeconds: 60 * 60,
-      },
-      perEmail: {
-        name: 'checkouts-per-email',
-        limit: config.checkoutsPerEmailPerHour,
-        windowSeconds: 60 * 60,
-      },
-      perOwnAccount: {
-        name: 'checkouts-own-account',
-        limit: config.checkoutsPerEmailPerHour,
-        windowSeconds: 60 * 60,
-      },
-    },
-    lookupsPerAddress: {
-      name: 'checkout-lookups-per-address',
-      limit: config.checkoutLookupsPerAddressPerHour,
-      windowSeconds: 60 * 60,
-    },
+    ...checkoutLimits(config),
     forgetCustomer: (account) => stripeCustomers.forgetCustomer(account),
     // Called only once both services exist.
     isOwnersNetwork: (account, caller) => authService.isKnownAddress(account, caller),
@@ -106,10 +111,6 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
       void paymentsService.syncCustomerEmail(userId);
     },
   });
-  api.metrics.readHashingWith(() => ({
-    ...hasher.load(),
-    signInsWaiting: authService.signInLoad().waiting,
-  }));
   const socialService = createSocialService({
     db,
     auth: authService,
@@ -120,7 +121,47 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
     google: api.identity.google,
     apple: api.identity.apple,
   });
-  const sessionPruning = createSessionPruning({ db, log: api.log });
+  return { stripeCustomers, paymentsService, authService, socialService };
+}
+
+/** The limits on starting checkouts and on looking them up, from the configuration. */
+function checkoutLimits(config: Config) {
+  return {
+    checkoutLimits: {
+      perAddress: {
+        name: 'checkouts-per-address',
+        limit: config.checkoutsPerAddressPerHour,
+        windowSeconds: 60 * 60,
+      },
+      perEmail: {
+        name: 'checkouts-per-email',
+        limit: config.checkoutsPerEmailPerHour,
+        windowSeconds: 60 * 60,
+      },
+      perOwnAccount: {
+        name: 'checkouts-own-account',
+        limit: config.checkoutsPerEmailPerHour,
+        windowSeconds: 60 * 60,
+      },
+    },
+    lookupsPerAddress: {
+      name: 'checkout-lookups-per-address',
+      limit: config.checkoutLookupsPerAddressPerHour,
+      windowSeconds: 60 * 60,
+    },
+  } satisfies Pick<PaymentsServiceDependencies, 'checkoutLimits' | 'lookupsPerAddress'>;
+}
+
+/**
+ * The jobs that run beside the requests (pruning expired sessions, retrying Stripe customer
+ * deletions), stopped when the server closes; `ownHasher`, when given, is closed with them.
+ */
+function startBackgroundJobs(
+  api: Api,
+  stripeCustomers: StripeCustomerCleanUp,
+  ownHasher: PasswordHasher | undefined,
+): void {
+  const sessionPruning = createSessionPruning({ db: api.database.db, log: api.log });
   sessionPruning.start();
   const customerDeletionRetries = createCustomerDeletionRetries({
     retryDue: () => stripeCustomers.retryCustomerDeletions(),
@@ -130,36 +171,22 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
   api.addHook('onClose', async () => {
     sessionPruning.stop();
     customerDeletionRetries.stop();
-    // Its own hashing threads end with it; a hasher handed in is its owner's to close.
-    if (!passwordHasher) await hasher.close();
+    if (ownHasher) await ownHasher.close();
   });
+}
 
+async function registerRoutes(
+  api: Api,
+  config: Config,
+  services: SharedServices,
+  hasher: PasswordHasher,
+): Promise<void> {
+  const { db } = api.database;
+  const { publicUrl, supportEmail } = config;
+  const { authService, paymentsService, stripeCustomers } = services;
   api.setNotFoundHandler(sendRouteNotFound);
   await api.register(healthRoutes);
-  await api.register(async function signIn(auth) {
-    // A flood guard over every /auth call, far above what a whole NAT address needs: the bound
-    // on the calls that have no budget of their own (sign-ins that succeed, logouts, emailed
-    // links with bogus codes, Google and Apple tokens), each a database or provider round trip.
-    auth.addHook(
-      'onRequest',
-      limitRequestsPerAddress(api.rateLimiter, {
-        name: 'auth-requests',
-        limit: config.authRequestsPerMinute,
-        windowSeconds: 60,
-      }),
-    );
-    await auth.register(authRoutes, { authService });
-    await auth.register(twoStepRoutes, { twoStepService });
-    await auth.register(socialRoutes, {
-      socialService,
-      providers: api.identity.providers,
-      limitSignInPageRequests: limitRequestsPerAddress(api.rateLimiter, {
-        name: 'sign-in-page',
-        limit: config.signInPageRequestsPerMinute,
-        windowSeconds: 60,
-      }),
-    });
-  });
+  await api.register(signInRoutes(api, config, services));
   await api.register(userRoutes, { usersService: createUsersService({ db }), authService });
   await api.register(accountDeletionRoutes, {
     accountDeletionService: createAccountDeletionService({
@@ -187,4 +214,31 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
   await api.register(appStoreRoutes, {
     appStoreService: createAppStoreService({ db, verifier: api.appStore }),
   });
-};
+}
+
+/** Every /auth call: passwords, emailed links, and Google and Apple sign-in. */
+function signInRoutes(api: Api, config: Config, services: SharedServices) {
+  return async function signIn(auth: Api): Promise<void> {
+    // A flood guard over every /auth call, far above what a whole NAT address needs: the bound
+    // on the calls that have no budget of their own (sign-ins that succeed, logouts, emailed
+    // links with bogus codes, Google and Apple tokens), each a database or provider round trip.
+    auth.addHook(
+      'onRequest',
+      limitRequestsPerAddress(api.rateLimiter, {
+        name: 'auth-requests',
+        limit: config.authRequestsPerMinute,
+        windowSeconds: 60,
+      }),
+    );
+    await auth.register(authRoutes, { authService: services.authService });
+    await auth.register(socialRoutes, {
+      socialService: services.socialService,
+      providers: api.identity.providers,
+      limitSignInPageRequests: limitRequestsPerAddress(api.rateLimiter, {
+        name: 'sign-in-page',
+        limit: config.signInPageRequestsPerMinute,
+        windowSeconds: 60,
+      }),
+    });
+  };
+}
