@@ -11,6 +11,7 @@ import {
   type PasswordHasher,
 } from '../security/password-hasher';
 import { createPasswordScreen } from '../security/password-screen';
+import { deriveKey } from '../security/keys';
 import { createSignInNonces } from '../security/sign-in-nonces';
 import { accountDeletionRoutes } from './account-deletion/routes';
 import { createCustomerDeletionRetries } from './account-deletion/customer-deletion-retries';
@@ -34,6 +35,8 @@ import {
 import { createStripeEventHandler } from './payments/stripe-events';
 import { socialRoutes } from './social/routes';
 import { createSocialService, type SocialService } from './social/service';
+import { twoStepRoutes } from './two-step/routes';
+import { createTwoStepService, type TwoStepService } from './two-step/service';
 import { userRoutes } from './users/routes';
 import { createUsersService } from './users/service';
 
@@ -67,6 +70,7 @@ interface SharedServices {
   paymentsService: PaymentsService;
   authService: AuthService;
   socialService: SocialService;
+  twoStepService: TwoStepService;
 }
 
 function createServices(api: Api, config: Config, hasher: PasswordHasher): SharedServices {
@@ -110,6 +114,19 @@ function createServices(api: Api, config: Config, hasher: PasswordHasher): Share
       // and the next checkout or portal visit tries again).
       void paymentsService.syncCustomerEmail(userId);
     },
+    // Called only once both services exist.
+    secondStep: {
+      isOn: (userId) => twoStepService.isOn(userId),
+      challengeIfOn: (account) => twoStepService.challengeIfOn(account),
+      requireSecondFactorIfOn: (userId, code, caller) =>
+        twoStepService.requireSecondFactorIfOn(userId, code, caller),
+    },
+  });
+  const twoStepService = createTwoStepService({
+    db,
+    // AES-256-GCM for the authenticator secrets, keyed from TOKEN_SECRET (ADR 018).
+    secretKey: deriveKey(config.tokenSecret, 'two-step-secret'),
+    signIn: authService,
   });
   const socialService = createSocialService({
     db,
@@ -120,8 +137,9 @@ function createServices(api: Api, config: Config, hasher: PasswordHasher): Share
     supportEmail,
     google: api.identity.google,
     apple: api.identity.apple,
+    secondStep: twoStepService,
   });
-  return { stripeCustomers, paymentsService, authService, socialService };
+  return { stripeCustomers, paymentsService, authService, socialService, twoStepService };
 }
 
 /** The limits on starting checkouts and on looking them up, from the configuration. */
@@ -231,6 +249,7 @@ function signInRoutes(api: Api, config: Config, services: SharedServices) {
       }),
     );
     await auth.register(authRoutes, { authService: services.authService });
+    await auth.register(twoStepRoutes, { twoStepService: services.twoStepService });
     await auth.register(socialRoutes, {
       socialService: services.socialService,
       providers: api.identity.providers,

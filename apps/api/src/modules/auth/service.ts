@@ -47,6 +47,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
     ...createPasswords(deps, checks, sessions),
     ...createEmailChange(deps, checks, emailChangeUndo),
     rememberSignInAddress: checks.rememberSignInAddress,
+    checkUnderFailureGates: checks.checkUnderFailureGates,
     confirmCurrentPassword: checks.confirmCurrentPassword,
     /** When the session signed in; undefined once it has ended. */
     sessionStartedAt: async (sessionId: string) =>

@@ -3,7 +3,7 @@
 // an account when its credentials change.
 import type { Transaction } from 'kysely';
 
-import { type TokenPair } from '@kegel/contract';
+import { type SignInResponse, type TokenPair } from '@kegel/contract';
 
 import type { Database, SignInMethod } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -50,7 +50,8 @@ export function createSessions(deps: AuthServiceDependencies, checks: Credential
       caller: Caller,
       /** Aborts when the caller has gone: a sign-in still waiting for its turn is then dropped. */
       callerLeft?: AbortSignal,
-    ): Promise<TokenPair> => signInTurns.take(() => login(deps, checks, input, caller), callerLeft),
+    ): Promise<SignInResponse> =>
+      signInTurns.take(() => login(deps, checks, input, caller), callerLeft),
     refresh: (refreshToken: string) => refresh(deps, refreshToken),
     logout: (refreshToken: string) => logout(deps, refreshToken),
     listSessions: (caller: { userId: string; sessionId: string }) => listSessions(db, caller),
@@ -109,23 +110,34 @@ async function secureAccount(
 /**
  * Same status, body and work for a wrong password and an unknown email: an unknown email is
  * verified against a decoy hash and counts as a failure like any other. Runs in its turn
- * (createSessions' `signInTurns`).
+ * (createSessions' `signInTurns`). With two-step sign-in on, a right password opens no session:
+ * the answer is the code step's token (ADR 018).
  */
 async function login(
   deps: AuthServiceDependencies,
   checks: CredentialChecks,
   input: { email: string; password: string },
   caller: Caller,
-): Promise<TokenPair> {
+): Promise<SignInResponse> {
   const user = await usersRepo.findUserByEmail(deps.db, input.email);
   const account = { key: input.email.toLowerCase(), user };
+  const secondStepFollows = user ? await deps.secondStep.isOn(user.id) : false;
   const check = await checks.checkPassword(
     account,
     input.password,
     caller,
     messages.tooManyAttempts,
+    { secondStepFollows },
   );
   if (!user || check !== 'valid') throw new AppError(401, messages.invalidCredentials);
+  const challenge = secondStepFollows
+    ? await deps.secondStep.challengeIfOn({
+        userId: user.id,
+        method: 'password',
+        credentialVersion: user.credentialVersion,
+      })
+    : undefined;
+  if (challenge) return challenge;
   return startSession(deps, user.id, {
     method: 'password',
     caller,

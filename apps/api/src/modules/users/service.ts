@@ -41,7 +41,7 @@ export function createUsersService(deps: { db: Kysely<Database> }) {
           emailVerifiedAt: iso(user.emailVerifiedAt),
           hasPassword: user.passwordHash !== null,
           subscriptionEndDate: iso(user.subscriptionEndDate),
-          twoStepEnabled: user.twoStepEnabled,
+          twoStepEnabled: Boolean(user.twoStepEnabled),
         },
         identities: data.identities.map((identity) => ({
           provider: identity.provider,
