@@ -236,6 +236,32 @@ describe.each(testDatabaseKinds)('two-step sign-in on $name', (kind) => {
       expect(blocked.statusCode).toBe(429);
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     });
+    it('does not let a right password clear the wrong codes before it', async () => {
+      const { email, secret } = await memberWithTwoStep('no-reset');
+      const address = '203.0.113.45';
+      const passwordFrom = () =>
+        server.app.inject({
+          method: 'POST',
+          url: '/api/auth/local/login/email',
+          payload: { email, password: PASSWORD },
+          remoteAddress: address,
+        });
+      // Four wrong codes, the right password again (a new mfaToken), one more wrong code.
+      let mfaToken = (await passwordFrom()).json<{ mfaToken: string }>().mfaToken;
+      for (let attempt = 0; attempt < 4; attempt += 1) {
+        await verifySignIn(server.app, { mfaToken, code: wrongCodeFor(secret) }, address);
+      }
+      mfaToken = (await passwordFrom()).json<{ mfaToken: string }>().mfaToken;
+      const fifth = await verifySignIn(
+        server.app,
+        { mfaToken, code: wrongCodeFor(secret) },
+        address,
+      );
+      expect(fifth.statusCode).toBe(401);
+      // Five failures in all: the next try from there waits.
+      const blocked = await verifySignIn(server.app, { mfaToken, code: appCode(secret) }, address);
+      expect(blocked.statusCode).toBe(429);
+    });
   });
 
   describe('with Google and Apple', () => {
