@@ -54,7 +54,7 @@ test('a member turns two-step sign-in on, signs in with a code and with a recove
   await expectNoSeriousA11yViolations(page);
   await screenshotBothWidths(page, testInfo, 'two-step-setup');
 
-  await section.getByLabel('Code').fill(appCode(setupKey));
+  await section.getByRole('textbox', { name: 'Code', exact: true }).fill(appCode(setupKey));
   await section.getByRole('button', { name: 'Turn on' }).click();
   await expect(toast(page, 'Two-step sign-in is on')).toBeVisible();
   const codes = section.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
@@ -79,7 +79,7 @@ test('a member turns two-step sign-in on, signs in with a code and with a recove
   await expect(page).toHaveURL(/\/auth\/login$/);
   await expectNoSeriousA11yViolations(page);
   await screenshotBothWidths(page, testInfo, 'two-step-code-step');
-  await page.getByLabel('Code').fill(nextAppCode(setupKey));
+  await page.getByRole('textbox', { name: 'Code', exact: true }).fill(nextAppCode(setupKey));
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 
