@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
+import { twoStepMessages } from './messages';
+
 import {
   isAuthenticatorCode,
   MfaVerifyRequestSchema,
   RecoveryCodeSchema,
   TwoStepCodeSchema,
-  twoStepMessages,
   TwoStepDisableRequestSchema,
 } from './two-step';
 

@@ -1,27 +1,10 @@
 // Two-step sign-in with an authenticator app (TOTP) and recovery codes (ADR 018): the calls'
-// schemas and every message the member may read about it, written once for the API and the web.
+// schemas, for the API and the web alike; what they answer in words is in messages.ts.
 import * as z from 'zod/mini';
 
-export const TWO_STEP_CODE_LENGTH = 6;
-export const RECOVERY_CODE_COUNT = 10;
+import { twoStepMessages } from './messages';
 
-export const twoStepMessages = {
-  codeRequired: 'Enter the 6-digit code from your authenticator app',
-  codeMalformed: 'The code is the 6 digits your authenticator app shows',
-  recoveryCodeRequired: 'Enter one of your recovery codes',
-  /** The answer to a wrong code, and to a right one already used (a replay): the same words. */
-  wrongCode: 'This code is not right, or was used already. Wait for the next one and try again.',
-  wrongRecoveryCode: 'This recovery code is not right, or was used already.',
-  /** A change of credentials asked for without the second step while it is on. */
-  secondFactorNeeded:
-    'Two-step sign-in is on: enter the code from your authenticator app (or a recovery code).',
-  wrongSecondFactor: 'This code is not right, or was used already.',
-  alreadyOn: 'Two-step sign-in is already on. Turn it off first to use another app.',
-  noSetupWaiting: 'No setup is waiting for a code. Start again with "Turn on".',
-  notOn: 'Two-step sign-in is not on.',
-  signInExpired: 'This sign-in has expired or was used already. Please sign in again.',
-  turnedOff: 'Two-step sign-in is off.',
-} as const;
+export const RECOVERY_CODE_COUNT = 10;
 
 /** Spaces and dashes are the reader's help, not the code's: "123 456" is 123456. */
 function withoutSeparators(value: string): string {
