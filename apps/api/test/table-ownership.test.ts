@@ -26,6 +26,7 @@ const OWNERS: Record<string, string> = {
   app_store_notifications: 'modules/app-store',
   app_store_subscriptions: 'modules/app-store',
   stripe_customer_deletions: 'modules/account-deletion',
+  sign_in_events: 'modules/auth',
   outbox_emails: 'mail',
   schema_migrations: 'db',
 };

@@ -6,4 +6,5 @@ export * from './fields';
 export * from './messages';
 export * from './payments';
 export * from './routes';
+export * from './sign-ins';
 export * from './users';

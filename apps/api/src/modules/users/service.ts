@@ -81,6 +81,13 @@ export function createUsersService(deps: { db: Kysely<Database> }) {
           createdAt: email.createdAt.toISOString(),
           sentAt: iso(email.sentAt),
         })),
+        signIns: data.signIns.map((event) => ({
+          at: event.createdAt.toISOString(),
+          method: event.method,
+          device: event.deviceLabel,
+          address: event.clientAddress,
+          outcome: event.outcome,
+        })),
       };
     },
   };
