@@ -7,6 +7,7 @@ import { EmailChangeUndoNotice } from '../components/email-change-undo-notice';
 import { ChangePasswordSection } from '../components/change-password-section';
 import { SetPasswordSection } from '../components/set-password-section';
 import { SignedInDevicesSection } from '../components/signed-in-devices-section';
+import { SignInHistorySection } from '../components/sign-in-history-section';
 import styles from '../components/settings.module.css';
 
 /** `/dashboard/settings`: 'Account Settings'. */
@@ -38,6 +39,7 @@ export function SettingsPage(): React.JSX.Element | null {
           </>
         )}
         <SignedInDevicesSection />
+        <SignInHistorySection />
         <DownloadDataSection />
         <DeleteAccountSection hasPassword={profile.hasPassword} />
       </div>
