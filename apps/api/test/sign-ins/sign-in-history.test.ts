@@ -130,8 +130,37 @@ describe.each(testDatabaseKinds)('the sign-in history on $name', (kind) => {
       .set({ createdAt: new Date(Date.now() - 91 * DAY_MS) })
       .where('id', '=', oldest!.id)
       .execute();
-    await createSessionPruning({ db: db(), log: silentLog }).pruneOnce();
+    expect(await createSessionPruning({ db: db(), log: silentLog }).pruneOnce()).toBeGreaterThan(0);
     const items = await history(accessToken);
     expect(items.map((item) => item.address)).toEqual(['203.0.113.9']);
+  });
+
+  it("keeps an account's latest sign-in however old, so its next sign-in is not taken for a first", async () => {
+    const email = uniqueEmail('dormant');
+    await register(server.app, email, PASSWORD);
+    await signIn(email);
+    expect((await attempt(email, 'wrong guess')).statusCode).toBe(401);
+    const userIds = db().selectFrom('users').select('id').where('email', '=', email);
+    await db()
+      .updateTable('signInEvents')
+      .set({ createdAt: new Date(Date.now() - 200 * DAY_MS) })
+      .where('userId', 'in', userIds)
+      .execute();
+    await createSessionPruning({ db: db(), log: silentLog }).pruneOnce();
+    const left = await db()
+      .selectFrom('signInEvents')
+      .select('outcome')
+      .where('userId', 'in', userIds)
+      .execute();
+    expect(left).toEqual([{ outcome: 'success' }]);
+    // Back after months, from the same device and network: not seen in 30 days, so a notice.
+    await signIn(email);
+    const notices = await db()
+      .selectFrom('outboxEmails')
+      .select('id')
+      .where('recipient', '=', email)
+      .where('template', '=', 'new-sign-in')
+      .execute();
+    expect(notices).toHaveLength(1);
   });
 });

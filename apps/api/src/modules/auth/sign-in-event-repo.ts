@@ -34,8 +34,8 @@ export async function insertSignInEvent(db: Executor, event: SignInEventToRecord
 
 /**
  * What a sign-in needs to know before it is recorded, in one statement: whether the account
- * signed in from this device and network within `withinDays`, whether it ever signed in (as far
- * as the kept rows tell), and whether the account is younger than `newAccountHours`.
+ * signed in from this device and network within `withinDays`, and whether it has any sign-in
+ * recorded (the pruning keeps each account's latest).
  */
 export async function readSignInFamiliarity(
   db: Executor,
@@ -44,10 +44,9 @@ export async function readSignInFamiliarity(
     deviceLabel: string;
     network: string;
     withinDays: number;
-    newAccountHours: number;
   },
 ) {
-  const { rows } = await sql<{ seenHere: boolean; signedInBefore: boolean; isNew: boolean }>`
+  const { rows } = await sql<{ seenHere: boolean; signedInBefore: boolean }>`
     select
       exists (
         select 1 from sign_in_events
@@ -57,12 +56,8 @@ export async function readSignInFamiliarity(
       ) as seen_here,
       exists (
         select 1 from sign_in_events where user_id = ${input.userId} and outcome = 'success'
-      ) as signed_in_before,
-      coalesce((
-        select created_at > now() - make_interval(hours => ${input.newAccountHours})
-        from users where id = ${input.userId}
-      ), false) as is_new`.execute(db);
-  return rows[0] ?? { seenHere: false, signedInBefore: false, isNew: false };
+      ) as signed_in_before`.execute(db);
+  return rows[0] ?? { seenHere: false, signedInBefore: false };
 }
 
 /** The account's latest events, newest first. */
@@ -114,11 +109,19 @@ export function consumeNotMeCode(db: Executor, codeHash: string) {
     .executeTakeFirst();
 }
 
-/** Deletes the events older than `before`; the number deleted. */
+/**
+ * Deletes the events older than `before`, except each account's latest sign-in: an account
+ * with none recorded is one signing in for the first time, whose sign-in mails no notice.
+ * The number deleted.
+ */
 export async function deleteSignInEventsBefore(db: Executor, before: Date): Promise<number> {
-  const result = await db
-    .deleteFrom('signInEvents')
-    .where('createdAt', '<', before)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const result = await sql`
+    delete from sign_in_events old
+    where old.created_at < ${before}
+      and (old.outcome = 'failure' or exists (
+        select 1 from sign_in_events newer
+        where newer.user_id = old.user_id and newer.outcome = 'success'
+          and (newer.created_at, newer.id) > (old.created_at, old.id)
+      ))`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }

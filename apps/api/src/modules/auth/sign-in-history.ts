@@ -25,13 +25,8 @@ export const SIGN_IN_HISTORY_LIMIT = 20;
 export const FAMILIAR_WITHIN_DAYS = 30;
 /** How long a notice's "This wasn't me" link works: a week of not reading mail, at most. */
 export const NOT_ME_VALID_SECONDS = 7 * 24 * 60 * 60;
-/** Events older than this are deleted by the session pruning job. */
+/** Events older than this are deleted by the session pruning job (but an account's latest). */
 export const SIGN_IN_EVENTS_KEEP_DAYS = 90;
-/**
- * An account this young with no sign-in yet is signing in for the first time after registering
- * (or was just made by a Google or Apple sign-in): that first sign-in is the member himself.
- */
-const NEW_ACCOUNT_HOURS = 24;
 
 /** Where a recording that failed is reported (the server's log). */
 export interface SignInLog {
@@ -110,9 +105,10 @@ async function recordAndNotify(
     deviceLabel: from.deviceLabel,
     network: from.network,
     withinDays: FAMILIAR_WITHIN_DAYS,
-    newAccountHours: NEW_ACCOUNT_HOURS,
   });
-  const isFirstSignIn = !familiarity.signedInBefore && familiarity.isNew;
+  // An account with no sign-in recorded is signing in for the first time: after registering, or
+  // made just now by a Google or Apple sign-in, or older than the history (ADR 019).
+  const isFirstSignIn = !familiarity.signedInBefore;
   const code = familiarity.seenHere || isFirstSignIn ? undefined : randomSecret();
   const signedInAt = await signInEventRepo.insertSignInEvent(transaction, {
     userId: attempt.userId,
