@@ -83,7 +83,7 @@ test.describe('sign-in history and the new-device notice', () => {
     ).toBeVisible();
     await expectNoSeriousA11yViolations(page);
     await shootBothWidths(page, page, testInfo, 'sign-in-not-me');
-    await page.getByRole('button', { name: 'Sign out everywhere and reset my password' }).click();
+    await page.getByRole('button', { name: 'Secure my account' }).click();
     await expect(
       page.getByRole('heading', { level: 1, name: 'Every device was signed out' }),
     ).toBeVisible();

@@ -6,7 +6,7 @@ import { tokenStore } from '../../../shared/http/api';
 import { errorReply, fakeApi } from '../../../testing/fake-api';
 import { renderApp, signInAs } from '../../../testing/render-app';
 
-const SECURE = { name: 'Sign out everywhere and reset my password' } as const;
+const SECURE = { name: 'Secure my account' } as const;
 
 describe('/account/sign-in-not-me', () => {
   it('asks for a click first: opening the link (a mail scanner does) changes nothing', async () => {

@@ -58,7 +58,7 @@ export function SignInNotMePage(): React.JSX.Element {
       subtitle="Your Kegel Coach account was signed in to from a new device or network. If it was not you, secure your account: every device is signed out, this one too, and your password is cleared, since whoever signed in may know it. We then email you a link to choose a new one."
     >
       <Button fullWidth disabled={report.isPending} onClick={() => report.mutate(code)}>
-        Sign out everywhere and reset my password
+        Secure my account
       </Button>
       <p className={styles.footer}>
         It was you? Then there is nothing to do: <Link to={paths.home.getHref()}>go home</Link>
