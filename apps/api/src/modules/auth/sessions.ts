@@ -11,7 +11,6 @@ import type { Caller } from '../../security/client-address';
 import { deviceLabel } from '../../security/device-label';
 import { hashSecret, randomSecret } from '../../security/keys';
 import { HashingBusyError } from '../../security/password-hasher';
-import type { SessionTokens } from '../../security/session-tokens';
 import { createTurns } from '../../security/turns';
 import { usersRepo } from '../users';
 import * as codeRepo from './code-repo';
