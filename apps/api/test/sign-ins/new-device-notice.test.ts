@@ -112,6 +112,28 @@ describe.each(testDatabaseKinds)('the new-device notice on $name', (kind) => {
     expect(await noticesFor(email)).toHaveLength(1);
   });
 
+  it('treats a Google sign-in as any other: the first makes the account and mails nothing, a new device mails', async () => {
+    const sandbox = server.app.identitySandbox!;
+    const email = uniqueEmail('google').replace(/@example\.com$/, '@gmail.com');
+    const identity = { sub: `sub-${email}`, email, emailVerified: true };
+    const signInWithGoogle = async (userAgent: string) => {
+      const response = await server.app.inject({
+        method: 'POST',
+        url: '/api/auth/oauth/google/verify-token',
+        headers: { 'user-agent': userAgent },
+        remoteAddress: home.address,
+        payload: { code: await sandbox.issueGoogleCode(identity, {}), clientType: 'WEB' },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    await signInWithGoogle(CHROME_ON_MAC);
+    await signInWithGoogle(CHROME_ON_MAC);
+    expect(await noticesFor(email)).toHaveLength(0);
+    await signInWithGoogle(FIREFOX_ON_WINDOWS);
+    expect(await noticesFor(email)).toHaveLength(1);
+    expect((await noticeMailedTo(email)).text).toContain('How: with Google');
+  });
+
   /** An owner signed in at home, and someone else signed in with his password elsewhere. */
   async function strangerSignsIn(label: string) {
     const email = uniqueEmail(label);
