@@ -1,6 +1,7 @@
 // Sign-in history (ADR 019): the member's latest 20 sign-ins and failed password attempts, newest
 // first, his own only; the data export has them all; the pruning job forgets them after 90 days.
 import type { DataExport, SignInItem } from '@kegel/contract';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createSessionPruning } from '../../src/modules/auth/session-pruning';
@@ -162,5 +163,17 @@ describe.each(testDatabaseKinds)('the sign-in history on $name', (kind) => {
       .where('template', '=', 'new-sign-in')
       .execute();
     expect(notices).toHaveLength(1);
+  });
+
+  it('never fails a sign-in or a wrong-password answer when recording fails', async () => {
+    const email = uniqueEmail('unrecorded');
+    await register(server.app, email, PASSWORD);
+    await sql`alter table sign_in_events rename to sign_in_events_away`.execute(db());
+    try {
+      expect((await attempt(email, 'wrong guess')).statusCode).toBe(401);
+      await signIn(email);
+    } finally {
+      await sql`alter table sign_in_events_away rename to sign_in_events`.execute(db());
+    }
   });
 });
