@@ -29,6 +29,7 @@ const OWNERS: Record<string, string> = {
   two_step_authenticators: 'modules/two-step',
   two_step_recovery_codes: 'modules/two-step',
   two_step_challenges: 'modules/two-step',
+  sign_in_events: 'modules/auth',
   outbox_emails: 'mail',
   schema_migrations: 'db',
 };

@@ -35,6 +35,7 @@ import {
   AppStoreTransactionResponseSchema,
 } from './payments';
 import { type ApiRouteName, apiRoutes as routes } from './routes';
+import { ReportSignInRequestSchema, SignInsResponseSchema } from './sign-ins';
 import {
   MfaVerifyRequestSchema,
   RecoveryCodesResponseSchema,
@@ -220,6 +221,17 @@ export const endpoints = {
     success: { 200: TokenPairSchema },
     errors: [401, 429],
   }),
+  reportSignIn: defineEndpoint(routes.reportSignIn, {
+    tag: 'Account',
+    summary: '"This wasn\'t me": a sign-in from a new device was not the owner; end every session.',
+    description:
+      'The code comes from the notice mailed when the account signs in from a device and network ' +
+      'it has not used in 30 days (valid 7 days, single use). Every session ends, the password is ' +
+      "cleared and a link to choose a new one is mailed to the account's address (ADR 019).",
+    body: ReportSignInRequestSchema,
+    success: { 200: AcknowledgementSchema },
+    errors: [429],
+  }),
 
   signInWithGoogle: defineEndpoint(routes.signInWithGoogle, {
     tag: 'Sign in with Google and Apple',
@@ -267,8 +279,14 @@ export const endpoints = {
     summary:
       'Download your data: one JSON document, an attachment named kegel-coach-data-YYYY-MM-DD.json.',
     description:
-      'Profile, sign-in identities (provider and email), sessions, purchases and refunds, App Store subscriptions and the emails sent to the member (template, time, recipient). Never a password hash, token, code or email body.',
+      'Profile, sign-in identities (provider and email), sessions, purchases and refunds, App Store subscriptions, the emails sent to the member (template, time, recipient) and the sign-in history (90 days of sign-ins and failed attempts). Never a password hash, token, code or email body.',
     success: { 200: DataExportSchema },
+  }),
+  listSignIns: defineEndpoint(routes.listSignIns, {
+    tag: 'Profile',
+    summary:
+      "Sign-in history: the member's latest 20 sign-ins and failed password attempts, newest first.",
+    success: { 200: SignInsResponseSchema },
   }),
   listSessions: defineEndpoint(routes.listSessions, {
     tag: 'Profile',

@@ -7,4 +7,5 @@ export * from './messages';
 export * from './payments';
 export * from './routes';
 export * from './two-step';
+export * from './sign-ins';
 export * from './users';

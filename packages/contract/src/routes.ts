@@ -29,6 +29,7 @@ export const apiRoutes = {
   requestEmailChange: { method: 'POST', path: '/auth/change-email', auth: true },
   confirmEmailChange: { method: 'POST', path: '/auth/change-email/verify', auth: false },
   cancelEmailChange: { method: 'POST', path: '/auth/change-email/cancel', auth: false },
+  reportSignIn: { method: 'POST', path: '/auth/sign-ins/not-me', auth: false },
 
   setUpTwoStep: { method: 'POST', path: '/auth/mfa/totp/setup', auth: true },
   confirmTwoStep: { method: 'POST', path: '/auth/mfa/totp/confirm', auth: true },
@@ -55,6 +56,7 @@ export const apiRoutes = {
   listPurchases: { method: 'GET', path: '/users/subscriptions/personal', auth: true },
   listSessions: { method: 'GET', path: '/users/sessions', auth: true },
   exportData: { method: 'GET', path: '/users/export', auth: true },
+  listSignIns: { method: 'GET', path: '/users/sign-ins', auth: true },
   endSession: { method: 'DELETE', path: '/users/sessions/:id', auth: true },
   endOtherSessions: { method: 'POST', path: '/users/sessions/revoke-others', auth: true },
   deleteAccount: { method: 'POST', path: '/users/delete', auth: true },

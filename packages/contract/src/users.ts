@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 
 import { CurrentPasswordSchema, fieldMessages, IsoDateTimeSchema } from './fields';
+import { SignInItemSchema } from './sign-ins';
 
 /** Premium is active while `subscriptionEndDate` is after now. */
 export const ProfileSchema = z.object({
@@ -129,6 +130,8 @@ export const DataExportSchema = z.object({
       sentAt: z.nullable(IsoDateTimeSchema),
     }),
   ),
+  /** Every sign-in and failed attempt kept (90 days), oldest first. */
+  signIns: z.array(SignInItemSchema),
 });
 export type DataExport = z.infer<typeof DataExportSchema>;
 

@@ -24,6 +24,7 @@ export interface Database {
   twoStepAuthenticators: TwoStepAuthenticatorsTable;
   twoStepRecoveryCodes: TwoStepRecoveryCodesTable;
   twoStepChallenges: TwoStepChallengesTable;
+  signInEvents: SignInEventsTable;
 }
 
 export interface SchemaMigrationsTable {
@@ -284,3 +285,22 @@ export interface TwoStepChallengesTable {
   consumedAt: Date | null;
   createdAt: Generated<Date>;
 }
+/** One sign-in or failed attempt on an account (migrations/0019, ADR 019). */
+export interface SignInEventsTable {
+  id: Generated<string>;
+  userId: string;
+  createdAt: Generated<Date>;
+  /** A SignInMethod, or a later one (passkey, a second step): not constrained by the table. */
+  method: string;
+  outcome: SignInOutcome;
+  deviceLabel: string;
+  clientAddress: string;
+  /** The IPv4 /24 or IPv6 /48 of the client address. */
+  network: string;
+  /** The hash of the "This wasn't me" code mailed about this sign-in, if one was. */
+  notMeCodeHash: string | null;
+  notMeExpiresAt: Date | null;
+  notMeUsedAt: Date | null;
+}
+
+export type SignInOutcome = 'success' | 'failure';

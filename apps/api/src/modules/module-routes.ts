@@ -109,6 +109,7 @@ function createServices(api: Api, config: Config, hasher: PasswordHasher): Share
       limit: config.authAttemptsPerAddressPerHour,
       windowSeconds: 60 * 60,
     },
+    log: api.log,
     onEmailChanged(userId) {
       // Not awaited: Stripe's answer must not hold the member's request up (failures are logged,
       // and the next checkout or portal visit tries again).

@@ -7,6 +7,7 @@ import type { Caller } from '../../security/client-address';
 import { type PasswordCheck } from '../../security/password-hasher';
 import type { FailureGateRule, GateOutcome, RateLimitRule } from '../../security/rate-limiter';
 import { usersRepo } from '../users';
+import { recordSignInFailure } from './sign-in-history';
 import * as undoRepo from './undo-repo';
 import {
   type AuthServiceDependencies,
@@ -24,7 +25,7 @@ export type CredentialChecks = ReturnType<typeof createCredentialChecks>;
 /** What the checks use of the auth service's dependencies. */
 type ChecksContext = Pick<
   AuthServiceDependencies,
-  'db' | 'hasher' | 'rateLimiter' | 'attemptsPerAddress'
+  'db' | 'hasher' | 'rateLimiter' | 'attemptsPerAddress' | 'log'
 >;
 
 export function createCredentialChecks(deps: AuthServiceDependencies) {
@@ -178,6 +179,10 @@ async function checkPassword(
     await rateLimiter.leaveGate(passwordFailureGate, addressKey, addressTicket, outcome);
   }
   if (!user || !check.isValid) {
+    // The owner sees it in his sign-in history (ADR 019); an unknown email has no owner to tell.
+    if (user && outcome === 'failure') {
+      await recordSignInFailure(deps.db, { userId: user.id, method: 'password', caller }, deps.log);
+    }
     // The owner's typos on his own networks neither count nor are slowed.
     if (outcome === 'failure' && !isKnown) {
       await slowWrongGuesses(deps, account.key, caller, tooMany);

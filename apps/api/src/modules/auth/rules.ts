@@ -12,6 +12,7 @@ import type { PasswordScreen } from '../../security/password-screen';
 import type { FailureGateRule, RateLimiter, RateLimitRule } from '../../security/rate-limiter';
 import type { SessionTokens } from '../../security/session-tokens';
 import type { TwoStepService } from '../two-step';
+import type { SignInLog } from './sign-in-history';
 
 export const SESSION_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 /** Two tabs refreshing with the same token at once both get the same successor within this. */
@@ -112,6 +113,8 @@ export interface AuthServiceDependencies {
    * session), and before a change of password or email (a code must come with it).
    */
   secondStep: Pick<TwoStepService, 'isOn' | 'challengeIfOn' | 'requireSecondFactorIfOn'>;
+  /** Where a sign-in that could not be recorded is reported (it is never refused for that). */
+  log?: SignInLog;
 }
 
 /** When a link made now expires: its mail is not worth sending after then. */

@@ -11,7 +11,6 @@ import type { Caller } from '../../security/client-address';
 import { deviceLabel } from '../../security/device-label';
 import { hashSecret, randomSecret } from '../../security/keys';
 import { HashingBusyError } from '../../security/password-hasher';
-import type { SessionTokens } from '../../security/session-tokens';
 import { createTurns } from '../../security/turns';
 import { usersRepo } from '../users';
 import * as codeRepo from './code-repo';
@@ -19,6 +18,7 @@ import type { CredentialChecks } from './credential-checks';
 import { endOtherSessions, endSession, listSessions } from './session-list';
 import { issueTokenPair, logout, refresh } from './session-renewal';
 import * as sessionRepo from './session-repo';
+import { recordSignInSuccess } from './sign-in-history';
 import { type AuthServiceDependencies, messages, SESSION_LIFETIME_SECONDS } from './rules';
 
 export type Sessions = ReturnType<typeof createSessions>;
@@ -68,7 +68,7 @@ export function createSessions(deps: AuthServiceDependencies, checks: Credential
  * change landed meanwhile, no session opens and the answer is the wrong-password one.
  */
 async function startSession(
-  deps: { db: AuthServiceDependencies['db']; tokens: SessionTokens },
+  deps: AuthServiceDependencies,
   userId: string,
   how: { method: SignInMethod; caller: Caller; credentialVersion?: number },
 ): Promise<TokenPair> {
@@ -82,6 +82,7 @@ async function startSession(
     refreshTokenHash: hashSecret(secret),
   });
   if (!session) throw new AppError(401, messages.invalidCredentials);
+  await recordSignInSuccess(deps, { userId, method: how.method, caller: how.caller });
   return issueTokenPair(deps.tokens, {
     userId,
     sessionId: session.id,

@@ -4,6 +4,7 @@
 import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
 import type { Caller } from '../../security/client-address';
 import { hashSecret, unseal } from '../../security/keys';
+import { recordSignInFailure } from '../auth';
 import { usersRepo } from '../users';
 import * as repo from './repo';
 import {
@@ -70,14 +71,21 @@ function checkRecoveryCode(
   );
 }
 
-/** The second step of a sign-in or a change: the app's code, or a recovery code. */
-export function checkSecondFactor(
+/**
+ * The second step of a sign-in or a change: the app's code, or a recovery code. A wrong one is a
+ * failed attempt in the member's sign-in history, as a wrong password is.
+ */
+export async function checkSecondFactor(
   deps: TwoStepDependencies,
   owner: CodeOwner,
   factor: SecondFactor,
   caller: Caller,
 ): Promise<boolean> {
-  return 'code' in factor
-    ? checkAppCode(deps, owner, factor.code, caller, { confirmed: true })
-    : checkRecoveryCode(deps, owner, factor.recoveryCode, caller);
+  const isRight =
+    'code' in factor
+      ? await checkAppCode(deps, owner, factor.code, caller, { confirmed: true })
+      : await checkRecoveryCode(deps, owner, factor.recoveryCode, caller);
+  if (!isRight)
+    await recordSignInFailure(deps.db, { userId: owner.id, method: 'two-step', caller });
+  return isRight;
 }

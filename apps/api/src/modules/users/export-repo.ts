@@ -73,5 +73,11 @@ export async function readMemberData(db: Kysely<Database>, userId: string) {
     .where('userId', '=', userId)
     .orderBy('createdAt')
     .execute();
-  return { user, identities, sessions, purchases, appStoreSubscriptions, emails };
+  const signIns = await db
+    .selectFrom('signInEvents')
+    .select(['createdAt', 'method', 'outcome', 'deviceLabel', 'clientAddress'])
+    .where('userId', '=', userId)
+    .orderBy('createdAt')
+    .execute();
+  return { user, identities, sessions, purchases, appStoreSubscriptions, emails, signIns };
 }

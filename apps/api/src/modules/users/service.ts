@@ -11,6 +11,21 @@ const iso = (value: Date | null): string | null => value?.toISOString() ?? null;
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
+type SignInRow = NonNullable<
+  Awaited<ReturnType<typeof exportRepo.readMemberData>>
+>['signIns'][number];
+
+/** One sign-in or failed attempt as the export (and Account Settings) shows it. */
+function exportedSignIn(event: SignInRow): DataExport['signIns'][number] {
+  return {
+    at: event.createdAt.toISOString(),
+    method: event.method,
+    device: event.deviceLabel,
+    address: event.clientAddress,
+    outcome: event.outcome,
+  };
+}
+
 export function createUsersService(deps: { db: Kysely<Database> }) {
   return {
     /**
@@ -83,6 +98,7 @@ export function createUsersService(deps: { db: Kysely<Database> }) {
           createdAt: email.createdAt.toISOString(),
           sentAt: iso(email.sentAt),
         })),
+        signIns: data.signIns.map(exportedSignIn),
       };
     },
   };

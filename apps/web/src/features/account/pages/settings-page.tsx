@@ -8,6 +8,7 @@ import { ChangePasswordSection } from '../components/change-password-section';
 import { SetPasswordSection } from '../components/set-password-section';
 import { SignedInDevicesSection } from '../components/signed-in-devices-section';
 import { TwoStepSection } from '../components/two-step-section';
+import { SignInHistorySection } from '../components/sign-in-history-section';
 import styles from '../components/settings.module.css';
 
 /** `/dashboard/settings`: 'Account Settings'. */
@@ -40,6 +41,7 @@ export function SettingsPage(): React.JSX.Element | null {
         )}
         <TwoStepSection isOn={profile.twoStepEnabled} />
         <SignedInDevicesSection />
+        <SignInHistorySection />
         <DownloadDataSection />
         <DeleteAccountSection hasPassword={profile.hasPassword} />
       </div>
