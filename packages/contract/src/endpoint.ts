@@ -16,7 +16,7 @@ export interface EndpointSchemas {
   summary: string;
   description?: string;
   /** The reference page's section. */
-  tag: 'Health' | 'Account' | 'Sign in with Google and Apple' | 'Profile' | 'Payments';
+  tag: 'Health' | 'Account' | 'Sign in with Google and Apple' | 'Passkeys' | 'Profile' | 'Payments';
   params?: z.$ZodObject;
   query?: z.$ZodObject;
   body?: z.$ZodType;

@@ -22,6 +22,8 @@ import { authRoutes, limitRequestsPerAddress } from './auth/routes';
 import { createAuthService } from './auth/service';
 import { createSessionPruning } from './auth/session-pruning';
 import { healthRoutes } from './health/routes';
+import { createPasskeysService, relyingPartyOf } from './passkeys';
+import { passkeyAccountRoutes, passkeySignInRoutes } from './passkeys/routes';
 import { paymentRoutes } from './payments/routes';
 import { createPaymentsService } from './payments/service';
 import { createStripeEventHandler } from './payments/stripe-events';
@@ -117,6 +119,17 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
     google: api.identity.google,
     apple: api.identity.apple,
   });
+  const passkeysService = createPasskeysService({
+    db,
+    relyingParty: relyingPartyOf(publicUrl),
+    rateLimiter: api.rateLimiter,
+    failedSignInsPerAddress: {
+      name: 'failed-passkey-sign-ins',
+      limit: config.authAttemptsPerAddressPerHour,
+      windowSeconds: 60 * 60,
+    },
+    sessions: authService,
+  });
   const sessionPruning = createSessionPruning({ db, log: api.log });
   sessionPruning.start();
   const customerDeletionRetries = createCustomerDeletionRetries({
@@ -145,17 +158,22 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
         windowSeconds: 60,
       }),
     );
+    // What the sign-in and registration pages fetch on every load, by everyone behind an
+    // address alike: one generous budget of its own, apart from the attempts one.
+    const limitSignInPageRequests = limitRequestsPerAddress(api.rateLimiter, {
+      name: 'sign-in-page',
+      limit: config.signInPageRequestsPerMinute,
+      windowSeconds: 60,
+    });
     await auth.register(authRoutes, { authService });
     await auth.register(socialRoutes, {
       socialService,
       providers: api.identity.providers,
-      limitSignInPageRequests: limitRequestsPerAddress(api.rateLimiter, {
-        name: 'sign-in-page',
-        limit: config.signInPageRequestsPerMinute,
-        windowSeconds: 60,
-      }),
+      limitSignInPageRequests,
     });
+    await auth.register(passkeySignInRoutes, { passkeysService, limitSignInPageRequests });
   });
+  await api.register(passkeyAccountRoutes, { passkeysService });
   await api.register(userRoutes, { usersService: createUsersService({ db }), authService });
   await api.register(accountDeletionRoutes, {
     accountDeletionService: createAccountDeletionService({
