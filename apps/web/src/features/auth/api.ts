@@ -2,6 +2,8 @@ import {
   type Acknowledgement,
   type AppleVerifyTokenRequest,
   type LoginRequest,
+  type PasskeyAuthenticationResponse,
+  type PasskeyRequestOptions,
   type RegisteredUser,
   type RegisterRequest,
   type ResetPasswordConfirmRequest,
@@ -83,6 +85,15 @@ function loginWithAppleToken(request: AppleVerifyTokenRequest): Promise<TokenPai
   return api.call('signInWithApple', { body: request });
 }
 
+/** A fresh challenge for signing in with a passkey (single use, five minutes). */
+export function passkeySignInOptions(): Promise<PasskeyRequestOptions> {
+  return api.call('passkeySignInOptions', {});
+}
+
+function loginWithPasskey(response: PasskeyAuthenticationResponse): Promise<TokenPair> {
+  return api.call('signInWithPasskey', { body: { response } });
+}
+
 export function useLogin() {
   return useSignIn(loginWithPassword, 'Authenticating');
 }
@@ -93,6 +104,11 @@ export function useGoogleLogin() {
 
 export function useAppleLogin() {
   return useSignIn(loginWithAppleToken, 'Authenticating via Apple');
+}
+
+/** Signs in with what the browser's passkey dialog (or the email field's autofill) answered. */
+export function usePasskeyLogin() {
+  return useSignIn(loginWithPasskey, 'Authenticating with your passkey');
 }
 
 export function useRegister({ showOnField }: SendingForm = {}) {

@@ -5,6 +5,7 @@ import { DeleteAccountSection } from '../components/delete-account-section';
 import { DownloadDataSection } from '../components/download-data-section';
 import { EmailChangeUndoNotice } from '../components/email-change-undo-notice';
 import { ChangePasswordSection } from '../components/change-password-section';
+import { PasskeysSection } from '../components/passkeys-section';
 import { SetPasswordSection } from '../components/set-password-section';
 import { SignedInDevicesSection } from '../components/signed-in-devices-section';
 import styles from '../components/settings.module.css';
@@ -37,6 +38,7 @@ export function SettingsPage(): React.JSX.Element | null {
             <SetPasswordSection email={profile.email} />
           </>
         )}
+        <PasskeysSection />
         <SignedInDevicesSection />
         <DownloadDataSection />
         <DeleteAccountSection hasPassword={profile.hasPassword} />

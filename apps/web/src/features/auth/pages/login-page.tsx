@@ -10,6 +10,7 @@ import { EmailInput } from '../../../shared/ui/text-input';
 import { useLogin } from '../api';
 import { useGoOnAfterSignIn } from '../use-go-on-after-sign-in';
 import styles from '../components/auth-form.module.css';
+import { PasskeySignIn } from '../components/passkey-sign-in';
 import { SocialSignIn } from '../social/social-sign-in';
 
 /** `/auth/login`: on success, back to the page in `r`, else to /dashboard. */
@@ -23,7 +24,8 @@ export function LoginPage(): React.JSX.Element {
   return (
     <AuthCard title="Sign In" subtitle="Welcome back. Sign in to manage your membership.">
       <form className={styles.form} onSubmit={onSubmit} noValidate>
-        <EmailInput label="Email" {...field('email')} />
+        {/* "webauthn": the browser offers this site's passkeys in the field's autofill. */}
+        <EmailInput label="Email" autoComplete="username webauthn" {...field('email')} />
         <PasswordInput label="Password" autoComplete="current-password" {...field('password')} />
         <div className={styles.row}>
           <Link to={paths.auth.reset.getHref()}>Forgot your password?</Link>
@@ -31,6 +33,7 @@ export function LoginPage(): React.JSX.Element {
         <Button type="submit" fullWidth disabled={login.isPending}>
           Sign In
         </Button>
+        <PasskeySignIn />
       </form>
       <SocialSignIn />
       <p className={styles.footer}>
