@@ -21,9 +21,9 @@ describe('/dashboard/settings, Passkeys', () => {
     const list = await screen.findByRole('list', { name: 'Passkeys' });
     const [phone, key] = within(list).getAllByRole('listitem');
     expect(phone).toHaveTextContent('iPhoneSynced');
-    expect(phone).toHaveTextContent(/Added November 20, 2026 at .* · last used November 24, 2026/);
+    expect(phone).toHaveTextContent(/Added November 20, 2026 at .* · Last used November 24, 2026/);
     expect(key).toHaveTextContent('YubiKey');
-    expect(key).toHaveTextContent('never used');
+    expect(key).toHaveTextContent('Never used');
   });
 
   it('says so when there are none', async () => {

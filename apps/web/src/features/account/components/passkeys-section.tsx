@@ -73,8 +73,8 @@ function PasskeyRow({ passkey }: { passkey: PasskeyItem }): React.JSX.Element {
   const [mode, setMode] = useState<'show' | 'rename' | 'confirmRemove'>('show');
   const removePasskey = useRemovePasskey();
   const lastUsed = passkey.lastUsedAt
-    ? `last used ${formatSessionDate(passkey.lastUsedAt)}`
-    : 'never used';
+    ? `Last used ${formatSessionDate(passkey.lastUsedAt)}`
+    : 'Never used';
 
   return (
     <li className={styles.device}>
@@ -82,7 +82,7 @@ function PasskeyRow({ passkey }: { passkey: PasskeyItem }): React.JSX.Element {
         <RenamePasskeyForm passkey={passkey} onDone={() => setMode('show')} />
       ) : (
         <>
-          <div>
+          <div className={styles.passkeyInfo}>
             <p className={styles.deviceName}>
               {passkey.name}
               {passkey.isSynced ? <span className={styles.currentTag}>Synced</span> : null}
