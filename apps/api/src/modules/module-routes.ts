@@ -129,6 +129,9 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
       windowSeconds: 60 * 60,
     },
     sessions: authService,
+    mail: api.mail,
+    publicUrl,
+    supportEmail,
   });
   const sessionPruning = createSessionPruning({ db, log: api.log });
   sessionPruning.start();

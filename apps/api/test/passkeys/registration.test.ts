@@ -104,6 +104,18 @@ describe.each(testDatabaseKinds)('adding a passkey on $name', (kind) => {
     });
   });
 
+  it('tells the owner by email that a passkey was added, with its name', async () => {
+    const email = uniqueEmail('passkey-notice');
+    const { accessToken } = await registerAndLogin(server.app, email, 'correct horse');
+    await addPasskey(server.app, accessToken, createPasskeyAuthenticator(), 'Borrowed laptop');
+    const notice = await server.inbox.waitFor(
+      (mail) => mail.to.includes(email) && mail.subject.includes('passkey was added'),
+    );
+    expect(notice.subject).toBe('A passkey was added to your Kegel Coach account');
+    expect(notice.text).toContain('"Borrowed laptop"');
+    expect(notice.text).toContain('https://kegel.test/dashboard/settings');
+  });
+
   it('takes the name given, trimmed, and refuses an empty or overlong one', async () => {
     const { accessToken } = await member();
     const named = await addPasskey(

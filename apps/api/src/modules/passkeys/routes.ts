@@ -31,8 +31,12 @@ export const passkeySignInRoutes: FastifyPluginAsyncZod<PasskeySignInRoutesOptio
     );
 
     serveEndpoint(app, endpoints.registerPasskey, async function registerPasskey(request) {
-      const { userId, sessionId } = callerOf(request);
-      return passkeysService.register({ userId, sessionId }, request.body, callerAt(request));
+      const { userId, sessionId, account } = callerOf(request);
+      return passkeysService.register(
+        { userId, sessionId, email: account.email },
+        request.body,
+        callerAt(request),
+      );
     });
 
     serveEndpoint(app, endpoints.signInWithPasskey, async function signInWithPasskey(request) {

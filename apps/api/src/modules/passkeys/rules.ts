@@ -4,6 +4,7 @@ import { PASSKEY_CHALLENGE_SECONDS } from '@kegel/contract';
 import type { Kysely } from 'kysely';
 
 import type { Database } from '../../db/schema';
+import type { Mailer } from '../../mail/outbox';
 import type { Caller } from '../../security/client-address';
 import type { RateLimiter, RateLimitRule } from '../../security/rate-limiter';
 import type { TokenPair } from '@kegel/contract';
@@ -49,4 +50,8 @@ export interface PasskeysServiceDependencies {
    */
   failedSignInsPerAddress: RateLimitRule;
   sessions: SessionOpener;
+  /** The owner is told of every passkey added: a stolen session must not add one unseen. */
+  mail: Mailer;
+  publicUrl: string;
+  supportEmail: string;
 }

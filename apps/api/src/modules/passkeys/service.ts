@@ -36,6 +36,7 @@ import { isUuid } from '../../db/ids';
 import { AppError, isUniqueViolation } from '../../errors';
 import type { Caller } from '../../security/client-address';
 import { deviceLabel } from '../../security/device-label';
+import { passkeyAddedEmail } from '../../mail/templates';
 import { hashSecret } from '../../security/keys';
 import { usersRepo } from '../users';
 import * as repo from './repo';
@@ -182,7 +183,7 @@ export function createPasskeysService(deps: PasskeysServiceDependencies) {
 
     /** Adds the passkey the browser made, once its answer verifies against our challenge. */
     async register(
-      owner: PasskeyOwner,
+      owner: PasskeyOwner & { email: string },
       input: { response: PasskeyRegistrationResponse; name?: string },
       caller: Caller,
     ): Promise<PasskeyItem> {
@@ -196,16 +197,30 @@ export function createPasskeysService(deps: PasskeysServiceDependencies) {
       if (!verification?.verified) throw new AppError(400, passkeyMessages.registrationFailed);
       const { credential, credentialDeviceType, credentialBackedUp } =
         verification.registrationInfo;
+      const name = input.name ?? defaultName(caller);
       try {
-        const added = await repo.insertPasskey(db, {
-          userId: owner.userId,
-          credentialId: credential.id,
-          publicKey: Buffer.from(credential.publicKey).toString('base64url'),
-          counter: credential.counter,
-          transports: credential.transports ?? [],
-          deviceType: credentialDeviceType,
-          backedUp: credentialBackedUp,
-          name: input.name ?? defaultName(caller),
+        const added = await db.transaction().execute(async (transaction) => {
+          const passkey = await repo.insertPasskey(transaction, {
+            userId: owner.userId,
+            credentialId: credential.id,
+            publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+            counter: credential.counter,
+            transports: credential.transports ?? [],
+            deviceType: credentialDeviceType,
+            backedUp: credentialBackedUp,
+            name,
+          });
+          await deps.mail.enqueue(transaction, {
+            to: owner.email,
+            userId: owner.userId,
+            template: 'passkey-added',
+            content: passkeyAddedEmail({
+              passkeyName: name,
+              settingsUrl: `${deps.publicUrl}/dashboard/settings`,
+              supportEmail: deps.supportEmail,
+            }),
+          });
+          return passkey;
         });
         return toItem(added);
       } catch (error) {
