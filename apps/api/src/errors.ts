@@ -39,4 +39,4 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /** The 401 for a token or session that no longer works; the web app then goes to login. */
-export const SESSION_ENDED_MESSAGE = 'Your session has ended. Please sign in again.';
+export { SESSION_ENDED_MESSAGE } from '@kegel/contract';

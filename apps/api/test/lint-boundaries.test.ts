@@ -52,7 +52,7 @@ const BOUNDARY_RULES = ['import-x/no-restricted-paths', 'no-restricted-imports']
 const planted = [
   {
     what: 'a route importing a repo',
-    path: 'apps/api/src/modules/auth/planted-routes.ts',
+    path: 'apps/api/src/modules/social/planted-routes.ts',
     code: "export * from './repo';",
     message: 'Routes call services, never repos.',
   },
@@ -117,9 +117,12 @@ describe('the API layers in lint', () => {
   });
 
   it('lets a rules file use a repo and a route use a service', async () => {
-    const [result] = await eslint.lintText("export * from './repo';\nexport * from './service';", {
-      filePath: `${root}apps/api/src/modules/auth/planted-rules.ts`,
-    });
+    const [result] = await eslint.lintText(
+      "export * from './session-repo';\nexport * from './service';",
+      {
+        filePath: `${root}apps/api/src/modules/auth/planted-rules.ts`,
+      },
+    );
     expect(
       (result?.messages ?? []).filter(
         (problem) => problem.ruleId === 'import-x/no-restricted-paths',

@@ -3,6 +3,7 @@ export * from './endpoint';
 export * from './endpoints';
 export * from './errors';
 export * from './fields';
+export * from './messages';
 export * from './passkeys';
 export * from './payments';
 export * from './routes';

@@ -367,3 +367,24 @@ export class OutboxWorker implements Mailer {
       .execute();
   }
 }
+
+/**
+ * Forgets the mail to these addresses that names no account, sent or waiting (its record is
+ * personal data too): what was written before mail named its account (migrations/0013). The
+ * member's own mail, to whichever address, goes with his row; another account's stays.
+ */
+export async function deleteUnownedMailTo(
+  db: Kysely<Database> | Transaction<Database>,
+  addresses: readonly string[],
+) {
+  if (addresses.length === 0) return;
+  await db
+    .deleteFrom('outboxEmails')
+    .where('userId', 'is', null)
+    .where(
+      sql<string>`lower(recipient)`,
+      'in',
+      addresses.map((address) => address.toLowerCase()),
+    )
+    .execute();
+}

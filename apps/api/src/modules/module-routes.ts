@@ -15,20 +15,27 @@ import { createSignInNonces } from '../security/sign-in-nonces';
 import { accountDeletionRoutes } from './account-deletion/routes';
 import { createCustomerDeletionRetries } from './account-deletion/customer-deletion-retries';
 import { createAccountDeletionService } from './account-deletion/service';
-import { createStripeCustomerCleanUp } from './account-deletion/stripe-customers';
+import {
+  createStripeCustomerCleanUp,
+  type StripeCustomerCleanUp,
+} from './account-deletion/stripe-customers';
 import { appStoreRoutes } from './app-store/routes';
 import { createAppStoreService } from './app-store/service';
 import { authRoutes, limitRequestsPerAddress } from './auth/routes';
-import { createAuthService } from './auth/service';
+import { type AuthService, createAuthService } from './auth/service';
 import { createSessionPruning } from './auth/session-pruning';
 import { healthRoutes } from './health/routes';
-import { createPasskeysService, relyingPartyOf } from './passkeys';
+import { createPasskeysService, type PasskeysService, relyingPartyOf } from './passkeys';
 import { passkeyAccountRoutes, passkeySignInRoutes } from './passkeys/routes';
 import { paymentRoutes } from './payments/routes';
-import { createPaymentsService } from './payments/service';
+import {
+  createPaymentsService,
+  type PaymentsService,
+  type PaymentsServiceDependencies,
+} from './payments/service';
 import { createStripeEventHandler } from './payments/stripe-events';
 import { socialRoutes } from './social/routes';
-import { createSocialService } from './social/service';
+import { createSocialService, type SocialService } from './social/service';
 import { userRoutes } from './users/routes';
 import { createUsersService } from './users/service';
 
@@ -42,9 +49,32 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
   api,
   { config, passwordHasher },
 ) {
+  const hasher = passwordHasher ?? createPasswordHasher();
+  const services = createServices(api, config, hasher);
+  api.metrics.readHashingWith(() => ({
+    ...hasher.load(),
+    signInsWaiting: services.authService.signInLoad().waiting,
+  }));
+  // Its own hashing threads end with it; a hasher handed in is its owner's to close.
+  startBackgroundJobs(api, services.stripeCustomers, passwordHasher ? undefined : hasher);
+  await registerRoutes(api, config, services, hasher);
+};
+
+/** The server's instance as the routes see it (with zod's type provider). */
+type Api = Parameters<FastifyPluginAsyncZod>[0];
+
+/** The services more than one set of routes (or a background job) uses. */
+interface SharedServices {
+  stripeCustomers: StripeCustomerCleanUp;
+  paymentsService: PaymentsService;
+  authService: AuthService;
+  socialService: SocialService;
+  passkeysService: PasskeysService;
+}
+
+function createServices(api: Api, config: Config, hasher: PasswordHasher): SharedServices {
   const { db } = api.database;
   const { publicUrl, supportEmail } = config;
-  const hasher = passwordHasher ?? createPasswordHasher();
   const stripeCustomers = createStripeCustomerCleanUp({ db, stripe: api.stripe, log: api.log });
   const paymentsService = createPaymentsService({
     db,
@@ -52,28 +82,7 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
     publicUrl,
     stripe: api.stripe,
     rateLimiter: api.rateLimiter,
-    checkoutLimits: {
-      perAddress: {
-        name: 'checkouts-per-address',
-        limit: config.checkoutsPerAddressPerHour,
-        windowSeconds: 60 * 60,
-      },
-      perEmail: {
-        name: 'checkouts-per-email',
-        limit: config.checkoutsPerEmailPerHour,
-        windowSeconds: 60 * 60,
-      },
-      perOwnAccount: {
-        name: 'checkouts-own-account',
-        limit: config.checkoutsPerEmailPerHour,
-        windowSeconds: 60 * 60,
-      },
-    },
-    lookupsPerAddress: {
-      name: 'checkout-lookups-per-address',
-      limit: config.checkoutLookupsPerAddressPerHour,
-      windowSeconds: 60 * 60,
-    },
+    ...checkoutLimits(config),
     forgetCustomer: (account) => stripeCustomers.forgetCustomer(account),
     // Called only once both services exist.
     isOwnersNetwork: (account, caller) => authService.isKnownAddress(account, caller),
@@ -105,10 +114,6 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
       void paymentsService.syncCustomerEmail(userId);
     },
   });
-  api.metrics.readHashingWith(() => ({
-    ...hasher.load(),
-    signInsWaiting: authService.signInLoad().waiting,
-  }));
   const socialService = createSocialService({
     db,
     auth: authService,
@@ -133,7 +138,47 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
     publicUrl,
     supportEmail,
   });
-  const sessionPruning = createSessionPruning({ db, log: api.log });
+  return { stripeCustomers, paymentsService, authService, socialService, passkeysService };
+}
+
+/** The limits on starting checkouts and on looking them up, from the configuration. */
+function checkoutLimits(config: Config) {
+  return {
+    checkoutLimits: {
+      perAddress: {
+        name: 'checkouts-per-address',
+        limit: config.checkoutsPerAddressPerHour,
+        windowSeconds: 60 * 60,
+      },
+      perEmail: {
+        name: 'checkouts-per-email',
+        limit: config.checkoutsPerEmailPerHour,
+        windowSeconds: 60 * 60,
+      },
+      perOwnAccount: {
+        name: 'checkouts-own-account',
+        limit: config.checkoutsPerEmailPerHour,
+        windowSeconds: 60 * 60,
+      },
+    },
+    lookupsPerAddress: {
+      name: 'checkout-lookups-per-address',
+      limit: config.checkoutLookupsPerAddressPerHour,
+      windowSeconds: 60 * 60,
+    },
+  } satisfies Pick<PaymentsServiceDependencies, 'checkoutLimits' | 'lookupsPerAddress'>;
+}
+
+/**
+ * The jobs that run beside the requests (pruning expired sessions, retrying Stripe customer
+ * deletions), stopped when the server closes; `ownHasher`, when given, is closed with them.
+ */
+function startBackgroundJobs(
+  api: Api,
+  stripeCustomers: StripeCustomerCleanUp,
+  ownHasher: PasswordHasher | undefined,
+): void {
+  const sessionPruning = createSessionPruning({ db: api.database.db, log: api.log });
   sessionPruning.start();
   const customerDeletionRetries = createCustomerDeletionRetries({
     retryDue: () => stripeCustomers.retryCustomerDeletions(),
@@ -143,40 +188,23 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
   api.addHook('onClose', async () => {
     sessionPruning.stop();
     customerDeletionRetries.stop();
-    // Its own hashing threads end with it; a hasher handed in is its owner's to close.
-    if (!passwordHasher) await hasher.close();
+    if (ownHasher) await ownHasher.close();
   });
+}
 
+async function registerRoutes(
+  api: Api,
+  config: Config,
+  services: SharedServices,
+  hasher: PasswordHasher,
+): Promise<void> {
+  const { db } = api.database;
+  const { publicUrl, supportEmail } = config;
+  const { authService, paymentsService, stripeCustomers } = services;
   api.setNotFoundHandler(sendRouteNotFound);
   await api.register(healthRoutes);
-  await api.register(async function signIn(auth) {
-    // A flood guard over every /auth call, far above what a whole NAT address needs: the bound
-    // on the calls that have no budget of their own (sign-ins that succeed, logouts, emailed
-    // links with bogus codes, Google and Apple tokens), each a database or provider round trip.
-    auth.addHook(
-      'onRequest',
-      limitRequestsPerAddress(api.rateLimiter, {
-        name: 'auth-requests',
-        limit: config.authRequestsPerMinute,
-        windowSeconds: 60,
-      }),
-    );
-    // What the sign-in and registration pages fetch on every load, by everyone behind an
-    // address alike: one generous budget of its own, apart from the attempts one.
-    const limitSignInPageRequests = limitRequestsPerAddress(api.rateLimiter, {
-      name: 'sign-in-page',
-      limit: config.signInPageRequestsPerMinute,
-      windowSeconds: 60,
-    });
-    await auth.register(authRoutes, { authService });
-    await auth.register(socialRoutes, {
-      socialService,
-      providers: api.identity.providers,
-      limitSignInPageRequests,
-    });
-    await auth.register(passkeySignInRoutes, { passkeysService, limitSignInPageRequests });
-  });
-  await api.register(passkeyAccountRoutes, { passkeysService });
+  await api.register(signInRoutes(api, config, services));
+  await api.register(passkeyAccountRoutes, { passkeysService: services.passkeysService });
   await api.register(userRoutes, { usersService: createUsersService({ db }), authService });
   await api.register(accountDeletionRoutes, {
     accountDeletionService: createAccountDeletionService({
@@ -204,4 +232,38 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
   await api.register(appStoreRoutes, {
     appStoreService: createAppStoreService({ db, verifier: api.appStore }),
   });
-};
+}
+
+/** Every /auth call: passwords, emailed links, Google and Apple sign-in, and passkeys. */
+function signInRoutes(api: Api, config: Config, services: SharedServices) {
+  return async function signIn(auth: Api): Promise<void> {
+    // A flood guard over every /auth call, far above what a whole NAT address needs: the bound
+    // on the calls that have no budget of their own (sign-ins that succeed, logouts, emailed
+    // links with bogus codes, Google and Apple tokens), each a database or provider round trip.
+    auth.addHook(
+      'onRequest',
+      limitRequestsPerAddress(api.rateLimiter, {
+        name: 'auth-requests',
+        limit: config.authRequestsPerMinute,
+        windowSeconds: 60,
+      }),
+    );
+    // What the sign-in and registration pages fetch on every load, by everyone behind an
+    // address alike: one generous budget of its own, apart from the attempts one.
+    const limitSignInPageRequests = limitRequestsPerAddress(api.rateLimiter, {
+      name: 'sign-in-page',
+      limit: config.signInPageRequestsPerMinute,
+      windowSeconds: 60,
+    });
+    await auth.register(authRoutes, { authService: services.authService });
+    await auth.register(socialRoutes, {
+      socialService: services.socialService,
+      providers: api.identity.providers,
+      limitSignInPageRequests,
+    });
+    await auth.register(passkeySignInRoutes, {
+      passkeysService: services.passkeysService,
+      limitSignInPageRequests,
+    });
+  };
+}

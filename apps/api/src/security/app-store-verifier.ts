@@ -47,7 +47,18 @@ function claimedEnvironment(jws: string, read: (payload: Record<string, unknown>
 
 export type AppStoreVerifier = ReturnType<typeof createAppStoreVerifier>;
 
-export function createAppStoreVerifier(settings: AppStoreVerifierSettings) {
+/** Any failure of Apple's library, told as a refused payload. */
+async function verified<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppStorePayloadRefused) throw error;
+    throw new AppStorePayloadRefused('App Store signature verification failed');
+  }
+}
+
+/** The verifier of the environment a payload claims, if this server accepts that environment. */
+function environmentVerifiers(settings: AppStoreVerifierSettings) {
   // enableOnlineChecks: false: certificate dates are checked against the payload's signedDate
   // (a notification retried for days stays valid), and no OCSP call can hang a webhook.
   const sandbox = new SignedDataVerifier(
@@ -84,15 +95,11 @@ export function createAppStoreVerifier(settings: AppStoreVerifierSettings) {
     throw new AppStorePayloadRefused('Not an App Store payload');
   }
 
-  async function verified<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof AppStorePayloadRefused) throw error;
-      throw new AppStorePayloadRefused('App Store signature verification failed');
-    }
-  }
+  return verifierFor;
+}
 
+export function createAppStoreVerifier(settings: AppStoreVerifierSettings) {
+  const verifierFor = environmentVerifiers(settings);
   return {
     async verifyNotification(signedPayload: string): Promise<VerifiedNotification> {
       const { verifier, environment } = verifierFor(

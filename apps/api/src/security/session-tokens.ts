@@ -66,6 +66,9 @@ function importHmacKey(key: Buffer): Promise<webcrypto.CryptoKey> {
 /** Verified access tokens kept at most (about 4 MB): beyond, the oldest are forgotten first. */
 const MAX_REMEMBERED_ACCESS_TOKENS = 10_000;
 
+/** Access tokens that verified, by the whole token, with when each expires. */
+type VerifiedAccessTokens = Map<string, { claims: AccessClaims; expiresAtMs: number }>;
+
 export function createSessionTokens(tokenSecret: string): SessionTokens {
   // CryptoKeys imported once: given raw bytes (or a secret KeyObject, which it exports to bytes),
   // jose imports the HMAC key again on every sign and verify.
@@ -78,99 +81,120 @@ export function createSessionTokens(tokenSecret: string): SessionTokens {
   // Keyed by the whole token, signature included: only a token that verified can be found here,
   // and a forged or altered one goes through the full check. Revocation is unaffected: every call
   // checks its session in the database (plugins/authenticate.ts).
-  const verifiedAccessTokens = new Map<string, { claims: AccessClaims; expiresAtMs: number }>();
+  const verifiedAccessTokens: VerifiedAccessTokens = new Map();
 
   return {
-    async issueAccessToken({ userId, sessionId }) {
-      return new SignJWT({ sid: sessionId, typ: 'access' })
-        .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
-        .setSubject(userId)
-        .setIssuer(ISSUER)
-        .setAudience(ACCESS_AUDIENCE)
-        .setIssuedAt()
-        .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
-        .sign(await accessKey);
-    },
-
-    async verifyAccessToken(token) {
-      const remembered = verifiedAccessTokens.get(token);
-      if (remembered) {
-        // jose's own rule: valid while now < exp.
-        if (Date.now() < remembered.expiresAtMs) return remembered.claims;
-        verifiedAccessTokens.delete(token);
-      }
-      let claims: AccessClaims;
-      let expiresAtMs: number;
-      try {
-        const { payload } = await jwtVerify(token, await accessKey, {
-          algorithms: [ALGORITHM],
-          issuer: ISSUER,
-          audience: ACCESS_AUDIENCE,
-          requiredClaims: ['exp', 'sub', 'sid'],
-        });
-        if (
-          payload.typ !== 'access' ||
-          typeof payload.sid !== 'string' ||
-          !payload.sub ||
-          !payload.exp
-        ) {
-          throw new InvalidTokenError();
-        }
-        // Frozen: every later call with this token is handed this very object.
-        claims = Object.freeze({ userId: payload.sub, sessionId: payload.sid });
-        expiresAtMs = payload.exp * 1000;
-      } catch {
-        throw new InvalidTokenError();
-      }
-      if (verifiedAccessTokens.size >= MAX_REMEMBERED_ACCESS_TOKENS) {
-        // A Map iterates in insertion order: its first key is the oldest.
-        const oldest = verifiedAccessTokens.keys().next();
-        if (!oldest.done) verifiedAccessTokens.delete(oldest.value);
-      }
-      verifiedAccessTokens.set(token, { claims, expiresAtMs });
-      return claims;
-    },
-
-    async issueRefreshToken({ sessionId, expiresAt, secret = randomSecret() }) {
-      // No iat: the same (session, secret, expiry) always encodes to the same token string.
-      const token = await new SignJWT({ sid: sessionId, typ: 'refresh' })
-        .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
-        .setJti(secret)
-        .setIssuer(ISSUER)
-        .setAudience(REFRESH_AUDIENCE)
-        .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
-        .sign(await refreshKey);
-      return { token, secret };
-    },
-
-    async verifyRefreshToken(token) {
-      try {
-        const { payload } = await jwtVerify(token, await refreshKey, {
-          algorithms: [ALGORITHM],
-          issuer: ISSUER,
-          audience: REFRESH_AUDIENCE,
-          requiredClaims: ['exp', 'jti', 'sid'],
-        });
-        if (
-          payload.typ !== 'refresh' ||
-          typeof payload.sid !== 'string' ||
-          !payload.jti ||
-          !payload.exp
-        ) {
-          throw new InvalidTokenError();
-        }
-        return {
-          sessionId: payload.sid,
-          secret: payload.jti,
-          expiresAt: new Date(payload.exp * 1000),
-        };
-      } catch {
-        throw new InvalidTokenError();
-      }
-    },
-
+    issueAccessToken: (claims) => issueAccessToken(accessKey, claims),
+    verifyAccessToken: (token) => verifyAccessToken(accessKey, verifiedAccessTokens, token),
+    issueRefreshToken: (claims) => issueRefreshToken(refreshKey, claims),
+    verifyRefreshToken: (token) => verifyRefreshToken(refreshKey, token),
     successorSecret(secret) {
       return createHmac('sha256', rotationKey).update(secret).digest('base64url');
     },
   };
+}
+
+async function issueAccessToken(
+  accessKey: Promise<webcrypto.CryptoKey>,
+  { userId, sessionId }: AccessClaims,
+): Promise<string> {
+  return new SignJWT({ sid: sessionId, typ: 'access' })
+    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+    .setSubject(userId)
+    .setIssuer(ISSUER)
+    .setAudience(ACCESS_AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
+    .sign(await accessKey);
+}
+
+async function verifyAccessToken(
+  accessKey: Promise<webcrypto.CryptoKey>,
+  verifiedAccessTokens: VerifiedAccessTokens,
+  token: string,
+): Promise<AccessClaims> {
+  const remembered = verifiedAccessTokens.get(token);
+  if (remembered) {
+    // jose's own rule: valid while now < exp.
+    if (Date.now() < remembered.expiresAtMs) return remembered.claims;
+    verifiedAccessTokens.delete(token);
+  }
+  let claims: AccessClaims;
+  let expiresAtMs: number;
+  try {
+    const { payload } = await jwtVerify(token, await accessKey, {
+      algorithms: [ALGORITHM],
+      issuer: ISSUER,
+      audience: ACCESS_AUDIENCE,
+      requiredClaims: ['exp', 'sub', 'sid'],
+    });
+    if (
+      payload.typ !== 'access' ||
+      typeof payload.sid !== 'string' ||
+      !payload.sub ||
+      !payload.exp
+    ) {
+      throw new InvalidTokenError();
+    }
+    // Frozen: every later call with this token is handed this very object.
+    claims = Object.freeze({ userId: payload.sub, sessionId: payload.sid });
+    expiresAtMs = payload.exp * 1000;
+  } catch {
+    throw new InvalidTokenError();
+  }
+  if (verifiedAccessTokens.size >= MAX_REMEMBERED_ACCESS_TOKENS) {
+    // A Map iterates in insertion order: its first key is the oldest.
+    const oldest = verifiedAccessTokens.keys().next();
+    if (!oldest.done) verifiedAccessTokens.delete(oldest.value);
+  }
+  verifiedAccessTokens.set(token, { claims, expiresAtMs });
+  return claims;
+}
+
+async function issueRefreshToken(
+  refreshKey: Promise<webcrypto.CryptoKey>,
+  {
+    sessionId,
+    expiresAt,
+    secret = randomSecret(),
+  }: { sessionId: string; expiresAt: Date; secret?: string },
+): Promise<{ token: string; secret: string }> {
+  // No iat: the same (session, secret, expiry) always encodes to the same token string.
+  const token = await new SignJWT({ sid: sessionId, typ: 'refresh' })
+    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+    .setJti(secret)
+    .setIssuer(ISSUER)
+    .setAudience(REFRESH_AUDIENCE)
+    .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+    .sign(await refreshKey);
+  return { token, secret };
+}
+
+async function verifyRefreshToken(
+  refreshKey: Promise<webcrypto.CryptoKey>,
+  token: string,
+): Promise<RefreshClaims> {
+  try {
+    const { payload } = await jwtVerify(token, await refreshKey, {
+      algorithms: [ALGORITHM],
+      issuer: ISSUER,
+      audience: REFRESH_AUDIENCE,
+      requiredClaims: ['exp', 'jti', 'sid'],
+    });
+    if (
+      payload.typ !== 'refresh' ||
+      typeof payload.sid !== 'string' ||
+      !payload.jti ||
+      !payload.exp
+    ) {
+      throw new InvalidTokenError();
+    }
+    return {
+      sessionId: payload.sid,
+      secret: payload.jti,
+      expiresAt: new Date(payload.exp * 1000),
+    };
+  } catch {
+    throw new InvalidTokenError();
+  }
 }

@@ -1,8 +1,8 @@
-// The SQL of "Delete account". Deleting the member's row takes his sessions, refresh tokens,
-// codes, identities, premium ledger and mail with it (on delete cascade); his purchases stay,
-// tied to no one, and his App Store subscriptions wait unbound (on delete set null:
-// migrations/0012).
-// No rules live here.
+// The SQL of "Delete account": the addresses it forgets and the Stripe customers it must delete.
+// The member's row itself is deleted by the users repo (its owner); that takes his sessions,
+// refresh tokens, codes, identities, premium ledger and mail with it (on delete cascade); his
+// purchases stay, tied to no one, and his App Store subscriptions wait unbound (on delete set
+// null: migrations/0012). No rules live here.
 import { type Kysely, sql, type Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
@@ -59,30 +59,6 @@ export async function listRequestedEmails(db: Executor, userId: string): Promise
     )
     .execute();
   return rows.map((row) => row.email);
-}
-
-/**
- * Forgets the mail to these addresses that names no account, sent or waiting (its record is
- * personal data too): what was written before mail named its account (migrations/0013). The
- * member's own mail, to whichever address, goes with his row; another account's stays.
- */
-export async function deleteUnownedMailTo(db: Executor, addresses: readonly string[]) {
-  if (addresses.length === 0) return;
-  await db
-    .deleteFrom('outboxEmails')
-    .where('userId', 'is', null)
-    .where(
-      sql<string>`lower(recipient)`,
-      'in',
-      addresses.map((address) => address.toLowerCase()),
-    )
-    .execute();
-}
-
-/** Deletes the member's row (and, by cascade, everything that is his alone, his mail included). */
-export async function deleteUser(db: Executor, userId: string): Promise<boolean> {
-  const result = await db.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
-  return result.numDeletedRows > 0n;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 
 import type { Database } from '../../db/schema';
 import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
-import type { Mailer } from '../../mail/outbox';
+import { deleteUnownedMailTo, type Mailer } from '../../mail/outbox';
 import { accountDeletedEmail } from '../../mail/templates';
 import type { Caller } from '../../security/client-address';
 import type { AuthService } from '../auth';
@@ -78,8 +78,8 @@ export function createAccountDeletionService(deps: AccountDeletionDependencies) 
           return undefined;
         }
         const requested = await deletionRepo.listRequestedEmails(transaction, user.id);
-        await deletionRepo.deleteUnownedMailTo(transaction, [current.email, ...requested]);
-        await deletionRepo.deleteUser(transaction, user.id);
+        await deleteUnownedMailTo(transaction, [current.email, ...requested]);
+        await usersRepo.deleteUser(transaction, user.id);
         // Stripe forgets the customer after the commit; the row makes sure it happens.
         if (customer.stripeCustomerId) {
           await deletionRepo.recordStripeCustomerDeletion(transaction, customer.stripeCustomerId);

@@ -137,36 +137,3 @@ export function findPlanByProduct(db: Executor, productId: string) {
     .where('appStoreProductId', '=', productId)
     .executeTakeFirst();
 }
-
-/** The purchase recorded for one App Store transaction of that environment. */
-export function findApplePurchase(db: Executor, environment: string, transactionId: string) {
-  return db
-    .selectFrom('purchases')
-    .select(['id', 'userId'])
-    .where('provider', '=', 'Apple')
-    .where('environment', '=', environment)
-    .where('providerPaymentId', '=', transactionId)
-    .executeTakeFirst();
-}
-
-/** Ties a purchase left by a deleted account to the member who proved its transaction. */
-export async function adoptPurchase(
-  db: Transaction<Database>,
-  purchaseId: string,
-  userId: string,
-): Promise<void> {
-  await db
-    .updateTable('purchases')
-    .set({ userId })
-    .where('id', '=', purchaseId)
-    .where('userId', 'is', null)
-    .execute();
-}
-
-export function readPremiumEnd(db: Executor, userId: string) {
-  return db
-    .selectFrom('users')
-    .select('subscriptionEndDate')
-    .where('id', '=', userId)
-    .executeTakeFirst();
-}

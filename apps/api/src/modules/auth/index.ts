@@ -1,3 +1,3 @@
 // The auth module's public face: what other modules may use of it.
-export { isAddressHeldForUndo } from './repo';
+export { isAddressHeldForUndo } from './undo-repo';
 export { type AuthService, createAuthService, findSignedInAccount } from './service';

@@ -1,6 +1,8 @@
 // The account service: every account journey, each in a file of its own, put together as the one
-// object the routes call. No HTTP and no SQL in any of them: routes call these functions, repo.ts
-// holds the queries, and each multi-step change is one transaction.
+// object the routes call. No HTTP and no SQL in any of them: routes call these functions, the
+// *-repo.ts files hold the queries (session-repo.ts: sessions and refresh tokens, code-repo.ts:
+// one-time codes, undo-repo.ts: email-change undo windows), and each multi-step change is one
+// transaction.
 import type { Kysely, Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
@@ -9,7 +11,8 @@ import { createEmailChange } from './email-change';
 import { createEmailChangeUndo } from './email-change-undo';
 import { createPasswords } from './passwords';
 import { createRegistration } from './registration';
-import * as repo from './repo';
+import * as sessionRepo from './session-repo';
+import * as undoRepo from './undo-repo';
 import type { AuthServiceDependencies } from './rules';
 import { createSessions } from './sessions';
 
@@ -47,7 +50,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
     confirmCurrentPassword: checks.confirmCurrentPassword,
     /** When the session signed in; undefined once it has ended. */
     sessionStartedAt: async (sessionId: string) =>
-      (await repo.findLiveSession(deps.db, sessionId))?.createdAt,
+      (await sessionRepo.findLiveSession(deps.db, sessionId))?.createdAt,
     /** Whether an address the account moved away from can still take it back (ADR 016). */
     hasOpenEmailChangeUndo: (userId: string) => emailChangeUndo.hasOpenWindow(deps.db, userId),
     isKnownAddress: checks.isKnownAddress,
@@ -56,7 +59,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
      * link is open): no account may be made with it meanwhile, by any path (ADR 016).
      */
     isAddressHeldForUndo: (executor: Kysely<Database> | Transaction<Database>, email: string) =>
-      repo.isAddressHeldForUndo(executor, email),
+      undoRepo.isAddressHeldForUndo(executor, email),
     /** "This wasn't me", from the notice mailed to the old address (email-change-undo.ts). */
     cancelEmailChange: (input: { code: string }) => emailChangeUndo.undo(input),
     listEmailChangeUndoWindows: (caller: { userId: string; sessionId: string }) =>
@@ -74,5 +77,5 @@ export function findSignedInAccount(
   db: Kysely<Database>,
   claims: { userId: string; sessionId: string },
 ) {
-  return repo.findSignedInAccount(db, claims);
+  return sessionRepo.findSignedInAccount(db, claims);
 }

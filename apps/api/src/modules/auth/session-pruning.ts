@@ -4,7 +4,7 @@
 import { type Kysely, sql } from 'kysely';
 
 import type { Database } from '../../db/schema';
-import * as repo from './repo';
+import * as sessionRepo from './session-repo';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Any constant shared by every process of this product; it only has to be stable. */
@@ -33,7 +33,7 @@ export function createSessionPruning(options: SessionPruningOptions) {
       const { rows } = await sql<{ locked: boolean }>`
         select pg_try_advisory_xact_lock(${PRUNING_LOCK_KEY}) as locked`.execute(transaction);
       if (!rows[0]?.locked) return 0;
-      return repo.deleteEndedSessions(transaction, new Date(Date.now() - keepMs));
+      return sessionRepo.deleteEndedSessions(transaction, new Date(Date.now() - keepMs));
     });
   }
 

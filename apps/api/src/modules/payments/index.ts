@@ -1,4 +1,3 @@
 // The payments module's public face: what other modules may use of it.
-export * as paymentsRepo from './repo';
 export { createPaymentsService, type PaymentsService } from './service';
 export { createStripeEventHandler, type OperatorLog } from './stripe-events';

@@ -1,7 +1,7 @@
-// The SQL of plans, purchases and Stripe events. No rules live here.
+// The SQL of plans, Stripe events, charges, disputes and parked events. No rules live here.
 import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
 
-import type { Database, PurchasesTable, StripeDisputesTable } from '../../db/schema';
+import type { Database, StripeDisputesTable } from '../../db/schema';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -33,86 +33,6 @@ export async function recordStripeEvent(
     .returning('id')
     .executeTakeFirst();
   return inserted !== undefined;
-}
-
-/**
- * Inserts the purchase unless this payment was recorded before; its id when inserted. A payment
- * is its provider's id in its environment (App Store ids repeat across Sandbox and Production;
- * Stripe's have none, and nulls are not distinct there: migrations/0015).
- */
-export async function insertPurchase(
-  db: Transaction<Database>,
-  purchase: Insertable<PurchasesTable>,
-): Promise<string | undefined> {
-  const inserted = await db
-    .insertInto('purchases')
-    .values(purchase)
-    .onConflict((conflict) =>
-      conflict.columns(['provider', 'environment', 'providerPaymentId']).doNothing(),
-    )
-    .returning('id')
-    .executeTakeFirst();
-  return inserted?.id;
-}
-
-export function listPurchasesOfUser(db: Executor, userId: string) {
-  return db
-    .selectFrom('purchases')
-    .select(['planName', 'provider', 'createdAt', 'expiresAt', 'revokedAt'])
-    .where('userId', '=', userId)
-    .orderBy('createdAt', 'desc')
-    .execute();
-}
-
-/** The Stripe purchase a PaymentIntent paid for. */
-export function findPurchaseByPaymentIntent(db: Executor, paymentIntentId: string) {
-  return db
-    .selectFrom('purchases')
-    .select(['id', 'userId'])
-    .where('provider', '=', 'Stripe')
-    .where('paymentIntentId', '=', paymentIntentId)
-    .executeTakeFirst();
-}
-
-/** The Stripe purchase of a Checkout Session (for purchases recorded before PaymentIntents were). */
-export function findPurchaseBySession(db: Executor, sessionId: string) {
-  return db
-    .selectFrom('purchases')
-    .select(['id', 'userId'])
-    .where('provider', '=', 'Stripe')
-    .where('providerPaymentId', '=', sessionId)
-    .executeTakeFirst();
-}
-
-/**
- * Marks a purchase of a deleted account refunded (`revocation`) or counting again (undefined);
- * answers whether it is revoked now. Such a purchase has no ledger: no member's days to move.
- */
-export async function markDetachedPurchase(
-  db: Transaction<Database>,
-  purchaseId: string,
-  revocation: { at: Date; reason: string } | null | undefined,
-): Promise<boolean> {
-  await db
-    .updateTable('purchases')
-    .set({ revokedAt: revocation?.at ?? null, revokedReason: revocation?.reason ?? null })
-    .where('id', '=', purchaseId)
-    .where('userId', 'is', null)
-    .execute();
-  return Boolean(revocation);
-}
-
-export async function setPurchasePaymentIntent(
-  db: Transaction<Database>,
-  purchaseId: string,
-  paymentIntentId: string,
-): Promise<void> {
-  await db
-    .updateTable('purchases')
-    .set({ paymentIntentId })
-    .where('id', '=', purchaseId)
-    .where('paymentIntentId', 'is', null)
-    .execute();
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Transaction } from 'kysely';
 
 import type { Database, LedgerEntryKind } from '../../db/schema';
 import { usersRepo } from '../users';
+import * as purchasesRepo from './purchases-repo';
 import * as repo from './repo';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -99,12 +100,12 @@ async function recompute(
 ): Promise<PremiumState> {
   const state = foldLedger(await repo.listEntries(transaction, userId));
   for (const [purchaseId, period] of state.periods) {
-    await repo.writePurchasePeriod(transaction, purchaseId, period);
+    await purchasesRepo.writePurchasePeriod(transaction, purchaseId, period);
   }
   for (const [purchaseId, revocation] of state.revoked) {
-    await repo.markPurchaseRevoked(transaction, purchaseId, revocation);
+    await purchasesRepo.markPurchaseRevoked(transaction, purchaseId, revocation);
   }
-  await repo.writePremiumEnd(transaction, userId, state.endsAt);
+  await usersRepo.writePremiumEnd(transaction, userId, state.endsAt);
   return state;
 }
 

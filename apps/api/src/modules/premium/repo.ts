@@ -1,6 +1,6 @@
-// The SQL of the premium ledger and of what it derives: purchase periods and the member's end.
-// No rules live here (ledger.ts has them).
-import { type Insertable, sql, type Transaction } from 'kysely';
+// The SQL of the premium ledger: its entries, in the order they were written. No rules live here
+// (ledger.ts has them); the periods it derives go to purchases-repo.ts, the end to the users repo.
+import { type Insertable, type Transaction } from 'kysely';
 
 import type { Database, PremiumLedgerTable } from '../../db/schema';
 
@@ -19,45 +19,4 @@ export async function appendEntry(
   entry: Insertable<PremiumLedgerTable>,
 ): Promise<void> {
   await db.insertInto('premiumLedger').values(entry).execute();
-}
-
-export async function writePurchasePeriod(
-  db: Transaction<Database>,
-  purchaseId: string,
-  period: { startsAt: Date; expiresAt: Date },
-): Promise<void> {
-  await db
-    .updateTable('purchases')
-    .set({
-      startsAt: period.startsAt,
-      expiresAt: period.expiresAt,
-      revokedAt: null,
-      revokedReason: null,
-    })
-    .where('id', '=', purchaseId)
-    .execute();
-}
-
-export async function markPurchaseRevoked(
-  db: Transaction<Database>,
-  purchaseId: string,
-  revocation: { at: Date; reason: string },
-): Promise<void> {
-  await db
-    .updateTable('purchases')
-    .set({ revokedAt: revocation.at, revokedReason: revocation.reason })
-    .where('id', '=', purchaseId)
-    .execute();
-}
-
-export async function writePremiumEnd(
-  db: Transaction<Database>,
-  userId: string,
-  endsAt: Date | null,
-): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ subscriptionEndDate: endsAt, updatedAt: sql<Date>`now()` })
-    .where('id', '=', userId)
-    .execute();
 }

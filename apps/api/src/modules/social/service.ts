@@ -16,8 +16,8 @@
 // - an unverified email never links and never makes an account: an account under an address
 //   nobody proved would let anyone squat someone else's address;
 // - a new `sub` with no email cannot make an account (there would be no way to reach its owner).
-import { type TokenPair, EmailSchema } from '@kegel/contract';
-import type { Kysely } from 'kysely';
+import { type TokenPair, EmailSchema, socialMessages } from '@kegel/contract';
+import type { Kysely, Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
 import { AppError, isUniqueViolation } from '../../errors';
@@ -56,190 +56,222 @@ export interface SocialServiceDependencies {
   apple: { verifier: IdTokenVerifier } | undefined;
 }
 
-export const socialMessages = {
-  googleOff: 'Sign in with Google is not available.',
-  appleOff: 'Sign in with Apple is not available.',
-  googleRefused: 'Google sign-in failed. Please try again.',
-  appleRefused: 'Apple sign-in failed. Please try again.',
-  unavailable: 'The sign-in service could not be reached. Please try again in a moment.',
-  unverifiedEmail:
-    'Your provider has not verified this email address, so it cannot be used to sign in here. Verify it with your provider, or sign in with email and password.',
-  noEmail:
-    'Your provider did not share an email address, so no account could be made. Allow sharing the email and try again.',
-  emailTakenForGoogle:
-    'An account with this email already exists. Sign in with your email and password instead (use "Forgot your password?" if you have none).',
-  changedMeanwhile: 'The account changed while you were signing in. Please try again.',
-  addressHeldForUndo:
-    'The account that used this email moved to another address recently, and this address can still take it back: use the “This was not me” button in the email we sent here.',
-} as const;
-
 export type SocialService = ReturnType<typeof createSocialService>;
 
 export function createSocialService(deps: SocialServiceDependencies) {
-  const { db } = deps;
-
-  /**
-   * The account this identity signs in to, linking or creating it by the rules above, with the
-   * credential version it was read at: the session opens only if no undo or reset lands between.
-   */
-  async function accountFor(
-    provider: IdentityProviderName,
-    identity: VerifiedIdentity,
-  ): Promise<{ userId: string; credentialVersion: number }> {
-    const email = usableEmail(identity.email);
-    return db.transaction().execute(async (transaction) => {
-      const signingInTo = async (userId: string) => {
-        const account = await usersRepo.findUserById(transaction, userId);
-        // Identities go with their account (on delete cascade): this cannot be.
-        if (!account) throw new Error('a sign-in identity without its account');
-        return { userId, credentialVersion: account.credentialVersion };
-      };
-      const known = await repo.findIdentity(transaction, provider, identity.subject);
-      if (known) {
-        await repo.recordIdentitySignIn(transaction, provider, identity.subject, email);
-        return { userId: known.userId, credentialVersion: known.credentialVersion };
-      }
-      if (!email) throw new AppError(401, socialMessages.noEmail);
-      if (!identity.emailVerified) throw new AppError(403, socialMessages.unverifiedEmail);
-
-      const existing = await usersRepo.findUserByEmail(transaction, email);
-      if (!existing) {
-        // Its former account may still take it back: a second account there would stop that.
-        if (await deps.auth.isAddressHeldForUndo(transaction, email)) {
-          throw new AppError(409, socialMessages.addressHeldForUndo);
-        }
-        const created = await usersRepo.insertUser(transaction, {
-          email,
-          passwordHash: null,
-          emailVerifiedAt: new Date(),
-        });
-        await repo.insertIdentity(transaction, {
-          provider,
-          subject: identity.subject,
-          userId: created.id,
-          email,
-        });
-        return { userId: created.id, credentialVersion: created.credentialVersion };
-      }
-      if (provider === 'google' && !isGoogleAuthoritativeFor(email, identity)) {
-        throw new AppError(409, socialMessages.emailTakenForGoogle);
-      }
-      // Linked only to the account as it holds the address now: an undo of an email change
-      // landing meanwhile gives the account another address and ends its sessions.
-      await usersRepo.lockUser(transaction, existing.id);
-      const current = await usersRepo.findUserById(transaction, existing.id);
-      if (current?.email.toLowerCase() !== email.toLowerCase()) {
-        throw new AppError(409, socialMessages.changedMeanwhile);
-      }
-
-      const removePassword = existing.emailVerifiedAt === null && existing.passwordHash !== null;
-      if (removePassword) {
-        await usersRepo.removePassword(transaction, existing.id);
-        // An email change or reset asked for from one of those sessions must not land later.
-        await deps.auth.secureAccount(transaction, existing.id, {
-          reason: `${provider} proved the email; unproven password removed`,
-        });
-      }
-      await usersRepo.markEmailVerified(transaction, existing.id);
-      await repo.insertIdentity(transaction, {
-        provider,
-        subject: identity.subject,
-        userId: existing.id,
-        email,
-      });
-      await deps.mail.enqueue(transaction, {
-        to: existing.email,
-        userId: existing.id,
-        template: 'sign-in-method-added',
-        content: signInMethodAddedEmail({
-          provider: provider === 'google' ? 'Google' : 'Apple',
-          passwordRemoved: removePassword,
-          signInUrl: `${deps.publicUrl}/auth/login`,
-          supportEmail: deps.supportEmail,
-        }),
-      });
-      return signingInTo(existing.id);
-    });
-  }
-
-  async function signIn(
-    provider: IdentityProviderName,
-    identity: VerifiedIdentity,
-    caller: Caller,
-  ): Promise<TokenPair> {
-    // Two first sign-ins at once (a double click, the same email in two tabs) collide on the
-    // unique identity or email; the one that lost runs again and finds what the other made.
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        const { userId, credentialVersion } = await accountFor(provider, identity);
-        const tokens = await deps.auth.startSession(userId, {
-          method: provider,
-          caller,
-          credentialVersion,
-        });
-        // The owner's network: the limits that keep strangers out never keep him out from here.
-        await deps.auth.rememberSignInAddress({ id: userId, credentialVersion }, caller);
-        return tokens;
-      } catch (error) {
-        if (!isUniqueViolation(error) || attempt >= 2) throw error;
-      }
-    }
-  }
-
-  /** Turns a provider failure into the caller's answer: 401 for a bad token, 503 if unreachable. */
-  function refusal(error: unknown, refusedMessage: string): Error {
-    if (error instanceof InvalidIdTokenError || error instanceof CodeRefusedError) {
-      return new AppError(401, refusedMessage);
-    }
-    if (error instanceof ProviderUnavailableError || isKeySetUnreachable(error)) {
-      return new AppError(503, socialMessages.unavailable);
-    }
-    return error as Error;
-  }
-
   return {
     isGoogleOn: deps.google !== undefined,
     isAppleOn: deps.apple !== undefined,
-
-    async signInWithGoogle(code: string, caller: Caller): Promise<TokenPair> {
-      const google = deps.google;
-      if (!google) throw new AppError(404, socialMessages.googleOff);
-      let identity: VerifiedIdentity;
-      try {
-        const idToken = await google.exchange.exchange(code);
-        identity = await google.verifier.verify(idToken);
-      } catch (error) {
-        throw refusal(error, socialMessages.googleRefused);
-      }
-      return signIn('google', identity, caller);
-    },
-
+    signInWithGoogle: (code: string, caller: Caller): Promise<TokenPair> =>
+      signInWithGoogle(deps, code, caller),
     /** A nonce for the next Apple sign-in; its token must carry it (single use). */
-    issueAppleNonce(): string {
-      return deps.nonces.issue();
-    },
-
-    async signInWithApple(token: string, caller: Caller): Promise<TokenPair> {
-      const apple = deps.apple;
-      if (!apple) throw new AppError(404, socialMessages.appleOff);
-      let identity: VerifiedIdentity;
-      try {
-        identity = await apple.verifier.verify(token);
-      } catch (error) {
-        throw refusal(error, socialMessages.appleRefused);
-      }
-      // One of our nonces, unexpired, and never seen before: a copied token cannot be replayed.
-      const expires = identity.nonce ? deps.nonces.check(identity.nonce) : undefined;
-      if (
-        !identity.nonce ||
-        expires === undefined ||
-        !(await repo.useNonceOnce(db, hashSecret(identity.nonce), new Date(expires * 1000)))
-      ) {
-        throw new AppError(401, socialMessages.appleRefused);
-      }
-      return signIn('apple', identity, caller);
-    },
+    issueAppleNonce: (): string => deps.nonces.issue(),
+    signInWithApple: (token: string, caller: Caller): Promise<TokenPair> =>
+      signInWithApple(deps, token, caller),
   };
+}
+
+async function signInWithGoogle(
+  deps: SocialServiceDependencies,
+  code: string,
+  caller: Caller,
+): Promise<TokenPair> {
+  const google = deps.google;
+  if (!google) throw new AppError(404, socialMessages.googleOff);
+  let identity: VerifiedIdentity;
+  try {
+    const idToken = await google.exchange.exchange(code);
+    identity = await google.verifier.verify(idToken);
+  } catch (error) {
+    throw refusal(error, socialMessages.googleRefused);
+  }
+  return signIn(deps, 'google', identity, caller);
+}
+
+async function signInWithApple(
+  deps: SocialServiceDependencies,
+  token: string,
+  caller: Caller,
+): Promise<TokenPair> {
+  const apple = deps.apple;
+  if (!apple) throw new AppError(404, socialMessages.appleOff);
+  let identity: VerifiedIdentity;
+  try {
+    identity = await apple.verifier.verify(token);
+  } catch (error) {
+    throw refusal(error, socialMessages.appleRefused);
+  }
+  // One of our nonces, unexpired, and never seen before: a copied token cannot be replayed.
+  const expires = identity.nonce ? deps.nonces.check(identity.nonce) : undefined;
+  if (
+    !identity.nonce ||
+    expires === undefined ||
+    !(await repo.useNonceOnce(deps.db, hashSecret(identity.nonce), new Date(expires * 1000)))
+  ) {
+    throw new AppError(401, socialMessages.appleRefused);
+  }
+  return signIn(deps, 'apple', identity, caller);
+}
+
+/** Turns a provider failure into the caller's answer: 401 for a bad token, 503 if unreachable. */
+function refusal(error: unknown, refusedMessage: string): Error {
+  if (error instanceof InvalidIdTokenError || error instanceof CodeRefusedError) {
+    return new AppError(401, refusedMessage);
+  }
+  if (error instanceof ProviderUnavailableError || isKeySetUnreachable(error)) {
+    return new AppError(503, socialMessages.unavailable);
+  }
+  return error as Error;
+}
+
+async function signIn(
+  deps: SocialServiceDependencies,
+  provider: IdentityProviderName,
+  identity: VerifiedIdentity,
+  caller: Caller,
+): Promise<TokenPair> {
+  // Two first sign-ins at once (a double click, the same email in two tabs) collide on the
+  // unique identity or email; the one that lost runs again and finds what the other made.
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const { userId, credentialVersion } = await accountFor(deps, provider, identity);
+      const tokens = await deps.auth.startSession(userId, {
+        method: provider,
+        caller,
+        credentialVersion,
+      });
+      // The owner's network: the limits that keep strangers out never keep him out from here.
+      await deps.auth.rememberSignInAddress({ id: userId, credentialVersion }, caller);
+      return tokens;
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 2) throw error;
+    }
+  }
+}
+
+/** An account a sign-in reaches, with the credential version it was read at. */
+interface SigningInTo {
+  userId: string;
+  credentialVersion: number;
+}
+
+/** The account that holds an address, as the users repo reads it. */
+type AccountHoldingEmail = NonNullable<Awaited<ReturnType<typeof usersRepo.findUserByEmail>>>;
+
+/** What one sign-in knows about whom it signs in: the provider and what it vouches for. */
+interface SignInIdentity {
+  provider: IdentityProviderName;
+  identity: VerifiedIdentity;
+  /** The identity's email, if it is one we can store. */
+  email: string;
+}
+
+/**
+ * The account this identity signs in to, linking or creating it by the rules above, with the
+ * credential version it was read at: the session opens only if no undo or reset lands between.
+ */
+async function accountFor(
+  deps: SocialServiceDependencies,
+  provider: IdentityProviderName,
+  identity: VerifiedIdentity,
+): Promise<SigningInTo> {
+  const email = usableEmail(identity.email);
+  return deps.db.transaction().execute(async (transaction) => {
+    const known = await repo.findIdentity(transaction, provider, identity.subject);
+    if (known) {
+      await repo.recordIdentitySignIn(transaction, provider, identity.subject, email);
+      return { userId: known.userId, credentialVersion: known.credentialVersion };
+    }
+    if (!email) throw new AppError(401, socialMessages.noEmail);
+    if (!identity.emailVerified) throw new AppError(403, socialMessages.unverifiedEmail);
+
+    const existing = await usersRepo.findUserByEmail(transaction, email);
+    const signingIn = { provider, identity, email };
+    return existing
+      ? linkToAccount(deps, transaction, signingIn, existing)
+      : createAccount(deps, transaction, signingIn);
+  });
+}
+
+async function createAccount(
+  deps: SocialServiceDependencies,
+  transaction: Transaction<Database>,
+  { provider, identity, email }: SignInIdentity,
+): Promise<SigningInTo> {
+  // Its former account may still take it back: a second account there would stop that.
+  if (await deps.auth.isAddressHeldForUndo(transaction, email)) {
+    throw new AppError(409, socialMessages.addressHeldForUndo);
+  }
+  const created = await usersRepo.insertUser(transaction, {
+    email,
+    passwordHash: null,
+    emailVerifiedAt: new Date(),
+  });
+  await repo.insertIdentity(transaction, {
+    provider,
+    subject: identity.subject,
+    userId: created.id,
+    email,
+  });
+  return { userId: created.id, credentialVersion: created.credentialVersion };
+}
+
+/** Links a new identity to the account that holds its email, and tells the owner by email. */
+async function linkToAccount(
+  deps: SocialServiceDependencies,
+  transaction: Transaction<Database>,
+  { provider, identity, email }: SignInIdentity,
+  existing: AccountHoldingEmail,
+): Promise<SigningInTo> {
+  if (provider === 'google' && !isGoogleAuthoritativeFor(email, identity)) {
+    throw new AppError(409, socialMessages.emailTakenForGoogle);
+  }
+  // Linked only to the account as it holds the address now: an undo of an email change
+  // landing meanwhile gives the account another address and ends its sessions.
+  await usersRepo.lockUser(transaction, existing.id);
+  const current = await usersRepo.findUserById(transaction, existing.id);
+  if (current?.email.toLowerCase() !== email.toLowerCase()) {
+    throw new AppError(409, socialMessages.changedMeanwhile);
+  }
+
+  const removePassword = existing.emailVerifiedAt === null && existing.passwordHash !== null;
+  if (removePassword) {
+    await usersRepo.removePassword(transaction, existing.id);
+    // An email change or reset asked for from one of those sessions must not land later.
+    await deps.auth.secureAccount(transaction, existing.id, {
+      reason: `${provider} proved the email; unproven password removed`,
+    });
+  }
+  await usersRepo.markEmailVerified(transaction, existing.id);
+  await repo.insertIdentity(transaction, {
+    provider,
+    subject: identity.subject,
+    userId: existing.id,
+    email,
+  });
+  await deps.mail.enqueue(transaction, {
+    to: existing.email,
+    userId: existing.id,
+    template: 'sign-in-method-added',
+    content: signInMethodAddedEmail({
+      provider: provider === 'google' ? 'Google' : 'Apple',
+      passwordRemoved: removePassword,
+      signInUrl: `${deps.publicUrl}/auth/login`,
+      supportEmail: deps.supportEmail,
+    }),
+  });
+  return signingInTo(transaction, existing.id);
+}
+
+/** The account as the sign-in reaches it, read again after the changes made to it. */
+async function signingInTo(
+  transaction: Transaction<Database>,
+  userId: string,
+): Promise<SigningInTo> {
+  const account = await usersRepo.findUserById(transaction, userId);
+  // Identities go with their account (on delete cascade): this cannot be.
+  if (!account) throw new Error('a sign-in identity without its account');
+  return { userId, credentialVersion: account.credentialVersion };
 }
 
 /** The domains of Gmail, whose addresses Google runs (googlemail.com is Gmail's older name). */

@@ -165,3 +165,29 @@ export function findUserByStripeCustomer(db: Executor, customerId: string) {
     .where('stripeCustomerId', '=', customerId)
     .executeTakeFirst();
 }
+
+export function readPremiumEnd(db: Executor, userId: string) {
+  return db
+    .selectFrom('users')
+    .select('subscriptionEndDate')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
+export async function writePremiumEnd(
+  db: Transaction<Database>,
+  userId: string,
+  endsAt: Date | null,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ subscriptionEndDate: endsAt, updatedAt: sql<Date>`now()` })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** Deletes the member's row (and, by cascade, everything that is his alone, his mail included). */
+export async function deleteUser(db: Executor, userId: string): Promise<boolean> {
+  const result = await db.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

@@ -4,6 +4,7 @@ import {
   deleteAccountMessages,
   isRunningPurchase,
   type PurchaseItem,
+  authMessages,
 } from '@kegel/contract';
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod/mini';
@@ -26,7 +27,7 @@ import { EditableSection, FormActions, type SectionControls } from './editable-s
 import styles from './settings.module.css';
 
 /** The API's answer to a wrong current password (the same as for changing the password). */
-export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
+export const WRONG_CURRENT_PASSWORD = authMessages.wrongCurrentPassword;
 
 const APP_STORE_BOX_UNTICKED =
   'Tick this box to confirm that your App Store subscription continues after you delete your account';

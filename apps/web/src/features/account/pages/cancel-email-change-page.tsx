@@ -1,3 +1,4 @@
+import { authMessages } from '@kegel/contract';
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
@@ -12,7 +13,7 @@ import { useCancelEmailChange } from '../api';
 import styles from './cancel-email-change-page.module.css';
 
 /** The server's words for a refused code, also shown for a link that lost its code. */
-const INVALID_LINK = 'This link is invalid, was used already or has expired.';
+const INVALID_LINK = authMessages.undoLinkInvalid;
 
 /**
  * `/account/cancel-email-change?code=…`, the "This was not me" button of the notice mailed to

@@ -1,4 +1,8 @@
-import type { AppleVerifyTokenRequest, SocialProvidersResponse } from '@kegel/contract';
+import {
+  type AppleVerifyTokenRequest,
+  socialMessages,
+  type SocialProvidersResponse,
+} from '@kegel/contract';
 
 import { loadScript } from '../../../shared/browser/load-script';
 import { randomToken } from './provider-scripts';
@@ -29,12 +33,10 @@ export async function requestGoogleCode(settings: GoogleSettings): Promise<strin
           if (response.error === 'access_denied') {
             reject(new SignInCancelled('Google sign-in was cancelled.'));
           } else if (response.error || !response.code) {
-            reject(
-              new Error(response.error_description ?? 'Google sign-in failed. Please try again.'),
-            );
+            reject(new Error(response.error_description ?? socialMessages.googleRefused));
           } else if (response.state !== state) {
             // Not the answer to the request this page made: refuse it.
-            reject(new Error('Google sign-in failed. Please try again.'));
+            reject(new Error(socialMessages.googleRefused));
           } else {
             resolve(response.code);
           }
@@ -87,10 +89,10 @@ export async function requestAppleIdentityToken(
         'The Apple sign-in window could not open. Allow pop-ups for this site and try again.',
       );
     }
-    throw new Error('Apple sign-in failed. Please try again.');
+    throw new Error(socialMessages.appleRefused);
   }
   if (response.authorization.state !== state || !response.authorization.id_token) {
-    throw new Error('Apple sign-in failed. Please try again.');
+    throw new Error(socialMessages.appleRefused);
   }
   return { token: response.authorization.id_token };
 }

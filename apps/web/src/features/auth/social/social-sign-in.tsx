@@ -1,3 +1,4 @@
+import { socialMessages } from '@kegel/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 
@@ -55,7 +56,7 @@ export function SocialSignIn(): React.JSX.Element | null {
 
   const continueWithGoogle = async () => {
     const code = await inProviderPopup(() => {
-      if (!google) throw new Error('Sign in with Google is not available.');
+      if (!google) throw new Error(socialMessages.googleOff);
       return requestGoogleCode(google);
     });
     if (code) googleLogin.mutate(code, { onSuccess: goOn });
@@ -64,7 +65,7 @@ export function SocialSignIn(): React.JSX.Element | null {
   const continueWithApple = async () => {
     const nonce = appleNonce.data?.nonce;
     const request = await inProviderPopup(() => {
-      if (!apple) throw new Error('Sign in with Apple is not available.');
+      if (!apple) throw new Error(socialMessages.appleOff);
       if (!nonce) throw new Error('Sign in with Apple is still loading. Please try again.');
       return requestAppleIdentityToken(apple, nonce);
     });

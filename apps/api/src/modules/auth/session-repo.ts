@@ -1,0 +1,221 @@
+// The SQL of sign-in sessions and their refresh tokens. No rules live here.
+import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
+
+import { preparedStatement } from '../../db/prepared-statements';
+import type { Database, SignInMethod } from '../../db/schema';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/**
+ * Opens a session with its first refresh token, in one statement (atomic by itself, no
+ * transaction to open and commit), prepared (db/prepared-statements.ts): every sign-in runs it.
+ * With `credentialVersion`, only while the account's credentials are still those the caller
+ * checked: a sign-in whose password check overlapped a reset gets nothing (undefined).
+ */
+const OPEN_SESSION_SQL = preparedStatement(
+  'open_session',
+  `with account as (
+    select id from users where id = $1 and ($2::int is null or credential_version = $2::int)
+  ), session as (
+    insert into auth_sessions (user_id, expires_at, sign_in_method, device_label)
+    select id, $3::timestamptz, $4::text, $5::text from account
+    returning id, expires_at
+  ), token as (
+    insert into refresh_tokens (session_id, token_hash) select id, $6 from session
+  )
+  select id, expires_at from session`,
+);
+
+export async function openSession(
+  db: Executor,
+  session: {
+    userId: string;
+    expiresAt: Date;
+    credentialVersion?: number;
+    signInMethod: SignInMethod;
+    deviceLabel: string;
+    refreshTokenHash: string;
+  },
+) {
+  const result = await db.executeQuery<{ id: string; expiresAt: Date }>(
+    CompiledQuery.raw(OPEN_SESSION_SQL, [
+      session.userId,
+      session.credentialVersion ?? null,
+      session.expiresAt,
+      session.signInMethod,
+      session.deviceLabel,
+      session.refreshTokenHash,
+    ]),
+  );
+  return result.rows[0];
+}
+
+/**
+ * The account behind a live session: the check every signed-in call makes. Its SQL is written
+ * once here rather than built and compiled by Kysely on each call, and it is a prepared statement
+ * (db/prepared-statements.ts): PostgreSQL plans it once per connection.
+ */
+const SIGNED_IN_ACCOUNT_SQL = preparedStatement(
+  'signed_in_account',
+  `select u.id, u.email, u.subscription_end_date, u.password_hash is not null as has_password
+  from auth_sessions s join users u on u.id = s.user_id
+  where s.id = $1 and s.user_id = $2 and s.revoked_at is null and s.expires_at > now()`,
+);
+
+export async function findSignedInAccount(
+  db: Executor,
+  claims: { userId: string; sessionId: string },
+) {
+  // Kysely's CamelCasePlugin names the columns as below (subscriptionEndDate, hasPassword).
+  const result = await db.executeQuery<{
+    id: string;
+    email: string;
+    subscriptionEndDate: Date | null;
+    hasPassword: boolean;
+  }>(CompiledQuery.raw(SIGNED_IN_ACCOUNT_SQL, [claims.sessionId, claims.userId]));
+  return result.rows[0];
+}
+
+/** A session that can still be used: not revoked, not expired. */
+export function findLiveSession(db: Executor, sessionId: string) {
+  return db
+    .selectFrom('authSessions')
+    .select(['id', 'userId', 'createdAt', 'expiresAt'])
+    .where('id', '=', sessionId)
+    .where('revokedAt', 'is', null)
+    .where('expiresAt', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+}
+
+export async function revokeSession(
+  db: Executor,
+  sessionId: string,
+  reason: string,
+): Promise<void> {
+  await db
+    .updateTable('authSessions')
+    .set({ revokedAt: sql<Date>`now()`, revokedReason: reason })
+    .where('id', '=', sessionId)
+    .where('revokedAt', 'is', null)
+    .execute();
+}
+
+export async function revokeSessionsOfUser(
+  db: Executor,
+  userId: string,
+  options: { reason: string; exceptSessionId?: string },
+): Promise<void> {
+  let query = db
+    .updateTable('authSessions')
+    .set({ revokedAt: sql<Date>`now()`, revokedReason: options.reason })
+    .where('userId', '=', userId)
+    .where('revokedAt', 'is', null);
+  if (options.exceptSessionId) query = query.where('id', '!=', options.exceptSessionId);
+  await query.execute();
+}
+
+/** The member's sessions still open, last used first. */
+export function listLiveSessions(db: Executor, userId: string) {
+  return db
+    .selectFrom('authSessions')
+    .select(['id', 'createdAt', 'lastUsedAt', 'deviceLabel', 'signInMethod'])
+    .where('userId', '=', userId)
+    .where('revokedAt', 'is', null)
+    .where('expiresAt', '>', sql<Date>`now()`)
+    .orderBy('lastUsedAt', 'desc')
+    .orderBy('createdAt', 'desc')
+    .execute();
+}
+
+/** Ends one of the member's open sessions; false when he has no such open session. */
+export async function revokeSessionOfUser(
+  db: Executor,
+  userId: string,
+  sessionId: string,
+  reason: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('authSessions')
+    .set({ revokedAt: sql<Date>`now()`, revokedReason: reason })
+    .where('id', '=', sessionId)
+    .where('userId', '=', userId)
+    .where('revokedAt', 'is', null)
+    .where('expiresAt', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function markSessionUsed(db: Executor, sessionId: string): Promise<void> {
+  await db
+    .updateTable('authSessions')
+    .set({ lastUsedAt: sql<Date>`now()` })
+    .where('id', '=', sessionId)
+    .execute();
+}
+
+/**
+ * Deletes sessions (and, by cascade, their refresh tokens) that ended, by revocation or
+ * expiry, before `endedBefore`; the number deleted.
+ */
+export async function deleteEndedSessions(db: Executor, endedBefore: Date): Promise<number> {
+  const result = await db
+    .deleteFrom('authSessions')
+    .where(sql<Date>`coalesce(revoked_at, expires_at)`, '<', endedBefore)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function insertRefreshToken(
+  db: Executor,
+  token: { sessionId: string; tokenHash: string },
+): Promise<void> {
+  await db.insertInto('refreshTokens').values(token).execute();
+}
+
+/** The token row, locked until the transaction ends, so concurrent refreshes take turns. */
+export function lockRefreshToken(db: Transaction<Database>, tokenHash: string) {
+  return db
+    .selectFrom('refreshTokens')
+    .innerJoin('authSessions', 'authSessions.id', 'refreshTokens.sessionId')
+    .select([
+      'refreshTokens.id',
+      'refreshTokens.sessionId',
+      'refreshTokens.rotatedAt',
+      'authSessions.userId',
+      'authSessions.expiresAt',
+      'authSessions.revokedAt',
+      sql<boolean>`auth_sessions.expires_at <= now()`.as('isExpired'),
+      sql<number>`extract(epoch from (now() - refresh_tokens.rotated_at))::float8`.as(
+        'secondsSinceRotation',
+      ),
+    ])
+    .where('refreshTokens.tokenHash', '=', tokenHash)
+    .forUpdate('refreshTokens')
+    .executeTakeFirst();
+}
+
+export async function markRefreshTokenRotated(db: Executor, tokenId: string): Promise<void> {
+  await db
+    .updateTable('refreshTokens')
+    .set({ rotatedAt: sql<Date>`now()` })
+    .where('id', '=', tokenId)
+    .execute();
+}
+
+/** Whether the token with this hash has been exchanged for its own successor already. */
+export async function isRefreshTokenRotated(db: Executor, tokenHash: string): Promise<boolean> {
+  const token = await db
+    .selectFrom('refreshTokens')
+    .select('rotatedAt')
+    .where('tokenHash', '=', tokenHash)
+    .executeTakeFirst();
+  return token?.rotatedAt !== null && token?.rotatedAt !== undefined;
+}
+
+export function findSessionIdByRefreshTokenHash(db: Executor, tokenHash: string) {
+  return db
+    .selectFrom('refreshTokens')
+    .select('sessionId')
+    .where('tokenHash', '=', tokenHash)
+    .executeTakeFirst();
+}

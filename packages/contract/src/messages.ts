@@ -1,0 +1,48 @@
+// The API's answers that the web app also shows or compares with: written once, here, so the two
+// sides cannot drift apart. The spec's texts stay exact.
+
+/** What every call answers when the caller's session is not (or no longer) valid. */
+export const SESSION_ENDED_MESSAGE = 'Your session has ended. Please sign in again.';
+
+/** Sign-in, registration, passwords and email changes. */
+export const authMessages = {
+  sessionNotFound: 'Session not found',
+  invalidCredentials: 'Invalid email or password',
+  tooManyAttempts: 'Too many failed sign-in attempts. Please try again later.',
+  tooManyWrongPasswords: 'Too many wrong passwords. Please try again later.',
+  tooManyRegistrations: 'Too many new accounts from your network. Please try again later.',
+  tooManyFromNetwork: 'Too many attempts from your network. Please try again later.',
+  tooManyRequests: 'Too many requests. Please try again later.',
+  emailTaken: 'An account with this email already exists',
+  resetRequested:
+    'If an account exists for this email, we have sent it a link to choose a new password.',
+  resetLinkInvalid: 'Failed to change password. Link is invalid or has expired.',
+  sessionEnded: SESSION_ENDED_MESSAGE,
+  wrongCurrentPassword: 'Current password is incorrect',
+  noPasswordYet:
+    'This account signs in with Google or Apple and has no password yet. Use "Forgot your password?" to set one.',
+  sameEmail: 'This is already the email of your account',
+  emailInUse: 'This email is already in use by another account',
+  emailLinkInvalid: 'This link is invalid or has expired. Please, try again.',
+  busy: 'The server is busy. Please try again in a moment.',
+  /** A "This was not me" link whose code is unknown, used or expired. */
+  undoLinkInvalid: 'This link is invalid, was used already or has expired.',
+} as const;
+
+/** Google and Apple sign-in. */
+export const socialMessages = {
+  googleOff: 'Sign in with Google is not available.',
+  appleOff: 'Sign in with Apple is not available.',
+  googleRefused: 'Google sign-in failed. Please try again.',
+  appleRefused: 'Apple sign-in failed. Please try again.',
+  unavailable: 'The sign-in service could not be reached. Please try again in a moment.',
+  unverifiedEmail:
+    'Your provider has not verified this email address, so it cannot be used to sign in here. Verify it with your provider, or sign in with email and password.',
+  noEmail:
+    'Your provider did not share an email address, so no account could be made. Allow sharing the email and try again.',
+  emailTakenForGoogle:
+    'An account with this email already exists. Sign in with your email and password instead (use "Forgot your password?" if you have none).',
+  changedMeanwhile: 'The account changed while you were signing in. Please try again.',
+  addressHeldForUndo:
+    'The account that used this email moved to another address recently, and this address can still take it back: use the “This was not me” button in the email we sent here.',
+} as const;
