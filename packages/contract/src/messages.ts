@@ -46,3 +46,14 @@ export const socialMessages = {
   addressHeldForUndo:
     'The account that used this email moved to another address recently, and this address can still take it back: use the “This was not me” button in the email we sent here.',
 } as const;
+
+/** Passkeys: what their calls answer when they refuse (shown as they are by the web app). */
+export const passkeyMessages = {
+  notFound: 'Passkey not found',
+  lastWayToSignIn:
+    'This passkey is the only way to sign in to your account. Set a password (or add another passkey) before removing it.',
+  signInFailed: 'Passkey sign-in failed. Please try again.',
+  tooManyFailures: 'Too many failed sign-in attempts. Please try again later.',
+  registrationFailed: 'The passkey could not be added. Please try again.',
+  alreadyRegistered: 'This passkey is already added to an account.',
+} as const;

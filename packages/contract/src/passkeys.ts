@@ -150,14 +150,3 @@ export const PasskeyParamsSchema = z.object({ id: z.string().check(z.maxLength(6
 
 export const RenamePasskeyRequestSchema = z.object({ name: PasskeyNameSchema });
 export type RenamePasskeyRequest = z.infer<typeof RenamePasskeyRequestSchema>;
-
-/** What the passkey calls answer when they refuse (shown as they are by the web app). */
-export const passkeyMessages = {
-  notFound: 'Passkey not found',
-  lastWayToSignIn:
-    'This passkey is the only way to sign in to your account. Set a password (or add another passkey) before removing it.',
-  signInFailed: 'Passkey sign-in failed. Please try again.',
-  tooManyFailures: 'Too many failed sign-in attempts. Please try again later.',
-  registrationFailed: 'The passkey could not be added. Please try again.',
-  alreadyRegistered: 'This passkey is already added to an account.',
-} as const;
