@@ -67,7 +67,9 @@ test.describe('prerendered pages', () => {
     });
     // The drawn page, not its code (module scripts hold back DOMContentLoaded).
     await page.goto('/auth/login', { waitUntil: 'commit' });
-    const signInButton = page.getByRole('main').getByRole('button', { name: 'Sign In', exact: true });
+    const signInButton = page
+      .getByRole('main')
+      .getByRole('button', { name: 'Sign In', exact: true });
     await page.getByLabel('Email').click();
     await page.keyboard.type(email);
     await page.keyboard.press('Tab');
