@@ -7,7 +7,6 @@ import {
   passkeyMessages,
   type PasskeyRegistrationResponse,
 } from '@kegel/contract';
-import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
 import * as z from 'zod/mini';
 
 import { AppError, isUniqueViolation } from '../../errors';
@@ -16,6 +15,7 @@ import type { Caller } from '../../security/client-address';
 import { challengeCheck, type PasskeyOwner, rememberChallenge, userHandleOf } from './challenges';
 import { defaultPasskeyName, toPasskeyItem } from './passkey-items';
 import * as repo from './repo';
+import { loadWebAuthn } from './webauthn';
 import { PASSKEY_CHALLENGE_SECONDS, type PasskeysServiceDependencies } from './rules';
 
 /** Options for the browser's dialog that makes a passkey for the signed-in member. */
@@ -23,6 +23,7 @@ export async function registrationOptions(
   deps: Pick<PasskeysServiceDependencies, 'db' | 'relyingParty'>,
   owner: PasskeyOwner & { email: string },
 ): Promise<PasskeyCreationOptions> {
+  const { generateRegistrationOptions } = await loadWebAuthn();
   const existing = await repo.listPasskeysOfUser(deps.db, owner.userId);
   const options = await generateRegistrationOptions({
     rpName: deps.relyingParty.name,
@@ -52,6 +53,7 @@ export async function registerPasskey(
   input: { response: PasskeyRegistrationResponse; name?: string },
   caller: Caller,
 ): Promise<PasskeyItem> {
+  const { verifyRegistrationResponse } = await loadWebAuthn();
   const verification = await verifyRegistrationResponse({
     response: input.response,
     expectedChallenge: challengeCheck(deps.db, 'register', owner),

@@ -7,22 +7,20 @@ import {
   PasskeyRequestOptionsSchema,
   type TokenPair,
 } from '@kegel/contract';
-import {
-  generateAuthenticationOptions,
-  verifyAuthenticationResponse,
-} from '@simplewebauthn/server';
 import * as z from 'zod/mini';
 
 import { AppError } from '../../errors';
 import type { Caller } from '../../security/client-address';
 import { challengeCheck, rememberChallenge, userHandleOf } from './challenges';
 import * as repo from './repo';
+import { loadWebAuthn } from './webauthn';
 import { PASSKEY_CHALLENGE_SECONDS, type PasskeysServiceDependencies } from './rules';
 
 /** Options for signing in with any passkey of this site the browser holds (no allowCredentials). */
 export async function signInOptions(
   deps: Pick<PasskeysServiceDependencies, 'db' | 'relyingParty'>,
 ): Promise<PasskeyRequestOptions> {
+  const { generateAuthenticationOptions } = await loadWebAuthn();
   const options = await generateAuthenticationOptions({
     rpID: deps.relyingParty.id,
     userVerification: 'preferred',
@@ -78,6 +76,7 @@ async function verifiedPasskey(
   const { userHandle } = response.response;
   const ownHandle = Buffer.from(userHandleOf(passkey.userId)).toString('base64url');
   if (userHandle && userHandle !== ownHandle) return undefined;
+  const { verifyAuthenticationResponse } = await loadWebAuthn();
   const verification = await verifyAuthenticationResponse({
     response,
     expectedChallenge: challengeCheck(deps.db, 'login', null),
