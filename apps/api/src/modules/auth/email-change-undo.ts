@@ -3,7 +3,7 @@
 // The server cannot tell the owner from someone who knows his password, so the rules are about
 // order and time: the oldest open link wins, a link voids only those issued after it, a window
 // lasts 72 hours, and only a device signed in a week before the change may close it early.
-import { type EmailChangeUndoWindow, emailChangeUndoMessages } from '@kegel/contract';
+import { authMessages, type EmailChangeUndoWindow, emailChangeUndoMessages } from '@kegel/contract';
 import type { Kysely, Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
@@ -33,7 +33,7 @@ export const EMAIL_CHANGE_UNDO_VALID_SECONDS = 72 * 60 * 60;
 export const CLOSE_UNDO_MIN_SESSION_AGE_DAYS = 7;
 
 const messages = {
-  linkInvalid: 'This link is invalid, was used already or has expired.',
+  linkInvalid: authMessages.undoLinkInvalid,
   undone:
     'The email change was cancelled and every device was signed out. Choose a new password to sign in again.',
   addressTaken: (supportEmail: string) =>

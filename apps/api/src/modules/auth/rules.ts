@@ -1,11 +1,11 @@
 // What the account journeys share: their lifetimes, limits, messages and dependencies. Each
 // journey has a file of its own (sessions.ts, registration.ts, passwords.ts, email-change.ts,
-// email-change-undo.ts, account-deletion.ts) over the shared checks of credential-checks.ts;
+// email-change-undo.ts) over the shared checks of credential-checks.ts;
 // service.ts puts them together.
+import { authMessages } from '@kegel/contract';
 import type { Kysely } from 'kysely';
 
 import type { Database } from '../../db/schema';
-import { SESSION_ENDED_MESSAGE } from '../../errors';
 import type { Mailer } from '../../mail/outbox';
 import { type PasswordHasher } from '../../security/password-hasher';
 import type { PasswordScreen } from '../../security/password-screen';
@@ -79,27 +79,8 @@ export const GATE_QUEUE_MS = 5_000;
 
 export type SignInCheck = 'valid' | 'invalid';
 
-export const messages = {
-  sessionNotFound: 'Session not found',
-  invalidCredentials: 'Invalid email or password',
-  tooManyAttempts: 'Too many failed sign-in attempts. Please try again later.',
-  tooManyWrongPasswords: 'Too many wrong passwords. Please try again later.',
-  tooManyRegistrations: 'Too many new accounts from your network. Please try again later.',
-  tooManyFromNetwork: 'Too many attempts from your network. Please try again later.',
-  tooManyRequests: 'Too many requests. Please try again later.',
-  emailTaken: 'An account with this email already exists',
-  resetRequested:
-    'If an account exists for this email, we have sent it a link to choose a new password.',
-  resetLinkInvalid: 'Failed to change password. Link is invalid or has expired.',
-  sessionEnded: SESSION_ENDED_MESSAGE,
-  wrongCurrentPassword: 'Current password is incorrect',
-  noPasswordYet:
-    'This account signs in with Google or Apple and has no password yet. Use "Forgot your password?" to set one.',
-  sameEmail: 'This is already the email of your account',
-  emailInUse: 'This email is already in use by another account',
-  emailLinkInvalid: 'This link is invalid or has expired. Please, try again.',
-  busy: 'The server is busy. Please try again in a moment.',
-} as const;
+/** The auth module's answers: written once in the contract, which the web app reads too. */
+export const messages = authMessages;
 
 export interface AuthServiceDependencies {
   db: Kysely<Database>;
