@@ -3,6 +3,7 @@ import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 
+import { useIsAppRunning } from '../../../shared/browser/use-is-app-running';
 import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { formatSessionDate } from '../../../shared/format/dates';
 import { Button } from '../../../shared/ui/button';
@@ -19,8 +20,10 @@ import styles from './settings.module.css';
 export function PasskeysSection(): React.JSX.Element {
   const passkeys = useQuery(passkeyListQuery());
   const addPasskey = useAddPasskey();
-  // Checked at render: a browser without WebAuthn (or a page not served over https) cannot add one.
-  const canAdd = typeof window !== 'undefined' && browserSupportsWebAuthn();
+  // A browser without WebAuthn (or a page not served over https) cannot add one. Asked once the
+  // app runs: a prerendered page is drawn where there is no browser to ask.
+  const isAppRunning = useIsAppRunning();
+  const canAdd = isAppRunning && browserSupportsWebAuthn();
   const list = passkeys.data?.data ?? [];
 
   return (
