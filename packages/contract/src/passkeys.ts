@@ -146,7 +146,7 @@ export type PasskeyItem = z.infer<typeof PasskeyItemSchema>;
 export const PasskeysResponseSchema = z.object({ data: z.array(PasskeyItemSchema) });
 export type PasskeysResponse = z.infer<typeof PasskeysResponseSchema>;
 
-export const PasskeyParamsSchema = z.object({ id: z.string().check(z.maxLength(64)) });
+export const PasskeyParamsSchema = z.object({ id: z.string() });
 
 export const RenamePasskeyRequestSchema = z.object({ name: PasskeyNameSchema });
 export type RenamePasskeyRequest = z.infer<typeof RenamePasskeyRequestSchema>;

@@ -87,7 +87,12 @@ describe.each(testDatabaseKinds)("a member's passkeys on $name", (kind) => {
     expect(empty.statusCode).toBe(400);
 
     const stranger = await member();
-    for (const id of [added.id, 'not-a-passkey', '00000000-0000-4000-8000-000000000000']) {
+    for (const id of [
+      added.id,
+      'not-a-passkey',
+      'x'.repeat(90),
+      '00000000-0000-4000-8000-000000000000',
+    ]) {
       const refused = await call('PATCH', `/users/passkeys/${id}`, stranger.accessToken, {
         name: 'Mine now',
       });
@@ -100,7 +105,12 @@ describe.each(testDatabaseKinds)("a member's passkeys on $name", (kind) => {
     const { accessToken } = await member();
     const added = await addPasskey(server.app, accessToken, createPasskeyAuthenticator());
     const stranger = await member();
-    for (const id of [added.id, 'not-a-passkey', '00000000-0000-4000-8000-000000000000']) {
+    for (const id of [
+      added.id,
+      'not-a-passkey',
+      'x'.repeat(90),
+      '00000000-0000-4000-8000-000000000000',
+    ]) {
       const refused = await call('DELETE', `/users/passkeys/${id}`, stranger.accessToken);
       expect(refused.json()).toEqual(NOT_FOUND);
     }
