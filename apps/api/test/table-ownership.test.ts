@@ -17,6 +17,8 @@ const OWNERS: Record<string, string> = {
   one_time_codes: 'modules/auth',
   user_identities: 'modules/social',
   used_sign_in_nonces: 'modules/social',
+  passkeys: 'modules/passkeys',
+  passkey_challenges: 'modules/passkeys',
   purchases: 'modules/premium',
   premium_ledger: 'modules/premium',
   stripe_events: 'modules/payments',

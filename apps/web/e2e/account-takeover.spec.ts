@@ -20,7 +20,7 @@ async function submitSignIn(page: Page): Promise<number> {
   const answered = page.waitForResponse((response) =>
     response.url().endsWith('/api/auth/local/login/email'),
   );
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   return (await answered).status();
 }
 

@@ -27,7 +27,7 @@ test.describe('account journeys', () => {
     await expect(page).toHaveURL(/\/auth\/login$/);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
 
     await expect(toast(page, 'Successfully authenticated')).toBeVisible();
     await expect(page).toHaveURL(/\/dashboard$/);
@@ -143,7 +143,7 @@ test.describe('account journeys', () => {
     // Signing in again returns to where the person was.
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/\/dashboard\/settings$/);
   });
 

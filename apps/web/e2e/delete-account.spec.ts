@@ -32,7 +32,7 @@ async function register(page: Page, email: string): Promise<void> {
 async function signInOnLoginPage(page: Page, email: string): Promise<void> {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
 }
 
 test('a member with a web pass deletes his account; the address can register again', async ({

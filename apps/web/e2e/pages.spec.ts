@@ -105,7 +105,9 @@ test.describe('every page, checked and scanned', () => {
     await page.goto('/auth/login');
     // The show/hide toggle below answers only once the app runs (what is typed before is kept,
     // prerendered-pages.spec.ts).
-    await expect(page.getByRole('main').getByRole('button', { name: 'Sign In' })).toBeEnabled();
+    await expect(
+      page.getByRole('main').getByRole('button', { name: 'Sign In', exact: true }),
+    ).toBeEnabled();
     await page.getByLabel('Email').focus();
     await page.keyboard.type(email);
     await page.keyboard.press('Tab');

@@ -45,7 +45,7 @@ test.describe('prerendered pages', () => {
 
   test('the app takes them over: no mismatch, and the forms answer', async ({ page }) => {
     await page.goto('/auth/login');
-    await page.getByRole('main').getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('main').getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page.getByText('Email is required')).toBeVisible();
 
     await page.goto('/purchase');
@@ -67,7 +67,9 @@ test.describe('prerendered pages', () => {
     });
     // The drawn page, not its code (module scripts hold back DOMContentLoaded).
     await page.goto('/auth/login', { waitUntil: 'commit' });
-    const signInButton = page.getByRole('main').getByRole('button', { name: 'Sign In' });
+    const signInButton = page
+      .getByRole('main')
+      .getByRole('button', { name: 'Sign In', exact: true });
     await page.getByLabel('Email').click();
     await page.keyboard.type(email);
     await page.keyboard.press('Tab');

@@ -21,6 +21,7 @@ export interface EndpointSchemas {
     | 'Account'
     | 'Two-step sign-in'
     | 'Sign in with Google and Apple'
+    | 'Passkeys'
     | 'Profile'
     | 'Payments';
   params?: z.$ZodObject;

@@ -22,6 +22,18 @@ import { defineEndpoint, type Endpoint } from './endpoint';
 import { AcknowledgementSchema, HealthSchema } from './errors';
 import { fieldMessages } from './fields';
 import {
+  PASSKEY_CHALLENGE_SECONDS,
+  PasskeyCreationOptionsSchema,
+  PasskeyItemSchema,
+  PasskeyParamsSchema,
+  RemovePasskeyRequestSchema,
+  PasskeyRequestOptionsSchema,
+  PasskeySignInRequestSchema,
+  PasskeysResponseSchema,
+  RegisterPasskeyRequestSchema,
+  RenamePasskeyRequestSchema,
+} from './passkeys';
+import {
   CheckoutSessionParamsSchema,
   CheckoutSessionSchema,
   CustomerPortalResponseSchema,
@@ -54,6 +66,9 @@ import {
   SessionsResponseSchema,
   PurchasesResponseSchema,
 } from './users';
+
+/** How long a passkey challenge (registration or sign-in) may be answered. */
+const PASSKEY_CHALLENGE_MINUTES = PASSKEY_CHALLENGE_SECONDS / 60;
 
 /** The rule every call that sets a password states, for the reference page. */
 const COMMON_PASSWORD_RULE = `One of the most common passwords (compared without regard to case or Unicode compatibility forms) answers 400 "${fieldMessages.passwordTooCommon}". Where the server checks Have I Been Pwned (production, by default), a breached one answers 400 "${fieldMessages.passwordBreached}".`;
@@ -263,6 +278,38 @@ export const endpoints = {
     errors: [429],
   }),
 
+  passkeyRegistrationOptions: defineEndpoint(routes.passkeyRegistrationOptions, {
+    tag: 'Passkeys',
+    summary: "Options for the browser's passkey dialog, to add a passkey to the member's account.",
+    description: `Hand them to navigator.credentials.create() (@simplewebauthn/browser's startRegistration), then send the result to ${routes.registerPasskey.path} within ${PASSKEY_CHALLENGE_MINUTES} minutes, from the same session: the challenge is single use and bound to both. The member's passkeys are excluded (excludeCredentials), so one authenticator never holds two of his.`,
+    success: { 200: PasskeyCreationOptionsSchema },
+  }),
+  registerPasskey: defineEndpoint(routes.registerPasskey, {
+    tag: 'Passkeys',
+    summary: 'Adds the passkey the browser made with the registration options.',
+    description:
+      'Verified against the challenge (single use, 5 minutes, this session), the relying party id and origin of PUBLIC_URL, and user verification. Without a name, the passkey is named after the browser and system it was made on. A credential already added to any account answers 409; a response that does not verify answers 400.',
+    body: RegisterPasskeyRequestSchema,
+    success: { 201: PasskeyItemSchema },
+    errors: [409, 429],
+  }),
+  passkeySignInOptions: defineEndpoint(routes.passkeySignInOptions, {
+    tag: 'Passkeys',
+    summary: "Options for signing in with a passkey (any of the browser's, no email needed).",
+    description: `A challenge for navigator.credentials.get() (startAuthentication), also in the email field's autofill (conditional mediation): no allowCredentials, user verification preferred. Single use, valid ${PASSKEY_CHALLENGE_MINUTES} minutes. Counts against SIGN_IN_PAGE_REQUESTS_PER_MINUTE, as the sign-in page asks for one on every load.`,
+    success: { 200: PasskeyRequestOptionsSchema },
+    errors: [429],
+  }),
+  signInWithPasskey: defineEndpoint(routes.signInWithPasskey, {
+    tag: 'Passkeys',
+    summary: 'Sign in with a passkey: the signed challenge of the sign-in options.',
+    description:
+      'A complete sign-in (no second step): the session it opens has the method "passkey". An unknown or removed passkey, a wrong signature, a used or expired challenge and a counter that went backwards all answer 401 with one message. Failures count against AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR (200), as wrong passwords do.',
+    body: PasskeySignInRequestSchema,
+    success: { 200: TokenPairSchema },
+    errors: [401, 429],
+  }),
+
   readProfile: defineEndpoint(routes.readProfile, {
     tag: 'Profile',
     summary: 'The signed-in member, and until when premium lasts.',
@@ -279,7 +326,7 @@ export const endpoints = {
     summary:
       'Download your data: one JSON document, an attachment named kegel-coach-data-YYYY-MM-DD.json.',
     description:
-      'Profile, sign-in identities (provider and email), sessions, purchases and refunds, App Store subscriptions, the emails sent to the member (template, time, recipient) and the sign-in history (90 days of sign-ins and failed attempts). Never a password hash, token, code or email body.',
+      'Profile, sign-in identities (provider and email), sessions, purchases and refunds, App Store subscriptions, passkeys (name, when added and last used, transports), whether two-step sign-in is on, the emails sent to the member (template, time, recipient) and the sign-in history (90 days of sign-ins and failed attempts). Never a password hash, token, code, two-step secret, recovery code, passkey key or email body.',
     success: { 200: DataExportSchema },
   }),
   listSignIns: defineEndpoint(routes.listSignIns, {
@@ -305,6 +352,29 @@ export const endpoints = {
     tag: 'Profile',
     summary: 'Signs every session of the member out but the caller.',
     success: { 200: MessageSchema },
+  }),
+  listPasskeys: defineEndpoint(routes.listPasskeys, {
+    tag: 'Passkeys',
+    summary: "The member's passkeys, oldest first: name, when added, when last used.",
+    success: { 200: PasskeysResponseSchema },
+  }),
+  renamePasskey: defineEndpoint(routes.renamePasskey, {
+    tag: 'Passkeys',
+    summary: "Renames one of the member's passkeys (404 for anyone else's).",
+    params: PasskeyParamsSchema,
+    body: RenamePasskeyRequestSchema,
+    success: { 200: PasskeyItemSchema },
+    errors: [404],
+  }),
+  removePasskey: defineEndpoint(routes.removePasskey, {
+    tag: 'Passkeys',
+    summary: "Removes one of the member's passkeys (404 for anyone else's).",
+    description:
+      'Refused with 409 when it is the last way to sign in: an account with no password, no Google or Apple identity and this one passkey. While two-step sign-in is on, the body carries a current code or a recovery code (`code`): 400 without it or with a wrong one.',
+    params: PasskeyParamsSchema,
+    body: RemovePasskeyRequestSchema,
+    success: { 200: MessageSchema },
+    errors: [400, 404, 409, 429],
   }),
   deleteAccount: defineEndpoint(routes.deleteAccount, {
     tag: 'Profile',

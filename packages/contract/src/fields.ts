@@ -23,6 +23,7 @@ export const fieldMessages = {
   passwordsDoNotMatch: 'Passwords do not match',
   planRequired: 'Plan is required',
   typeDeleteToConfirm: 'Type DELETE to confirm',
+  passkeyNameTooLong: 'Use at most 64 characters',
   required: 'Required',
 } as const;
 

@@ -65,3 +65,14 @@ export const twoStepMessages = {
   signInExpired: 'This sign-in has expired or was used already. Please sign in again.',
   turnedOff: 'Two-step sign-in is off.',
 } as const;
+
+/** Passkeys: what their calls answer when they refuse (shown as they are by the web app). */
+export const passkeyMessages = {
+  notFound: 'Passkey not found',
+  lastWayToSignIn:
+    'This passkey is the only way to sign in to your account. Set a password (or add another passkey) before removing it.',
+  signInFailed: 'Passkey sign-in failed. Please try again.',
+  tooManyFailures: 'Too many failed sign-in attempts. Please try again later.',
+  registrationFailed: 'The passkey could not be added. Please try again.',
+  alreadyRegistered: 'This passkey is already added to an account.',
+} as const;

@@ -52,6 +52,15 @@ export const apiRoutes = {
   issueAppleNonce: { method: 'POST', path: '/auth/oauth/apple/nonce', auth: false },
   listSocialProviders: { method: 'GET', path: '/auth/oauth/providers', auth: false },
 
+  passkeyRegistrationOptions: {
+    method: 'POST',
+    path: '/auth/passkeys/register/options',
+    auth: true,
+  },
+  registerPasskey: { method: 'POST', path: '/auth/passkeys/register/verify', auth: true },
+  passkeySignInOptions: { method: 'POST', path: '/auth/passkeys/login/options', auth: false },
+  signInWithPasskey: { method: 'POST', path: '/auth/passkeys/login/verify', auth: false },
+
   readProfile: { method: 'GET', path: '/users/profile', auth: true },
   listPurchases: { method: 'GET', path: '/users/subscriptions/personal', auth: true },
   listSessions: { method: 'GET', path: '/users/sessions', auth: true },
@@ -59,6 +68,9 @@ export const apiRoutes = {
   listSignIns: { method: 'GET', path: '/users/sign-ins', auth: true },
   endSession: { method: 'DELETE', path: '/users/sessions/:id', auth: true },
   endOtherSessions: { method: 'POST', path: '/users/sessions/revoke-others', auth: true },
+  listPasskeys: { method: 'GET', path: '/users/passkeys', auth: true },
+  renamePasskey: { method: 'PATCH', path: '/users/passkeys/:id', auth: true },
+  removePasskey: { method: 'DELETE', path: '/users/passkeys/:id', auth: true },
   deleteAccount: { method: 'POST', path: '/users/delete', auth: true },
   listEmailChangeUndoWindows: { method: 'GET', path: '/users/email-change-undo', auth: true },
   closeEmailChangeUndoWindows: {

@@ -55,7 +55,7 @@ export const SessionItemSchema = z.object({
   /** "Chrome on macOS", from the browser at sign-in. */
   device: z.string(),
   /** How it began; null for a session from before this was recorded. */
-  method: z.nullable(z.enum(['password', 'google', 'apple'])),
+  method: z.nullable(z.enum(['password', 'google', 'apple', 'passkey'])),
   /** The session making this call. */
   current: z.boolean(),
 });
@@ -120,6 +120,15 @@ export const DataExportSchema = z.object({
       environment: z.string(),
       autoRenew: z.nullable(z.boolean()),
       gracePeriodExpiresAt: z.nullable(IsoDateTimeSchema),
+    }),
+  ),
+  /** The member's passkeys: never their keys. */
+  passkeys: z.array(
+    z.object({
+      name: z.string(),
+      createdAt: IsoDateTimeSchema,
+      lastUsedAt: z.nullable(IsoDateTimeSchema),
+      transports: z.array(z.string()),
     }),
   ),
   emails: z.array(

@@ -25,6 +25,8 @@ export interface Database {
   twoStepRecoveryCodes: TwoStepRecoveryCodesTable;
   twoStepChallenges: TwoStepChallengesTable;
   signInEvents: SignInEventsTable;
+  passkeys: PasskeysTable;
+  passkeyChallenges: PasskeyChallengesTable;
 }
 
 export interface SchemaMigrationsTable {
@@ -72,7 +74,7 @@ export interface AuthSessionsTable {
   lastUsedAt: Generated<Date>;
 }
 
-export type SignInMethod = 'password' | 'google' | 'apple';
+export type SignInMethod = 'password' | 'google' | 'apple' | 'passkey';
 
 export interface RefreshTokensTable {
   id: Generated<string>;
@@ -304,3 +306,32 @@ export interface SignInEventsTable {
 }
 
 export type SignInOutcome = 'success' | 'failure';
+/** A member's passkey: a WebAuthn credential's public half (migrations/0017). */
+export interface PasskeysTable {
+  id: Generated<string>;
+  userId: string;
+  /** base64url, as the browser names the credential. */
+  credentialId: string;
+  /** The COSE public key, base64url. */
+  publicKey: string;
+  /** bigint: read it through the repo, which turns it into a number. */
+  counter: ColumnType<string, number, number>;
+  transports: ColumnType<string[], string[], string[]>;
+  deviceType: 'singleDevice' | 'multiDevice';
+  backedUp: boolean;
+  name: string;
+  createdAt: Generated<Date>;
+  lastUsedAt: Date | null;
+}
+
+export type PasskeyChallengePurpose = 'register' | 'login';
+
+/** A challenge handed out and not used yet, by its SHA-256 (migrations/0017). */
+export interface PasskeyChallengesTable {
+  challengeHash: string;
+  purpose: PasskeyChallengePurpose;
+  /** For a registration: the member and the session that asked. */
+  userId: string | null;
+  sessionId: string | null;
+  expiresAt: Date;
+}

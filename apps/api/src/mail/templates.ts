@@ -200,6 +200,22 @@ export function signInMethodAddedEmail(input: {
   });
 }
 
+export function passkeyAddedEmail(input: {
+  passkeyName: string;
+  settingsUrl: string;
+  supportEmail: string;
+}): RenderedEmail {
+  return render('A passkey was added to your Kegel Coach account', {
+    heading: 'A passkey was added',
+    paragraphs: [
+      `A passkey named "${input.passkeyName}" was just added to your Kegel Coach account. It signs in to your account without a password.`,
+      'If you did not add it, remove it in Account Settings → Passkeys, change your password and sign out of your other devices.',
+    ],
+    action: { label: 'Open Account Settings', url: input.settingsUrl },
+    footnote: `If this was not you, write to ${input.supportEmail} right away.`,
+  });
+}
+
 export function accountDeletedEmail(input: {
   hadAppStoreSubscription: boolean;
   supportEmail: string;

@@ -26,6 +26,8 @@ import { authRoutes, limitRequestsPerAddress } from './auth/routes';
 import { type AuthService, createAuthService } from './auth/service';
 import { createSessionPruning } from './auth/session-pruning';
 import { healthRoutes } from './health/routes';
+import { createPasskeysService, type PasskeysService, relyingPartyOf } from './passkeys';
+import { passkeyAccountRoutes, passkeySignInRoutes } from './passkeys/routes';
 import { paymentRoutes } from './payments/routes';
 import {
   createPaymentsService,
@@ -71,6 +73,7 @@ interface SharedServices {
   authService: AuthService;
   socialService: SocialService;
   twoStepService: TwoStepService;
+  passkeysService: PasskeysService;
 }
 
 function createServices(api: Api, config: Config, hasher: PasswordHasher): SharedServices {
@@ -140,7 +143,29 @@ function createServices(api: Api, config: Config, hasher: PasswordHasher): Share
     apple: api.identity.apple,
     secondStep: twoStepService,
   });
-  return { stripeCustomers, paymentsService, authService, socialService, twoStepService };
+  const passkeysService = createPasskeysService({
+    db,
+    relyingParty: relyingPartyOf(publicUrl),
+    rateLimiter: api.rateLimiter,
+    failedSignInsPerAddress: {
+      name: 'failed-passkey-sign-ins',
+      limit: config.authAttemptsPerAddressPerHour,
+      windowSeconds: 60 * 60,
+    },
+    sessions: authService,
+    secondStep: twoStepService,
+    mail: api.mail,
+    publicUrl,
+    supportEmail,
+  });
+  return {
+    stripeCustomers,
+    paymentsService,
+    authService,
+    socialService,
+    twoStepService,
+    passkeysService,
+  };
 }
 
 /** The limits on starting checkouts and on looking them up, from the configuration. */
@@ -206,6 +231,7 @@ async function registerRoutes(
   api.setNotFoundHandler(sendRouteNotFound);
   await api.register(healthRoutes);
   await api.register(signInRoutes(api, config, services));
+  await api.register(passkeyAccountRoutes, { passkeysService: services.passkeysService });
   await api.register(userRoutes, { usersService: createUsersService({ db }), authService });
   await api.register(accountDeletionRoutes, {
     accountDeletionService: createAccountDeletionService({
@@ -235,7 +261,7 @@ async function registerRoutes(
   });
 }
 
-/** Every /auth call: passwords, emailed links, and Google and Apple sign-in. */
+/** Every /auth call: passwords, emailed links, Google and Apple sign-in, and passkeys. */
 function signInRoutes(api: Api, config: Config, services: SharedServices) {
   return async function signIn(auth: Api): Promise<void> {
     // A flood guard over every /auth call, far above what a whole NAT address needs: the bound
@@ -249,16 +275,23 @@ function signInRoutes(api: Api, config: Config, services: SharedServices) {
         windowSeconds: 60,
       }),
     );
+    // What the sign-in and registration pages fetch on every load, by everyone behind an
+    // address alike: one generous budget of its own, apart from the attempts one.
+    const limitSignInPageRequests = limitRequestsPerAddress(api.rateLimiter, {
+      name: 'sign-in-page',
+      limit: config.signInPageRequestsPerMinute,
+      windowSeconds: 60,
+    });
     await auth.register(authRoutes, { authService: services.authService });
     await auth.register(twoStepRoutes, { twoStepService: services.twoStepService });
     await auth.register(socialRoutes, {
       socialService: services.socialService,
       providers: api.identity.providers,
-      limitSignInPageRequests: limitRequestsPerAddress(api.rateLimiter, {
-        name: 'sign-in-page',
-        limit: config.signInPageRequestsPerMinute,
-        windowSeconds: 60,
-      }),
+      limitSignInPageRequests,
+    });
+    await auth.register(passkeySignInRoutes, {
+      passkeysService: services.passkeysService,
+      limitSignInPageRequests,
     });
   };
 }

@@ -79,7 +79,7 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.goto('/auth/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 

@@ -15,6 +15,7 @@ import {
   emailChangeUndoneEmail,
 } from '../../mail/templates';
 import { hashSecret, randomSecret } from '../../security/keys';
+import { passkeysRepo } from '../passkeys';
 import { socialRepo } from '../social';
 import { usersRepo } from '../users';
 import * as codeRepo from './code-repo';
@@ -161,6 +162,8 @@ async function undo(deps: EmailChangeUndoDependencies, input: { code: string }):
     const isTaken = await giveAddressBack(deps, transaction, used);
     await usersRepo.removePassword(transaction, used.userId);
     await socialRepo.deleteIdentitiesLinkedSince(transaction, used.userId, used.createdAt);
+    // A passkey added since is as much a way back in for whoever made the change.
+    await passkeysRepo.deletePasskeysAddedSince(transaction, used.userId, used.createdAt);
     await deps.secureAccount(transaction, used.userId, { reason: 'email change cancelled' });
     return isTaken ? 'address-taken' : 'secured';
   });

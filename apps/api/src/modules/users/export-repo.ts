@@ -65,6 +65,13 @@ export async function readMemberData(db: Kysely<Database>, userId: string) {
     .where('userId', '=', userId)
     .orderBy('createdAt')
     .execute();
+  // Never a passkey's public key or credential id: what the member may read, not what signs in.
+  const passkeys = await db
+    .selectFrom('passkeys')
+    .select(['name', 'createdAt', 'lastUsedAt', 'transports'])
+    .where('userId', '=', userId)
+    .orderBy('createdAt')
+    .execute();
   // The mail about the account, to whichever address it went. Never mail that names no account:
   // a deletion's confirmation to this address is a former owner's (migrations/0016).
   const emails = await db
@@ -79,5 +86,14 @@ export async function readMemberData(db: Kysely<Database>, userId: string) {
     .where('userId', '=', userId)
     .orderBy('createdAt')
     .execute();
-  return { user, identities, sessions, purchases, appStoreSubscriptions, emails, signIns };
+  return {
+    user,
+    identities,
+    sessions,
+    purchases,
+    appStoreSubscriptions,
+    passkeys,
+    emails,
+    signIns,
+  };
 }

@@ -92,6 +92,12 @@ export function createUsersService(deps: { db: Kysely<Database> }) {
           autoRenew: subscription.autoRenew,
           gracePeriodExpiresAt: iso(subscription.gracePeriodExpiresAt),
         })),
+        passkeys: data.passkeys.map((passkey) => ({
+          name: passkey.name,
+          createdAt: passkey.createdAt.toISOString(),
+          lastUsedAt: iso(passkey.lastUsedAt),
+          transports: passkey.transports,
+        })),
         emails: data.emails.map((email) => ({
           template: email.template,
           recipient: email.recipient,

@@ -1,5 +1,6 @@
 import {
   type Acknowledgement,
+  type PasskeyItem,
   type ChangeEmailRequest,
   type ChangePasswordRequest,
   type DeleteAccountRequest,
@@ -9,11 +10,13 @@ import {
   type TwoStepDisableRequest,
   type VerifyEmailRequest,
 } from '@kegel/contract';
+import { startRegistration } from '@simplewebauthn/browser';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 
 import { paths } from '../../config/paths';
+import { passkeyDialogError } from '../../shared/browser/passkey-dialog';
 import { api, tokenStore } from '../../shared/http/api';
 import type { SendingForm } from '../../shared/query/query-client';
 import { sessionQueries } from '../../shared/session/session';
@@ -125,6 +128,55 @@ export function useEndOtherSessions() {
       toasts: { pending: 'Signing out', success: 'Signed out of all other devices' },
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: sessionListQuery().queryKey }),
+  });
+}
+
+/** The member's passkeys. Keyed under the session: signing out drops it. */
+export const passkeyListQuery = () =>
+  queryOptions({
+    queryKey: [...sessionQueries.all(), 'passkeys'],
+    queryFn: ({ signal }) => api.call('listPasskeys', { signal }),
+  });
+
+/**
+ * Adds a passkey: the server's options, the browser's dialog (the person picks where to keep it
+ * and confirms with a fingerprint, face or PIN), then the server checks and keeps it.
+ */
+async function addPasskey(): Promise<PasskeyItem> {
+  const optionsJSON = await api.call('passkeyRegistrationOptions', {});
+  const response = await startRegistration({ optionsJSON }).catch((error: unknown) => {
+    throw passkeyDialogError(error);
+  });
+  return api.call('registerPasskey', { body: { response } });
+}
+
+export function useAddPasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: addPasskey,
+    meta: { toasts: { pending: 'Adding passkey', success: 'Passkey added' } },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: passkeyListQuery().queryKey }),
+  });
+}
+
+export function useRenamePasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, name }: { id: string; name: string }) =>
+      api.call('renamePasskey', { params: { id }, body: { name } }),
+    meta: { toasts: { pending: 'Renaming passkey', success: 'Passkey renamed' } },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: passkeyListQuery().queryKey }),
+  });
+}
+
+/** Removes a passkey; `code` while two-step sign-in is on (a code from the app, or a recovery code). */
+export function useRemovePasskey({ showOnField }: SendingForm = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, code }: { id: string; code?: string }) =>
+      api.call('removePasskey', { params: { id }, body: code ? { code } : undefined }),
+    meta: { toasts: { pending: 'Removing passkey', success: 'Passkey removed' }, showOnField },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: passkeyListQuery().queryKey }),
   });
 }
 

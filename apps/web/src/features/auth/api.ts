@@ -3,10 +3,13 @@ import {
   type AppleVerifyTokenRequest,
   type LoginRequest,
   type MfaVerifyRequest,
+  type PasskeyAuthenticationResponse,
+  type PasskeyRequestOptions,
   type RegisteredUser,
   type RegisterRequest,
   type ResetPasswordConfirmRequest,
   type SignInResponse,
+  type TokenPair,
 } from '@kegel/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
@@ -112,6 +115,15 @@ export function useVerifyTwoStep({ showOnField }: SendingForm = {}) {
   return useSignIn(verifyTwoStep, 'Checking the code', { showOnField });
 }
 
+/** A fresh challenge for signing in with a passkey (single use, five minutes). */
+export function passkeySignInOptions(): Promise<PasskeyRequestOptions> {
+  return api.call('passkeySignInOptions', {});
+}
+
+function loginWithPasskey(response: PasskeyAuthenticationResponse): Promise<TokenPair> {
+  return api.call('signInWithPasskey', { body: { response } });
+}
+
 export function useLogin() {
   return useSignIn(loginWithPassword, 'Authenticating');
 }
@@ -122,6 +134,11 @@ export function useGoogleLogin() {
 
 export function useAppleLogin() {
   return useSignIn(loginWithAppleToken, 'Authenticating via Apple');
+}
+
+/** Signs in with what the browser's passkey dialog (or the email field's autofill) answered. */
+export function usePasskeyLogin() {
+  return useSignIn(loginWithPasskey, 'Authenticating with your passkey');
 }
 
 export function useRegister({ showOnField }: SendingForm = {}) {

@@ -43,7 +43,8 @@ export function DownloadDataSection(): React.JSX.Element {
             Your data
           </h2>
           <p className={styles.value}>
-            Your profile, sign-ins, devices, purchases and the emails we sent you, as one file.
+            Your profile, sign-ins, devices, passkeys, purchases and the emails we sent you, as one
+            file.
           </p>
         </div>
         <Button variant="outlined" size={38} onClick={download} disabled={isPreparing}>

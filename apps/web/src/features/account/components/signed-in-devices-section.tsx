@@ -11,6 +11,7 @@ const METHOD_NAMES: Record<NonNullable<SessionItem['method']>, string> = {
   password: 'Email and password',
   google: 'Google',
   apple: 'Apple',
+  passkey: 'Passkey',
 };
 
 /**

@@ -5,6 +5,7 @@ import { DeleteAccountSection } from '../components/delete-account-section';
 import { DownloadDataSection } from '../components/download-data-section';
 import { EmailChangeUndoNotice } from '../components/email-change-undo-notice';
 import { ChangePasswordSection } from '../components/change-password-section';
+import { PasskeysSection } from '../components/passkeys-section';
 import { SetPasswordSection } from '../components/set-password-section';
 import { SignedInDevicesSection } from '../components/signed-in-devices-section';
 import { TwoStepSection } from '../components/two-step-section';
@@ -40,6 +41,7 @@ export function SettingsPage(): React.JSX.Element | null {
           </>
         )}
         <TwoStepSection isOn={profile.twoStepEnabled} />
+        <PasskeysSection />
         <SignedInDevicesSection />
         <SignInHistorySection />
         <DownloadDataSection />

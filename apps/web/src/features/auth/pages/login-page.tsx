@@ -11,6 +11,7 @@ import { useLogin } from '../api';
 import { useAfterFirstStep, useWaitingSignIn } from '../use-code-step';
 import styles from '../components/auth-form.module.css';
 import { TwoStepCodeStep } from '../components/two-step-code-step';
+import { PasskeySignIn } from '../components/passkey-sign-in';
 import { SocialSignIn } from '../social/social-sign-in';
 
 /**
@@ -35,7 +36,8 @@ function PasswordStep(): React.JSX.Element {
   return (
     <AuthCard title="Sign In" subtitle="Welcome back. Sign in to manage your membership.">
       <form className={styles.form} onSubmit={onSubmit} noValidate>
-        <EmailInput label="Email" {...field('email')} />
+        {/* "webauthn": the browser offers this site's passkeys in the field's autofill. */}
+        <EmailInput label="Email" autoComplete="username webauthn" {...field('email')} />
         <PasswordInput label="Password" autoComplete="current-password" {...field('password')} />
         <div className={styles.row}>
           <Link to={paths.auth.reset.getHref()}>Forgot your password?</Link>
@@ -43,6 +45,7 @@ function PasswordStep(): React.JSX.Element {
         <Button type="submit" fullWidth disabled={login.isPending}>
           Sign In
         </Button>
+        <PasskeySignIn />
       </form>
       <SocialSignIn />
       <p className={styles.footer}>

@@ -1,0 +1,81 @@
+import {
+  browserSupportsWebAuthn,
+  browserSupportsWebAuthnAutofill,
+  startAuthentication,
+  WebAuthnAbortService,
+} from '@simplewebauthn/browser';
+import { useEffect, useState } from 'react';
+
+import {
+  isPasskeyDialogSuperseded,
+  passkeyDialogError,
+} from '../../../shared/browser/passkey-dialog';
+import { useIsAppRunning } from '../../../shared/browser/use-is-app-running';
+import { Button } from '../../../shared/ui/button';
+import { KeyIcon } from '../../../shared/ui/icons/icon-set';
+import { toasts } from '../../../shared/ui/toasts';
+import { passkeySignInOptions, usePasskeyLogin } from '../api';
+import { useGoOnAfterSignIn } from '../use-go-on-after-sign-in';
+
+/**
+ * 'Sign in with a passkey', and the passkeys the browser offers in the email field's autofill
+ * (conditional mediation: the field is marked `autocomplete="username webauthn"`). Either way the
+ * sign-in is complete once the passkey has signed: there is no second step.
+ */
+export function PasskeySignIn(): React.JSX.Element | null {
+  const isAppRunning = useIsAppRunning();
+  const passkeyLogin = usePasskeyLogin();
+  const goOn = useGoOnAfterSignIn();
+  const [isDialogOpen, setIsDialogOpen] = useState(false);
+  // Each round arms the autofill afresh: the button's dialog ends the one that was waiting.
+  const [autofillRound, setAutofillRound] = useState(0);
+  const canUsePasskeys = isAppRunning && browserSupportsWebAuthn();
+  const { mutate } = passkeyLogin;
+
+  useEffect(() => {
+    if (!canUsePasskeys) return;
+    let isCurrent = true;
+    async function offerInAutofill(): Promise<void> {
+      if (!(await browserSupportsWebAuthnAutofill())) return;
+      const optionsJSON = await passkeySignInOptions();
+      if (!isCurrent) return;
+      const response = await startAuthentication({ optionsJSON, useBrowserAutofill: true });
+      if (isCurrent) mutate(response, { onSuccess: goOn });
+    }
+    // Quietly: a browser without autofill, a busy server or a dialog that took over leaves the
+    // button, which says what went wrong when it is used.
+    offerInAutofill().catch(() => undefined);
+    return () => {
+      isCurrent = false;
+      WebAuthnAbortService.cancelCeremony();
+    };
+  }, [canUsePasskeys, autofillRound, mutate, goOn]);
+
+  if (!canUsePasskeys) return null;
+
+  const signInWithPasskey = async () => {
+    setIsDialogOpen(true);
+    try {
+      const optionsJSON = await passkeySignInOptions();
+      const response = await startAuthentication({ optionsJSON });
+      mutate(response, { onSuccess: goOn, onError: () => setAutofillRound((round) => round + 1) });
+    } catch (error) {
+      if (!isPasskeyDialogSuperseded(error)) toasts.error(passkeyDialogError(error).message);
+      setAutofillRound((round) => round + 1);
+    } finally {
+      setIsDialogOpen(false);
+    }
+  };
+
+  return (
+    <Button
+      variant="outlined"
+      fullWidth
+      onClick={signInWithPasskey}
+      disabled={isDialogOpen || passkeyLogin.isPending}
+    >
+      <KeyIcon />
+      Sign in with a passkey
+    </Button>
+  );
+}
