@@ -114,3 +114,34 @@ test('a member turns two-step sign-in on, signs in with a code and with a recove
   await expect(toast(page, 'Two-step sign-in is off')).toBeVisible();
   await expect(section).toContainText('Off.');
 });
+
+test('the code step survives a reload, drawn over the prerendered page without a mismatch', async ({
+  page,
+  request,
+}) => {
+  const email = uniqueEmail('two-step-reload');
+  await createUser(request, email, PASSWORD);
+  const login = await request.post('/api/auth/local/login/email', {
+    data: { email, password: PASSWORD },
+  });
+  const { accessToken } = (await login.json()) as { accessToken: string };
+  const headers = { authorization: `Bearer ${accessToken}` };
+  const setup = await request.post('/api/auth/mfa/totp/setup', { headers, data: {} });
+  const { secret } = (await setup.json()) as { secret: string };
+  const confirmed = await request.post('/api/auth/mfa/totp/confirm', {
+    headers,
+    data: { code: appCode(secret) },
+  });
+  expect(confirmed.status(), await confirmed.text()).toBe(200);
+
+  await page.goto('/auth/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Two-step sign-in' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Two-step sign-in' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Code', exact: true }).fill(nextAppCode(secret));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+});

@@ -215,7 +215,9 @@ export async function watchContentSecurityPolicy(context: BrowserContext): Promi
  */
 export function watchHydration(context: BrowserContext): string[] {
   const mismatches: string[] = [];
-  const isMismatch = (text: string): boolean => /hydrat|didn't match|did not match/i.test(text);
+  // A production build says it by number: React's errors 418, 423 and 425 are the mismatches.
+  const isMismatch = (text: string): boolean =>
+    /hydrat|didn't match|did not match|react\.dev\/errors\/(418|423|425)\b/i.test(text);
   context.on('console', (message) => {
     if (message.type() === 'error' && isMismatch(message.text())) mismatches.push(message.text());
   });

@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
 import { paths } from '../../config/paths';
+import { useIsAppRunning } from '../../shared/browser/use-is-app-running';
 import type { SignInOutcome } from './api';
 import { useGoOnAfterSignIn } from './use-go-on-after-sign-in';
 
@@ -21,9 +22,15 @@ function useAskForCode(): (mfaToken: string) => void {
   );
 }
 
-/** The token of the sign-in waiting for its code, if this history entry carries one. */
+/**
+ * The token of the sign-in waiting for its code, if this history entry carries one. Read once the
+ * app runs: a reload of the code step takes over the prerendered password step first (the build
+ * drew no history state), then shows the code step, so the two drawings never disagree.
+ */
 export function useWaitingSignIn(): string | undefined {
   const { state } = useLocation() as { state: unknown };
+  const isAppRunning = useIsAppRunning();
+  if (!isAppRunning) return undefined;
   if (typeof state !== 'object' || state === null || !('mfaToken' in state)) return undefined;
   return typeof state.mfaToken === 'string' ? state.mfaToken : undefined;
 }
