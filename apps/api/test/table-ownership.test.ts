@@ -28,6 +28,10 @@ const OWNERS: Record<string, string> = {
   app_store_notifications: 'modules/app-store',
   app_store_subscriptions: 'modules/app-store',
   stripe_customer_deletions: 'modules/account-deletion',
+  two_step_authenticators: 'modules/two-step',
+  two_step_recovery_codes: 'modules/two-step',
+  two_step_challenges: 'modules/two-step',
+  sign_in_events: 'modules/auth',
   outbox_emails: 'mail',
   schema_migrations: 'db',
 };

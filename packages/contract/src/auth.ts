@@ -7,6 +7,7 @@ import {
   fieldMessages,
   NewPasswordSchema,
 } from './fields';
+import { MfaRequiredSchema, SecondFactorCodeSchema } from './two-step';
 
 /** Sign-in, login and refresh responses: two JWTs, whose `exp` the web app reads. */
 export const TokenPairSchema = z.object({
@@ -14,6 +15,10 @@ export const TokenPairSchema = z.object({
   refreshToken: z.string(),
 });
 export type TokenPair = z.infer<typeof TokenPairSchema>;
+
+/** What a sign-in answers: the tokens, or (two-step sign-in on) the call for a code. */
+export const SignInResponseSchema = z.union([TokenPairSchema, MfaRequiredSchema]);
+export type SignInResponse = z.infer<typeof SignInResponseSchema>;
 
 /** The account a registration made; sign in afterwards to get tokens. */
 export const RegisteredUserSchema = z.object({ id: z.string(), email: z.string() });
@@ -76,6 +81,8 @@ export type RecoverPasswordForm = z.infer<typeof RecoverPasswordFormSchema>;
 export const ChangePasswordRequestSchema = z.object({
   oldPassword: CurrentPasswordSchema,
   newPassword: NewPasswordSchema,
+  /** Needed while two-step sign-in is on: a code from the app, or a recovery code. */
+  code: z.optional(SecondFactorCodeSchema),
 });
 export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequestSchema>;
 
@@ -92,6 +99,8 @@ export type ChangePasswordForm = z.infer<typeof ChangePasswordFormSchema>;
 export const ChangeEmailRequestSchema = z.object({
   newEmail: EmailSchema,
   password: CurrentPasswordSchema,
+  /** Needed while two-step sign-in is on: a code from the app, or a recovery code. */
+  code: z.optional(SecondFactorCodeSchema),
 });
 export type ChangeEmailRequest = z.infer<typeof ChangeEmailRequestSchema>;
 

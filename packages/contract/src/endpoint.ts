@@ -16,7 +16,14 @@ export interface EndpointSchemas {
   summary: string;
   description?: string;
   /** The reference page's section. */
-  tag: 'Health' | 'Account' | 'Sign in with Google and Apple' | 'Passkeys' | 'Profile' | 'Payments';
+  tag:
+    | 'Health'
+    | 'Account'
+    | 'Two-step sign-in'
+    | 'Sign in with Google and Apple'
+    | 'Passkeys'
+    | 'Profile'
+    | 'Payments';
   params?: z.$ZodObject;
   query?: z.$ZodObject;
   body?: z.$ZodType;

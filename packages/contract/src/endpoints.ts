@@ -13,6 +13,7 @@ import {
   ResetPasswordConfirmRequestSchema,
   ResetPasswordRequestSchema,
   SignInNonceResponseSchema,
+  SignInResponseSchema,
   SocialProvidersResponseSchema,
   TokenPairSchema,
   VerifyEmailRequestSchema,
@@ -45,6 +46,15 @@ import {
   AppStoreTransactionResponseSchema,
 } from './payments';
 import { type ApiRouteName, apiRoutes as routes } from './routes';
+import { ReportSignInRequestSchema, SignInsResponseSchema } from './sign-ins';
+import {
+  MfaVerifyRequestSchema,
+  RecoveryCodesResponseSchema,
+  RenewRecoveryCodesRequestSchema,
+  TwoStepConfirmRequestSchema,
+  TwoStepDisableRequestSchema,
+  TwoStepSetupResponseSchema,
+} from './two-step';
 import {
   DataExportSchema,
   DeleteAccountRequestSchema,
@@ -61,6 +71,14 @@ const PASSKEY_CHALLENGE_MINUTES = PASSKEY_CHALLENGE_SECONDS / 60;
 
 /** The rule every call that sets a password states, for the reference page. */
 const COMMON_PASSWORD_RULE = `One of the most common passwords (compared without regard to case or Unicode compatibility forms) answers 400 "${fieldMessages.passwordTooCommon}". Where the server checks Have I Been Pwned (production, by default), a breached one answers 400 "${fieldMessages.passwordBreached}".`;
+
+/** What every sign-in says of the second step, for the reference page. */
+const TWO_STEP_SIGN_IN =
+  'With two-step sign-in on, the answer is 200 `{ mfaRequired: true, mfaToken }` and no tokens: `POST /auth/mfa/verify` with a code then gives them.';
+
+/** What every change of credentials asks for while two-step sign-in is on. */
+const SECOND_FACTOR_RULE =
+  'While two-step sign-in is on, `code` (a current code from the authenticator app, or an unused recovery code) is needed too: 400 without it or with a wrong one.';
 
 /** What a call that asks Stripe answers when Stripe refuses or fails (never Stripe's status or text). */
 const STRIPE_FAILURES =
@@ -98,9 +116,10 @@ export const endpoints = {
       'answered 429 with Retry-After, whatever the password. Past 50 wrong passwords for one ' +
       'account within an hour from addresses it never signed in from, or past ' +
       'AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR (200) wrong passwords from one address for such ' +
-      'accounts, a wrong password is answered 429 instead of 401; the right one still signs in.',
+      'accounts, a wrong password is answered 429 instead of 401; the right one still signs in. ' +
+      TWO_STEP_SIGN_IN,
     body: LoginRequestSchema,
-    success: { 200: TokenPairSchema },
+    success: { 200: SignInResponseSchema },
     errors: [401, 429],
   }),
   refresh: defineEndpoint(routes.refresh, {
@@ -142,7 +161,7 @@ export const endpoints = {
   changePassword: defineEndpoint(routes.changePassword, {
     tag: 'Account',
     summary: 'Change the password; every other session ends.',
-    description: COMMON_PASSWORD_RULE,
+    description: `${COMMON_PASSWORD_RULE} ${SECOND_FACTOR_RULE}`,
     body: ChangePasswordRequestSchema,
     success: { 200: AcknowledgementSchema },
     errors: [429],
@@ -150,6 +169,7 @@ export const endpoints = {
   requestEmailChange: defineEndpoint(routes.requestEmailChange, {
     tag: 'Account',
     summary: 'Email a confirmation link to the new address (and a notice to the current one).',
+    description: SECOND_FACTOR_RULE,
     body: ChangeEmailRequestSchema,
     success: { 200: AcknowledgementSchema },
     errors: [409, 429],
@@ -174,19 +194,74 @@ export const endpoints = {
     errors: [429],
   }),
 
+  setUpTwoStep: defineEndpoint(routes.setUpTwoStep, {
+    tag: 'Two-step sign-in',
+    summary: 'A new authenticator secret, off until confirmed with a code.',
+    description:
+      'TOTP: SHA-1, 6 digits, 30-second steps. A new setup replaces one not yet confirmed; 409 while two-step sign-in is on.',
+    success: { 200: TwoStepSetupResponseSchema },
+    errors: [409, 429],
+  }),
+  confirmTwoStep: defineEndpoint(routes.confirmTwoStep, {
+    tag: 'Two-step sign-in',
+    summary: 'Turns two-step sign-in on with a code from the app; answers the 10 recovery codes.',
+    description:
+      'The recovery codes are shown this once (only their hashes are kept); each serves one sign-in. Sessions already open stay open.',
+    body: TwoStepConfirmRequestSchema,
+    success: { 200: RecoveryCodesResponseSchema },
+    errors: [409, 429],
+  }),
+  turnOffTwoStep: defineEndpoint(routes.turnOffTwoStep, {
+    tag: 'Two-step sign-in',
+    summary: 'Turns two-step sign-in off with a current code or a recovery code.',
+    body: TwoStepDisableRequestSchema,
+    success: { 200: MessageSchema },
+    errors: [409, 429],
+  }),
+  renewRecoveryCodes: defineEndpoint(routes.renewRecoveryCodes, {
+    tag: 'Two-step sign-in',
+    summary: 'Ten new recovery codes for a current code; the old ones stop working.',
+    body: RenewRecoveryCodesRequestSchema,
+    success: { 200: RecoveryCodesResponseSchema },
+    errors: [409, 429],
+  }),
+  verifyTwoStep: defineEndpoint(routes.verifyTwoStep, {
+    tag: 'Two-step sign-in',
+    summary:
+      "A sign-in's second step: the mfaToken with a code (or a recovery code) gives the tokens.",
+    description:
+      'The mfaToken lives 5 minutes, serves one sign-in and dies when the password changes meanwhile, or after 5 wrong codes. A code is taken once. Wrong codes count like wrong passwords (429 with Retry-After past the same limits).',
+    body: MfaVerifyRequestSchema,
+    success: { 200: TokenPairSchema },
+    errors: [401, 429],
+  }),
+  reportSignIn: defineEndpoint(routes.reportSignIn, {
+    tag: 'Account',
+    summary: '"This wasn\'t me": a sign-in from a new device was not the owner; end every session.',
+    description:
+      'The code comes from the notice mailed when the account signs in from a device and network ' +
+      'it has not used in 30 days (valid 7 days, single use). Every session ends, the password is ' +
+      "cleared and a link to choose a new one is mailed to the account's address (ADR 019).",
+    body: ReportSignInRequestSchema,
+    success: { 200: AcknowledgementSchema },
+    errors: [429],
+  }),
+
   signInWithGoogle: defineEndpoint(routes.signInWithGoogle, {
     tag: 'Sign in with Google and Apple',
     summary: 'Sign in with a Google Identity Services code (the server exchanges it).',
+    description: TWO_STEP_SIGN_IN,
     body: GoogleVerifyTokenRequestSchema,
-    success: { 200: TokenPairSchema },
+    success: { 200: SignInResponseSchema },
     // 409: a new Google identity whose address an account has, where Google does not answer for it.
     errors: [401, 403, 404, 409, 429, 503],
   }),
   signInWithApple: defineEndpoint(routes.signInWithApple, {
     tag: 'Sign in with Google and Apple',
     summary: 'Sign in with an Apple identity token carrying a nonce from the nonce call.',
+    description: TWO_STEP_SIGN_IN,
     body: AppleVerifyTokenRequestSchema,
-    success: { 200: TokenPairSchema },
+    success: { 200: SignInResponseSchema },
     errors: [401, 403, 404, 429, 503],
   }),
   issueAppleNonce: defineEndpoint(routes.issueAppleNonce, {
@@ -250,8 +325,14 @@ export const endpoints = {
     summary:
       'Download your data: one JSON document, an attachment named kegel-coach-data-YYYY-MM-DD.json.',
     description:
-      'Profile, sign-in identities (provider and email), sessions, purchases and refunds, App Store subscriptions, passkeys (name, when added and last used, transports) and the emails sent to the member (template, time, recipient). Never a password hash, token, code, passkey key or email body.',
+      'Profile, sign-in identities (provider and email), sessions, purchases and refunds, App Store subscriptions, passkeys (name, when added and last used, transports), the emails sent to the member (template, time, recipient) and the sign-in history (90 days of sign-ins and failed attempts). Never a password hash, token, code, passkey key or email body.',
     success: { 200: DataExportSchema },
+  }),
+  listSignIns: defineEndpoint(routes.listSignIns, {
+    tag: 'Profile',
+    summary:
+      "Sign-in history: the member's latest 20 sign-ins and failed password attempts, newest first.",
+    success: { 200: SignInsResponseSchema },
   }),
   listSessions: defineEndpoint(routes.listSessions, {
     tag: 'Profile',

@@ -7,4 +7,6 @@ export * from './messages';
 export * from './passkeys';
 export * from './payments';
 export * from './routes';
+export * from './two-step';
+export * from './sign-ins';
 export * from './users';

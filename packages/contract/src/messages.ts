@@ -57,3 +57,22 @@ export const passkeyMessages = {
   registrationFailed: 'The passkey could not be added. Please try again.',
   alreadyRegistered: 'This passkey is already added to an account.',
 } as const;
+
+/** Two-step sign-in: its code fields, its sign-in step and its settings (ADR 018). */
+export const twoStepMessages = {
+  codeRequired: 'Enter the 6-digit code from your authenticator app',
+  codeMalformed: 'The code is the 6 digits your authenticator app shows',
+  recoveryCodeRequired: 'Enter one of your recovery codes',
+  /** The answer to a wrong code, and to a right one already used (a replay): the same words. */
+  wrongCode: 'This code is not right, or was used already. Wait for the next one and try again.',
+  wrongRecoveryCode: 'This recovery code is not right, or was used already.',
+  /** A change of credentials asked for without the second step while it is on. */
+  secondFactorNeeded:
+    'Two-step sign-in is on: enter the code from your authenticator app (or a recovery code).',
+  wrongSecondFactor: 'This code is not right, or was used already.',
+  alreadyOn: 'Two-step sign-in is already on. Turn it off first to use another app.',
+  noSetupWaiting: 'No setup is waiting for a code. Start again with "Turn on".',
+  notOn: 'Two-step sign-in is not on.',
+  signInExpired: 'This sign-in has expired or was used already. Please sign in again.',
+  turnedOff: 'Two-step sign-in is off.',
+} as const;

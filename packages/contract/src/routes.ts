@@ -29,6 +29,13 @@ export const apiRoutes = {
   requestEmailChange: { method: 'POST', path: '/auth/change-email', auth: true },
   confirmEmailChange: { method: 'POST', path: '/auth/change-email/verify', auth: false },
   cancelEmailChange: { method: 'POST', path: '/auth/change-email/cancel', auth: false },
+  reportSignIn: { method: 'POST', path: '/auth/sign-ins/not-me', auth: false },
+
+  setUpTwoStep: { method: 'POST', path: '/auth/mfa/totp/setup', auth: true },
+  confirmTwoStep: { method: 'POST', path: '/auth/mfa/totp/confirm', auth: true },
+  turnOffTwoStep: { method: 'POST', path: '/auth/mfa/totp/disable', auth: true },
+  renewRecoveryCodes: { method: 'POST', path: '/auth/mfa/recovery-codes', auth: true },
+  verifyTwoStep: { method: 'POST', path: '/auth/mfa/verify', auth: false },
 
   signInWithGoogle: {
     method: 'POST',
@@ -58,6 +65,7 @@ export const apiRoutes = {
   listPurchases: { method: 'GET', path: '/users/subscriptions/personal', auth: true },
   listSessions: { method: 'GET', path: '/users/sessions', auth: true },
   exportData: { method: 'GET', path: '/users/export', auth: true },
+  listSignIns: { method: 'GET', path: '/users/sign-ins', auth: true },
   endSession: { method: 'DELETE', path: '/users/sessions/:id', auth: true },
   endOtherSessions: { method: 'POST', path: '/users/sessions/revoke-others', auth: true },
   listPasskeys: { method: 'GET', path: '/users/passkeys', auth: true },

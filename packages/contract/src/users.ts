@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 
 import { CurrentPasswordSchema, fieldMessages, IsoDateTimeSchema } from './fields';
+import { SignInItemSchema } from './sign-ins';
 
 /** Premium is active while `subscriptionEndDate` is after now. */
 export const ProfileSchema = z.object({
@@ -9,6 +10,8 @@ export const ProfileSchema = z.object({
   subscriptionEndDate: z.nullable(IsoDateTimeSchema),
   /** False for an account that only signs in with Google or Apple (no password to confirm with). */
   hasPassword: z.boolean(),
+  /** Sign-ins ask for a code from an authenticator app; changes of credentials ask for one too. */
+  twoStepEnabled: z.boolean(),
 });
 export type Profile = z.infer<typeof ProfileSchema>;
 
@@ -75,6 +78,8 @@ export const DataExportSchema = z.object({
     emailVerifiedAt: z.nullable(IsoDateTimeSchema),
     hasPassword: z.boolean(),
     subscriptionEndDate: z.nullable(IsoDateTimeSchema),
+    /** Whether two-step sign-in is on (never its secret or recovery codes). */
+    twoStepEnabled: z.boolean(),
   }),
   identities: z.array(
     z.object({
@@ -134,6 +139,8 @@ export const DataExportSchema = z.object({
       sentAt: z.nullable(IsoDateTimeSchema),
     }),
   ),
+  /** Every sign-in and failed attempt kept (90 days), oldest first. */
+  signIns: z.array(SignInItemSchema),
 });
 export type DataExport = z.infer<typeof DataExportSchema>;
 

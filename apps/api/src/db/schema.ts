@@ -23,6 +23,10 @@ export interface Database {
   stripeCustomerDeletions: StripeCustomerDeletionsTable;
   passkeys: PasskeysTable;
   passkeyChallenges: PasskeyChallengesTable;
+  twoStepAuthenticators: TwoStepAuthenticatorsTable;
+  twoStepRecoveryCodes: TwoStepRecoveryCodesTable;
+  twoStepChallenges: TwoStepChallengesTable;
+  signInEvents: SignInEventsTable;
 }
 
 export interface SchemaMigrationsTable {
@@ -281,3 +285,53 @@ export interface PasskeyChallengesTable {
   sessionId: string | null;
   expiresAt: Date;
 }
+/** A member's authenticator app (migrations/0018): on once `confirmedAt` is set. */
+export interface TwoStepAuthenticatorsTable {
+  userId: string;
+  /** The TOTP secret, AES-256-GCM (security/keys.ts `seal`). */
+  sealedSecret: string;
+  confirmedAt: Date | null;
+  /** The time step of the last code accepted: no code of it or before it is taken again. */
+  lastUsedStep: number | null;
+  createdAt: Generated<Date>;
+}
+
+export interface TwoStepRecoveryCodesTable {
+  id: Generated<string>;
+  userId: string;
+  codeHash: string;
+  usedAt: Date | null;
+  createdAt: Generated<Date>;
+}
+
+/** A sign-in waiting for its code (the `mfaToken`). */
+export interface TwoStepChallengesTable {
+  id: Generated<string>;
+  userId: string;
+  tokenHash: string;
+  signInMethod: SignInMethod;
+  credentialVersion: number;
+  wrongCodes: Generated<number>;
+  expiresAt: Date;
+  consumedAt: Date | null;
+  createdAt: Generated<Date>;
+}
+/** One sign-in or failed attempt on an account (migrations/0019, ADR 019). */
+export interface SignInEventsTable {
+  id: Generated<string>;
+  userId: string;
+  createdAt: Generated<Date>;
+  /** A SignInMethod, or a later one (passkey, a second step): not constrained by the table. */
+  method: string;
+  outcome: SignInOutcome;
+  deviceLabel: string;
+  clientAddress: string;
+  /** The IPv4 /24 or IPv6 /48 of the client address. */
+  network: string;
+  /** The hash of the "This wasn't me" code mailed about this sign-in, if one was. */
+  notMeCodeHash: string | null;
+  notMeExpiresAt: Date | null;
+  notMeUsedAt: Date | null;
+}
+
+export type SignInOutcome = 'success' | 'failure';

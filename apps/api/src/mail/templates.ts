@@ -18,14 +18,14 @@ export function escapeHtml(value: string): string {
     .replaceAll("'", '&#39;');
 }
 
-interface Layout {
+export interface Layout {
   heading: string;
   paragraphs: string[];
   action?: { label: string; url: string };
   footnote: string;
 }
 
-function render(subject: string, layout: Layout): RenderedEmail {
+export function render(subject: string, layout: Layout): RenderedEmail {
   const text = [
     layout.heading,
     '',

@@ -11,6 +11,7 @@ import {
   type PasswordHasher,
 } from '../security/password-hasher';
 import { createPasswordScreen } from '../security/password-screen';
+import { deriveKey } from '../security/keys';
 import { createSignInNonces } from '../security/sign-in-nonces';
 import { accountDeletionRoutes } from './account-deletion/routes';
 import { createCustomerDeletionRetries } from './account-deletion/customer-deletion-retries';
@@ -36,6 +37,8 @@ import {
 import { createStripeEventHandler } from './payments/stripe-events';
 import { socialRoutes } from './social/routes';
 import { createSocialService, type SocialService } from './social/service';
+import { twoStepRoutes } from './two-step/routes';
+import { createTwoStepService, type TwoStepService } from './two-step/service';
 import { userRoutes } from './users/routes';
 import { createUsersService } from './users/service';
 
@@ -69,6 +72,7 @@ interface SharedServices {
   paymentsService: PaymentsService;
   authService: AuthService;
   socialService: SocialService;
+  twoStepService: TwoStepService;
   passkeysService: PasskeysService;
 }
 
@@ -108,11 +112,25 @@ function createServices(api: Api, config: Config, hasher: PasswordHasher): Share
       limit: config.authAttemptsPerAddressPerHour,
       windowSeconds: 60 * 60,
     },
+    log: api.log,
     onEmailChanged(userId) {
       // Not awaited: Stripe's answer must not hold the member's request up (failures are logged,
       // and the next checkout or portal visit tries again).
       void paymentsService.syncCustomerEmail(userId);
     },
+    // Called only once both services exist.
+    secondStep: {
+      isOn: (userId) => twoStepService.isOn(userId),
+      challengeIfOn: (account) => twoStepService.challengeIfOn(account),
+      requireSecondFactorIfOn: (userId, code, caller) =>
+        twoStepService.requireSecondFactorIfOn(userId, code, caller),
+    },
+  });
+  const twoStepService = createTwoStepService({
+    db,
+    // AES-256-GCM for the authenticator secrets, keyed from TOKEN_SECRET (ADR 018).
+    secretKey: deriveKey(config.tokenSecret, 'two-step-secret'),
+    signIn: authService,
   });
   const socialService = createSocialService({
     db,
@@ -123,10 +141,23 @@ function createServices(api: Api, config: Config, hasher: PasswordHasher): Share
     supportEmail,
     google: api.identity.google,
     apple: api.identity.apple,
+    secondStep: twoStepService,
   });
-  const passkeysService = createPasskeysService({
-    db,
-    relyingParty: relyingPartyOf(publicUrl),
+  return {
+    stripeCustomers,
+    paymentsService,
+    authService,
+    socialService,
+    twoStepService,
+    passkeysService: createPasskeys(api, config, authService),
+  };
+}
+
+/** Passkeys: their relying party from PUBLIC_URL, sessions opened by the auth module. */
+function createPasskeys(api: Api, config: Config, authService: AuthService): PasskeysService {
+  return createPasskeysService({
+    db: api.database.db,
+    relyingParty: relyingPartyOf(config.publicUrl),
     rateLimiter: api.rateLimiter,
     failedSignInsPerAddress: {
       name: 'failed-passkey-sign-ins',
@@ -135,10 +166,9 @@ function createServices(api: Api, config: Config, hasher: PasswordHasher): Share
     },
     sessions: authService,
     mail: api.mail,
-    publicUrl,
-    supportEmail,
+    publicUrl: config.publicUrl,
+    supportEmail: config.supportEmail,
   });
-  return { stripeCustomers, paymentsService, authService, socialService, passkeysService };
 }
 
 /** The limits on starting checkouts and on looking them up, from the configuration. */
@@ -256,6 +286,7 @@ function signInRoutes(api: Api, config: Config, services: SharedServices) {
       windowSeconds: 60,
     });
     await auth.register(authRoutes, { authService: services.authService });
+    await auth.register(twoStepRoutes, { twoStepService: services.twoStepService });
     await auth.register(socialRoutes, {
       socialService: services.socialService,
       providers: api.identity.providers,

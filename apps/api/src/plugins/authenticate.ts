@@ -23,6 +23,8 @@ export interface SignedInAccount {
   email: string;
   subscriptionEndDate: Date | null;
   hasPassword: boolean;
+  /** Two-step sign-in is on: changes of credentials ask for a code. */
+  twoStepEnabled: boolean;
 }
 
 declare module 'fastify' {

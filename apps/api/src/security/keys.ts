@@ -8,7 +8,8 @@ export type KeyPurpose =
   | 'refresh-rotation'
   | 'outbox-encryption'
   | 'sign-in-nonce'
-  | 'rate-limit-keys';
+  | 'rate-limit-keys'
+  | 'two-step-secret';
 
 export function deriveKey(secret: string, purpose: KeyPurpose): Buffer {
   return createHmac('sha256', secret).update(`kegel-coach:${purpose}`).digest();

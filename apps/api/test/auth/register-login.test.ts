@@ -28,6 +28,7 @@ describe.each(testDatabaseKinds)('register and sign in on $name', (kind) => {
       email,
       subscriptionEndDate: null,
       hasPassword: true,
+      twoStepEnabled: false,
     });
   });
 

@@ -31,6 +31,9 @@ vi.mock('../features/account/pages/cancel-email-change-page', () => ({
     <p>module src/features/account/pages/cancel-email-change-page.tsx</p>
   ),
 }));
+vi.mock('../features/account/pages/sign-in-not-me-page', () => ({
+  SignInNotMePage: () => <p>module src/features/account/pages/sign-in-not-me-page.tsx</p>,
+}));
 vi.mock('../features/account/pages/account-deleted-page', () => ({
   AccountDeletedPage: () => <p>module src/features/account/pages/account-deleted-page.tsx</p>,
 }));

@@ -11,6 +11,7 @@ export const pageModulesByPath: Readonly<Record<string, readonly string[]>> = {
   '/account/recover/new': ['src/features/auth/pages/recover-page.tsx'],
   '/account/verify-email': ['src/features/account/pages/verify-email-page.tsx'],
   '/account/cancel-email-change': ['src/features/account/pages/cancel-email-change-page.tsx'],
+  '/account/sign-in-not-me': ['src/features/account/pages/sign-in-not-me-page.tsx'],
   '/account/deleted': ['src/features/account/pages/account-deleted-page.tsx'],
   '/purchase': ['src/features/purchase/pages/purchase-page.tsx'],
   '/purchase/complete': ['src/features/purchase/pages/purchase-complete-page.tsx'],

@@ -93,6 +93,14 @@ function createRoutes(): RouteObject[] {
               ),
             },
             {
+              // Outside the auth layout, as the email change's: the owner may be signed in.
+              path: paths.account.signInNotMe.path,
+              element: lazyPage(
+                async () =>
+                  (await import('../features/account/pages/sign-in-not-me-page')).SignInNotMePage,
+              ),
+            },
+            {
               // Outside the member area and the auth layout: no one is signed in any more.
               path: paths.account.deleted.path,
               element: lazyPage(

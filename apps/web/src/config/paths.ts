@@ -25,6 +25,11 @@ export const paths = {
       path: '/account/cancel-email-change',
       getHref: (): string => '/account/cancel-email-change',
     },
+    /** "This wasn't me", from the notice of a sign-in from a new device or network. */
+    signInNotMe: {
+      path: '/account/sign-in-not-me',
+      getHref: (): string => '/account/sign-in-not-me',
+    },
     /** Where deleting the account ends: no one is signed in any more. */
     deleted: { path: '/account/deleted', getHref: (): string => '/account/deleted' },
   },
@@ -60,6 +65,7 @@ const LOGIN_REDIRECT_EXEMPT_PREFIXES = [
   '/account/recover',
   '/account/verify-email',
   '/account/cancel-email-change',
+  '/account/sign-in-not-me',
   '/account/deleted',
 ];
 

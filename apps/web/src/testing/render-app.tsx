@@ -78,6 +78,7 @@ export function signInAs(profile: Partial<Profile> = {}): Profile {
     email: 'member@example.com',
     subscriptionEndDate: null,
     hasPassword: true,
+    twoStepEnabled: false,
     ...profile,
   };
   fakeApi.on('readProfile', { body: member });

@@ -7,6 +7,7 @@ import type { Caller } from '../../security/client-address';
 import { type PasswordCheck } from '../../security/password-hasher';
 import type { FailureGateRule, GateOutcome, RateLimitRule } from '../../security/rate-limiter';
 import { usersRepo } from '../users';
+import { recordSignInFailure } from './sign-in-history';
 import * as undoRepo from './undo-repo';
 import {
   type AuthServiceDependencies,
@@ -24,7 +25,7 @@ export type CredentialChecks = ReturnType<typeof createCredentialChecks>;
 /** What the checks use of the auth service's dependencies. */
 type ChecksContext = Pick<
   AuthServiceDependencies,
-  'db' | 'hasher' | 'rateLimiter' | 'attemptsPerAddress'
+  'db' | 'hasher' | 'rateLimiter' | 'attemptsPerAddress' | 'log'
 >;
 
 export function createCredentialChecks(deps: AuthServiceDependencies) {
@@ -35,8 +36,18 @@ export function createCredentialChecks(deps: AuthServiceDependencies) {
     rememberSignInAddress: (account: KnownAccount, caller: Caller) =>
       rememberSignInAddress(deps, account, caller),
     spendAttempt: (caller: Caller) => spendAttempt(deps, caller),
-    checkPassword: (account: CheckedAccount, password: string, caller: Caller, tooMany: string) =>
-      checkPassword(deps, account, password, caller, tooMany),
+    checkPassword: (
+      account: CheckedAccount,
+      password: string,
+      caller: Caller,
+      tooMany: string,
+      options: PasswordCheckOptions = {},
+    ) => checkPassword(deps, account, password, caller, tooMany, options),
+    checkUnderFailureGates: (
+      account: KnownAccount & { email: string },
+      caller: Caller,
+      isRight: () => Promise<boolean>,
+    ) => checkUnderFailureGates(deps, account, caller, isRight),
     confirmCurrentPassword: (user: CurrentUser, password: string, caller: Caller) =>
       confirmCurrentPassword(deps, user, password, caller),
     mayMailReset: (account: KnownAccount, caller: Caller) => mayMailReset(deps, account, caller),
@@ -122,6 +133,15 @@ interface CheckedAccount {
   user: { id: string; passwordHash: string | null; credentialVersion: number } | undefined;
 }
 
+interface PasswordCheckOptions {
+  /**
+   * Two-step sign-in is on: a right password is only the first step. It then neither clears the
+   * address's failures (wrong codes among them: knowing the password must not buy endless
+   * guesses at the code) nor marks the network as the owner's; the finished sign-in does.
+   */
+  secondStepFollows?: boolean;
+}
+
 /**
  * Every password check of the product goes through here: sign-in, change password, change
  * email. Only failures count. Per account and client address (passwordFailureGate), they hold
@@ -140,6 +160,7 @@ async function checkPassword(
   password: string,
   caller: Caller,
   tooMany: string,
+  { secondStepFollows = false }: PasswordCheckOptions = {},
 ): Promise<SignInCheck> {
   const { hasher, rateLimiter } = deps;
   const { user } = account;
@@ -152,18 +173,23 @@ async function checkPassword(
     check = user?.passwordHash
       ? await hasher.verify(user.passwordHash, password)
       : { isValid: await hasher.verifyAgainstNothing(password), needsRehash: false };
-    outcome = check.isValid ? 'success' : 'failure';
+    if (!check.isValid) outcome = 'failure';
+    else if (!secondStepFollows) outcome = 'success';
   } finally {
     await rateLimiter.leaveGate(passwordFailureGate, addressKey, addressTicket, outcome);
   }
   if (!user || !check.isValid) {
+    // The owner sees it in his sign-in history (ADR 019); an unknown email has no owner to tell.
+    if (user && outcome === 'failure') {
+      await recordSignInFailure(deps.db, { userId: user.id, method: 'password', caller }, deps.log);
+    }
     // The owner's typos on his own networks neither count nor are slowed.
     if (outcome === 'failure' && !isKnown) {
       await slowWrongGuesses(deps, account.key, caller, tooMany);
     }
     return 'invalid';
   }
-  await rememberSignInAddress(deps, user, caller);
+  if (!secondStepFollows) await rememberSignInAddress(deps, user, caller);
   if (check.needsRehash && user.passwordHash) {
     const oldHash = user.passwordHash;
     // Best effort, and only over the very hash checked: never over a password set meanwhile.
@@ -176,6 +202,34 @@ async function checkPassword(
       .catch(() => {});
   }
   return 'valid';
+}
+
+/**
+ * A code of two-step sign-in, checked as a password is (ADR 018): in the same failure gate of
+ * the account and client address, so wrong codes and wrong passwords share one budget, and
+ * slowed past the same budgets from addresses the account never signed in from. `isRight` runs
+ * the check itself (and takes the code, once).
+ */
+async function checkUnderFailureGates(
+  deps: ChecksContext,
+  account: KnownAccount & { email: string },
+  caller: Caller,
+  isRight: () => Promise<boolean>,
+): Promise<boolean> {
+  const key = account.email.toLowerCase();
+  const isKnown = await isKnownAddress(deps, account, caller);
+  const addressKey = attemptKey(key, caller);
+  const ticket = await enterGate(deps, passwordFailureGate, addressKey, messages.tooManyAttempts);
+  let outcome: GateOutcome = 'abandoned';
+  try {
+    outcome = (await isRight()) ? 'success' : 'failure';
+  } finally {
+    await deps.rateLimiter.leaveGate(passwordFailureGate, addressKey, ticket, outcome);
+  }
+  if (outcome === 'failure' && !isKnown) {
+    await slowWrongGuesses(deps, key, caller, messages.tooManyAttempts);
+  }
+  return outcome === 'success';
 }
 
 /**

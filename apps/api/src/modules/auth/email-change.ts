@@ -24,7 +24,7 @@ export function createEmailChange(
 ) {
   return {
     requestEmailChange: (
-      input: { userId: string; newEmail: string; password: string },
+      input: { userId: string; newEmail: string; password: string; code?: string },
       caller: Caller,
     ) => requestEmailChange({ deps, checks, emailChangeUndo }, input, caller),
     confirmEmailChange: (input: { code: string; newEmail: string }) =>
@@ -43,7 +43,7 @@ async function requestEmailChange(
     checks: CredentialChecks;
     emailChangeUndo: Pick<EmailChangeUndo, 'issueUndoLinks'>;
   },
-  input: { userId: string; newEmail: string; password: string },
+  input: { userId: string; newEmail: string; password: string; code?: string },
   caller: Caller,
 ): Promise<void> {
   const { deps, checks, emailChangeUndo } = context;
@@ -56,6 +56,8 @@ async function requestEmailChange(
     throw new AppError(400, messages.sameEmail);
   }
   if (await checks.isAddressTaken(input.newEmail)) throw new AppError(409, messages.emailInUse);
+  // While two-step sign-in is on, the password alone does not move the account (ADR 018).
+  await deps.secondStep.requireSecondFactorIfOn(user.id, input.code, caller);
 
   const code = randomSecret();
   await db.transaction().execute(async (transaction) => {

@@ -37,7 +37,14 @@ export function createPasswords(
       caller: Caller,
     ) => confirmPasswordReset(context, input, caller),
     changePassword: (
-      input: { userId: string; sessionId: string; oldPassword: string; newPassword: string },
+      input: {
+        userId: string;
+        sessionId: string;
+        oldPassword: string;
+        newPassword: string;
+        /** While two-step sign-in is on: a code from the app, or a recovery code. */
+        code?: string;
+      },
       caller: Caller,
     ) => changePassword(context, input, caller),
   };
@@ -134,7 +141,14 @@ async function confirmPasswordReset(
 
 async function changePassword(
   { deps, checks, sessions }: PasswordsContext,
-  input: { userId: string; sessionId: string; oldPassword: string; newPassword: string },
+  input: {
+    userId: string;
+    sessionId: string;
+    oldPassword: string;
+    newPassword: string;
+    /** While two-step sign-in is on: a code from the app, or a recovery code. */
+    code?: string;
+  },
   caller: Caller,
 ): Promise<void> {
   const { db } = deps;
@@ -143,6 +157,7 @@ async function changePassword(
   if (!user) throw new AppError(401, messages.sessionEnded);
   if (!user.passwordHash) throw new AppError(400, messages.noPasswordYet);
   await checks.confirmCurrentPassword(user, input.oldPassword, caller);
+  await deps.secondStep.requireSecondFactorIfOn(user.id, input.code, caller);
   const passwordHash = await deps.hasher.hash(input.newPassword);
   await db.transaction().execute(async (transaction) => {
     // Only over the credentials just checked: a reset that landed meanwhile wins.

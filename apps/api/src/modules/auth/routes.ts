@@ -87,4 +87,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async functi
   serveEndpoint(app, endpoints.cancelEmailChange, async function cancelEmailChange(request) {
     return { message: await authService.cancelEmailChange(request.body) };
   });
+
+  serveEndpoint(app, endpoints.reportSignIn, async function reportSignIn(request) {
+    return { message: await authService.reportSignIn(request.body) };
+  });
 };

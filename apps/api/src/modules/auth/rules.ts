@@ -11,6 +11,8 @@ import { type PasswordHasher } from '../../security/password-hasher';
 import type { PasswordScreen } from '../../security/password-screen';
 import type { FailureGateRule, RateLimiter, RateLimitRule } from '../../security/rate-limiter';
 import type { SessionTokens } from '../../security/session-tokens';
+import type { TwoStepService } from '../two-step';
+import type { SignInLog } from './sign-in-history';
 
 export const SESSION_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 /** Two tabs refreshing with the same token at once both get the same successor within this. */
@@ -106,6 +108,13 @@ export interface AuthServiceDependencies {
    * follow; it must not throw, nor hold the member's request up.
    */
   onEmailChanged?: (userId: string) => void;
+  /**
+   * Two-step sign-in (ADR 018): asked after a right password (a code may be owed before any
+   * session), and before a change of password or email (a code must come with it).
+   */
+  secondStep: Pick<TwoStepService, 'isOn' | 'challengeIfOn' | 'requireSecondFactorIfOn'>;
+  /** Where a sign-in that could not be recorded is reported (it is never refused for that). */
+  log?: SignInLog;
 }
 
 /** When a link made now expires: its mail is not worth sending after then. */

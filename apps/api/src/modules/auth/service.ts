@@ -12,6 +12,7 @@ import { createEmailChangeUndo } from './email-change-undo';
 import { createPasswords } from './passwords';
 import { createRegistration } from './registration';
 import * as sessionRepo from './session-repo';
+import { listSignIns, reportSignIn } from './sign-in-history';
 import * as undoRepo from './undo-repo';
 import type { AuthServiceDependencies } from './rules';
 import { createSessions } from './sessions';
@@ -47,6 +48,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
     ...createPasswords(deps, checks, sessions),
     ...createEmailChange(deps, checks, emailChangeUndo),
     rememberSignInAddress: checks.rememberSignInAddress,
+    checkUnderFailureGates: checks.checkUnderFailureGates,
     confirmCurrentPassword: checks.confirmCurrentPassword,
     /** When the session signed in; undefined once it has ended. */
     sessionStartedAt: async (sessionId: string) =>
@@ -66,6 +68,11 @@ export function createAuthService(deps: AuthServiceDependencies) {
       emailChangeUndo.listWindows(caller),
     closeEmailChangeUndoWindows: (caller: { userId: string; sessionId: string }) =>
       emailChangeUndo.closeWindows(caller),
+    /** Sign-in history: the latest sign-ins and failed attempts (sign-in-history.ts). */
+    listSignIns: (userId: string) => listSignIns(deps.db, userId),
+    /** "This wasn't me", from the notice of a sign-in from a new device (sign-in-history.ts). */
+    reportSignIn: (input: { code: string }) =>
+      reportSignIn({ ...deps, secureAccount: sessions.secureAccount }, input),
   };
 }
 

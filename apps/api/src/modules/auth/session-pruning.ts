@@ -1,10 +1,12 @@
 // Sessions and their refresh tokens are kept 30 days after they end (revoked or expired), then
-// deleted by the server itself. Every process runs the job; a transaction-scoped advisory lock
+// deleted by the server itself; sign-in events (the sign-in history) are kept 90 days. Every process runs the job; a transaction-scoped advisory lock
 // lets one at a time do the work, and a DELETE run twice deletes nothing twice anyway.
 import { type Kysely, sql } from 'kysely';
 
 import type { Database } from '../../db/schema';
 import * as sessionRepo from './session-repo';
+import { SIGN_IN_EVENTS_KEEP_DAYS } from './sign-in-history';
+import * as signInEventRepo from './sign-in-event-repo';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Any constant shared by every process of this product; it only has to be stable. */
@@ -27,13 +29,24 @@ export function createSessionPruning(options: SessionPruningOptions) {
   const intervalMs = options.intervalMs ?? 6 * 60 * 60 * 1000;
   let timer: NodeJS.Timeout | undefined;
 
-  /** Deletes what ended before the keeping time; the number deleted (0 when another process is at it). */
+  /**
+   * Deletes the sessions that ended before the keeping time and the sign-in events past theirs;
+   * the number of rows deleted (0 when another process is at it).
+   */
   async function pruneOnce(): Promise<number> {
     return options.db.transaction().execute(async (transaction) => {
       const { rows } = await sql<{ locked: boolean }>`
         select pg_try_advisory_xact_lock(${PRUNING_LOCK_KEY}) as locked`.execute(transaction);
       if (!rows[0]?.locked) return 0;
-      return sessionRepo.deleteEndedSessions(transaction, new Date(Date.now() - keepMs));
+      const sessions = await sessionRepo.deleteEndedSessions(
+        transaction,
+        new Date(Date.now() - keepMs),
+      );
+      const events = await signInEventRepo.deleteSignInEventsBefore(
+        transaction,
+        new Date(Date.now() - SIGN_IN_EVENTS_KEEP_DAYS * DAY_MS),
+      );
+      return sessions + events;
     });
   }
 
@@ -41,7 +54,8 @@ export function createSessionPruning(options: SessionPruningOptions) {
     timer = setTimeout(() => {
       pruneOnce()
         .then((deleted) => {
-          if (deleted > 0) options.log.info({ deleted }, 'sessions: ended sessions deleted');
+          if (deleted > 0)
+            options.log.info({ deleted }, 'sessions: old sessions and sign-ins deleted');
         })
         .catch((error: unknown) => {
           options.log.error({ err: error }, 'sessions: pruning failed; next run later');

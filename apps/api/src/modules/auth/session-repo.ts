@@ -57,7 +57,9 @@ export async function openSession(
  */
 const SIGNED_IN_ACCOUNT_SQL = preparedStatement(
   'signed_in_account',
-  `select u.id, u.email, u.subscription_end_date, u.password_hash is not null as has_password
+  `select u.id, u.email, u.subscription_end_date, u.password_hash is not null as has_password,
+    exists (select 1 from two_step_authenticators t
+      where t.user_id = u.id and t.confirmed_at is not null) as two_step_enabled
   from auth_sessions s join users u on u.id = s.user_id
   where s.id = $1 and s.user_id = $2 and s.revoked_at is null and s.expires_at > now()`,
 );
@@ -72,6 +74,7 @@ export async function findSignedInAccount(
     email: string;
     subscriptionEndDate: Date | null;
     hasPassword: boolean;
+    twoStepEnabled: boolean;
   }>(CompiledQuery.raw(SIGNED_IN_ACCOUNT_SQL, [claims.sessionId, claims.userId]));
   return result.rows[0];
 }

@@ -3,7 +3,7 @@
 // an account when its credentials change.
 import type { Transaction } from 'kysely';
 
-import { type TokenPair } from '@kegel/contract';
+import { type SignInResponse, type TokenPair } from '@kegel/contract';
 
 import type { Database, SignInMethod } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -11,7 +11,6 @@ import type { Caller } from '../../security/client-address';
 import { deviceLabel } from '../../security/device-label';
 import { hashSecret, randomSecret } from '../../security/keys';
 import { HashingBusyError } from '../../security/password-hasher';
-import type { SessionTokens } from '../../security/session-tokens';
 import { createTurns } from '../../security/turns';
 import { usersRepo } from '../users';
 import * as codeRepo from './code-repo';
@@ -19,6 +18,7 @@ import type { CredentialChecks } from './credential-checks';
 import { endOtherSessions, endSession, listSessions } from './session-list';
 import { issueTokenPair, logout, refresh } from './session-renewal';
 import * as sessionRepo from './session-repo';
+import { recordSignInSuccess } from './sign-in-history';
 import { type AuthServiceDependencies, messages, SESSION_LIFETIME_SECONDS } from './rules';
 
 export type Sessions = ReturnType<typeof createSessions>;
@@ -50,7 +50,8 @@ export function createSessions(deps: AuthServiceDependencies, checks: Credential
       caller: Caller,
       /** Aborts when the caller has gone: a sign-in still waiting for its turn is then dropped. */
       callerLeft?: AbortSignal,
-    ): Promise<TokenPair> => signInTurns.take(() => login(deps, checks, input, caller), callerLeft),
+    ): Promise<SignInResponse> =>
+      signInTurns.take(() => login(deps, checks, input, caller), callerLeft),
     refresh: (refreshToken: string) => refresh(deps, refreshToken),
     logout: (refreshToken: string) => logout(deps, refreshToken),
     listSessions: (caller: { userId: string; sessionId: string }) => listSessions(db, caller),
@@ -67,7 +68,7 @@ export function createSessions(deps: AuthServiceDependencies, checks: Credential
  * change landed meanwhile, no session opens and the answer is the wrong-password one.
  */
 async function startSession(
-  deps: { db: AuthServiceDependencies['db']; tokens: SessionTokens },
+  deps: AuthServiceDependencies,
   userId: string,
   how: { method: SignInMethod; caller: Caller; credentialVersion?: number },
 ): Promise<TokenPair> {
@@ -81,6 +82,7 @@ async function startSession(
     refreshTokenHash: hashSecret(secret),
   });
   if (!session) throw new AppError(401, messages.invalidCredentials);
+  await recordSignInSuccess(deps, { userId, method: how.method, caller: how.caller });
   return issueTokenPair(deps.tokens, {
     userId,
     sessionId: session.id,
@@ -109,23 +111,34 @@ async function secureAccount(
 /**
  * Same status, body and work for a wrong password and an unknown email: an unknown email is
  * verified against a decoy hash and counts as a failure like any other. Runs in its turn
- * (createSessions' `signInTurns`).
+ * (createSessions' `signInTurns`). With two-step sign-in on, a right password opens no session:
+ * the answer is the code step's token (ADR 018).
  */
 async function login(
   deps: AuthServiceDependencies,
   checks: CredentialChecks,
   input: { email: string; password: string },
   caller: Caller,
-): Promise<TokenPair> {
+): Promise<SignInResponse> {
   const user = await usersRepo.findUserByEmail(deps.db, input.email);
   const account = { key: input.email.toLowerCase(), user };
+  const secondStepFollows = user ? await deps.secondStep.isOn(user.id) : false;
   const check = await checks.checkPassword(
     account,
     input.password,
     caller,
     messages.tooManyAttempts,
+    { secondStepFollows },
   );
   if (!user || check !== 'valid') throw new AppError(401, messages.invalidCredentials);
+  const challenge = secondStepFollows
+    ? await deps.secondStep.challengeIfOn({
+        userId: user.id,
+        method: 'password',
+        credentialVersion: user.credentialVersion,
+      })
+    : undefined;
+  if (challenge) return challenge;
   return startSession(deps, user.id, {
     method: 'password',
     caller,

@@ -16,7 +16,7 @@
 // - an unverified email never links and never makes an account: an account under an address
 //   nobody proved would let anyone squat someone else's address;
 // - a new `sub` with no email cannot make an account (there would be no way to reach its owner).
-import { type TokenPair, EmailSchema, socialMessages } from '@kegel/contract';
+import { type SignInResponse, EmailSchema, socialMessages } from '@kegel/contract';
 import type { Kysely, Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
@@ -38,6 +38,7 @@ import {
   ProviderUnavailableError,
 } from '../../security/google-code-exchange';
 import type { AuthService } from '../auth';
+import type { TwoStepService } from '../two-step';
 import { usersRepo } from '../users';
 import * as repo from './repo';
 import type { IdentityProviderName } from './repo';
@@ -54,6 +55,8 @@ export interface SocialServiceDependencies {
   supportEmail: string;
   google: { exchange: GoogleCodeExchange; verifier: IdTokenVerifier } | undefined;
   apple: { verifier: IdTokenVerifier } | undefined;
+  /** Two-step sign-in: with it on, Google or Apple is only the first step (ADR 018). */
+  secondStep: Pick<TwoStepService, 'challengeIfOn'>;
 }
 
 export type SocialService = ReturnType<typeof createSocialService>;
@@ -62,11 +65,11 @@ export function createSocialService(deps: SocialServiceDependencies) {
   return {
     isGoogleOn: deps.google !== undefined,
     isAppleOn: deps.apple !== undefined,
-    signInWithGoogle: (code: string, caller: Caller): Promise<TokenPair> =>
+    signInWithGoogle: (code: string, caller: Caller): Promise<SignInResponse> =>
       signInWithGoogle(deps, code, caller),
     /** A nonce for the next Apple sign-in; its token must carry it (single use). */
     issueAppleNonce: (): string => deps.nonces.issue(),
-    signInWithApple: (token: string, caller: Caller): Promise<TokenPair> =>
+    signInWithApple: (token: string, caller: Caller): Promise<SignInResponse> =>
       signInWithApple(deps, token, caller),
   };
 }
@@ -75,7 +78,7 @@ async function signInWithGoogle(
   deps: SocialServiceDependencies,
   code: string,
   caller: Caller,
-): Promise<TokenPair> {
+): Promise<SignInResponse> {
   const google = deps.google;
   if (!google) throw new AppError(404, socialMessages.googleOff);
   let identity: VerifiedIdentity;
@@ -92,7 +95,7 @@ async function signInWithApple(
   deps: SocialServiceDependencies,
   token: string,
   caller: Caller,
-): Promise<TokenPair> {
+): Promise<SignInResponse> {
   const apple = deps.apple;
   if (!apple) throw new AppError(404, socialMessages.appleOff);
   let identity: VerifiedIdentity;
@@ -129,12 +132,19 @@ async function signIn(
   provider: IdentityProviderName,
   identity: VerifiedIdentity,
   caller: Caller,
-): Promise<TokenPair> {
+): Promise<SignInResponse> {
   // Two first sign-ins at once (a double click, the same email in two tabs) collide on the
   // unique identity or email; the one that lost runs again and finds what the other made.
   for (let attempt = 0; ; attempt += 1) {
     try {
       const { userId, credentialVersion } = await accountFor(deps, provider, identity);
+      // With two-step sign-in on, the provider's word opens no session: a code is owed first.
+      const challenge = await deps.secondStep.challengeIfOn({
+        userId,
+        method: provider,
+        credentialVersion,
+      });
+      if (challenge) return challenge;
       const tokens = await deps.auth.startSession(userId, {
         method: provider,
         caller,

@@ -8,6 +8,18 @@ export async function readMemberData(db: Kysely<Database>, userId: string) {
   const user = await db
     .selectFrom('users')
     .select(['id', 'email', 'createdAt', 'emailVerifiedAt', 'passwordHash', 'subscriptionEndDate'])
+    // Whether two-step sign-in is on: never its secret or recovery codes.
+    .select((select) =>
+      select
+        .exists(
+          select
+            .selectFrom('twoStepAuthenticators')
+            .select('userId')
+            .whereRef('twoStepAuthenticators.userId', '=', 'users.id')
+            .where('twoStepAuthenticators.confirmedAt', 'is not', null),
+        )
+        .as('twoStepEnabled'),
+    )
     .where('id', '=', userId)
     .executeTakeFirst();
   if (!user) return undefined;
@@ -53,13 +65,7 @@ export async function readMemberData(db: Kysely<Database>, userId: string) {
     .where('userId', '=', userId)
     .orderBy('createdAt')
     .execute();
-  // Never a passkey's public key or credential id: what the member may read, not what signs in.
-  const passkeys = await db
-    .selectFrom('passkeys')
-    .select(['name', 'createdAt', 'lastUsedAt', 'transports'])
-    .where('userId', '=', userId)
-    .orderBy('createdAt')
-    .execute();
+  const passkeys = await readPasskeys(db, userId);
   // The mail about the account, to whichever address it went. Never mail that names no account:
   // a deletion's confirmation to this address is a former owner's (migrations/0016).
   const emails = await db
@@ -68,5 +74,30 @@ export async function readMemberData(db: Kysely<Database>, userId: string) {
     .where('userId', '=', userId)
     .orderBy('createdAt')
     .execute();
-  return { user, identities, sessions, purchases, appStoreSubscriptions, passkeys, emails };
+  const signIns = await db
+    .selectFrom('signInEvents')
+    .select(['createdAt', 'method', 'outcome', 'deviceLabel', 'clientAddress'])
+    .where('userId', '=', userId)
+    .orderBy('createdAt')
+    .execute();
+  return {
+    user,
+    identities,
+    sessions,
+    purchases,
+    appStoreSubscriptions,
+    passkeys,
+    emails,
+    signIns,
+  };
+}
+
+/** Never a passkey's public key or credential id: what the member may read, not what signs in. */
+function readPasskeys(db: Kysely<Database>, userId: string) {
+  return db
+    .selectFrom('passkeys')
+    .select(['name', 'createdAt', 'lastUsedAt', 'transports'])
+    .where('userId', '=', userId)
+    .orderBy('createdAt')
+    .execute();
 }

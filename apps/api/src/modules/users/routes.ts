@@ -24,6 +24,10 @@ export const userRoutes: FastifyPluginAsyncZod<{
     return data;
   });
 
+  serveEndpoint(app, endpoints.listSignIns, async function listSignIns(request) {
+    return { data: await authService.listSignIns(callerOf(request).userId) };
+  });
+
   serveEndpoint(app, endpoints.listSessions, async function listSessions(request) {
     return { data: await authService.listSessions(callerOf(request)) };
   });

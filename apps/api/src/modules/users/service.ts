@@ -11,6 +11,35 @@ const iso = (value: Date | null): string | null => value?.toISOString() ?? null;
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
+type SignInRow = NonNullable<
+  Awaited<ReturnType<typeof exportRepo.readMemberData>>
+>['signIns'][number];
+
+/** One sign-in or failed attempt as the export (and Account Settings) shows it. */
+function exportedSignIn(event: SignInRow): DataExport['signIns'][number] {
+  return {
+    at: event.createdAt.toISOString(),
+    method: event.method,
+    device: event.deviceLabel,
+    address: event.clientAddress,
+    outcome: event.outcome,
+  };
+}
+
+type PasskeyRow = NonNullable<
+  Awaited<ReturnType<typeof exportRepo.readMemberData>>
+>['passkeys'][number];
+
+/** A passkey as the export shows it: what the member may read, never its key. */
+function exportedPasskey(passkey: PasskeyRow): DataExport['passkeys'][number] {
+  return {
+    name: passkey.name,
+    createdAt: passkey.createdAt.toISOString(),
+    lastUsedAt: iso(passkey.lastUsedAt),
+    transports: passkey.transports,
+  };
+}
+
 export function createUsersService(deps: { db: Kysely<Database> }) {
   return {
     /**
@@ -23,6 +52,7 @@ export function createUsersService(deps: { db: Kysely<Database> }) {
         email: account.email,
         subscriptionEndDate: account.subscriptionEndDate?.toISOString() ?? null,
         hasPassword: account.hasPassword,
+        twoStepEnabled: account.twoStepEnabled,
       };
     },
 
@@ -40,6 +70,7 @@ export function createUsersService(deps: { db: Kysely<Database> }) {
           emailVerifiedAt: iso(user.emailVerifiedAt),
           hasPassword: user.passwordHash !== null,
           subscriptionEndDate: iso(user.subscriptionEndDate),
+          twoStepEnabled: Boolean(user.twoStepEnabled),
         },
         identities: data.identities.map((identity) => ({
           provider: identity.provider,
@@ -75,18 +106,14 @@ export function createUsersService(deps: { db: Kysely<Database> }) {
           autoRenew: subscription.autoRenew,
           gracePeriodExpiresAt: iso(subscription.gracePeriodExpiresAt),
         })),
-        passkeys: data.passkeys.map((passkey) => ({
-          name: passkey.name,
-          createdAt: passkey.createdAt.toISOString(),
-          lastUsedAt: iso(passkey.lastUsedAt),
-          transports: passkey.transports,
-        })),
+        passkeys: data.passkeys.map(exportedPasskey),
         emails: data.emails.map((email) => ({
           template: email.template,
           recipient: email.recipient,
           createdAt: email.createdAt.toISOString(),
           sentAt: iso(email.sentAt),
         })),
+        signIns: data.signIns.map(exportedSignIn),
       };
     },
   };

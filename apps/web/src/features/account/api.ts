@@ -5,6 +5,9 @@ import {
   type ChangePasswordRequest,
   type DeleteAccountRequest,
   emailChangeUndoMessages,
+  type RenewRecoveryCodesRequest,
+  type TwoStepConfirmRequest,
+  type TwoStepDisableRequest,
   type VerifyEmailRequest,
 } from '@kegel/contract';
 import { startRegistration } from '@simplewebauthn/browser';
@@ -44,11 +47,12 @@ export function emailPasswordLink(email: string): Promise<Acknowledgement> {
   return api.call('requestPasswordReset', { body: { email } });
 }
 
-export function useChangeEmail() {
+export function useChangeEmail({ showOnField }: SendingForm = {}) {
   return useMutation({
     mutationFn: changeEmail,
     meta: {
       toasts: { pending: 'Changing email', success: 'Confirmation email sent successfully' },
+      showOnField,
     },
   });
 }
@@ -237,4 +241,50 @@ export function useForgetSession(): () => void {
     queryClient.removeQueries();
     tokenStore.clear();
   }, [queryClient]);
+}
+
+/** Two-step sign-in's writes all change the profile's `twoStepEnabled`, or may: read it again. */
+function useProfileRefresh(): () => Promise<void> {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: sessionQueries.profile().queryKey });
+}
+
+/** A new authenticator secret (and its QR code's URL): nothing changes until confirmed. */
+export function useSetUpTwoStep() {
+  return useMutation({ mutationFn: () => api.call('setUpTwoStep', {}) });
+}
+
+export function useConfirmTwoStep({ showOnField }: SendingForm = {}) {
+  const refreshProfile = useProfileRefresh();
+  return useMutation({
+    mutationFn: (request: TwoStepConfirmRequest) => api.call('confirmTwoStep', { body: request }),
+    meta: {
+      toasts: { pending: 'Checking the code', success: 'Two-step sign-in is on' },
+      showOnField,
+    },
+    onSuccess: refreshProfile,
+  });
+}
+
+export function useTurnOffTwoStep({ showOnField }: SendingForm = {}) {
+  const refreshProfile = useProfileRefresh();
+  return useMutation({
+    mutationFn: (request: TwoStepDisableRequest) => api.call('turnOffTwoStep', { body: request }),
+    meta: {
+      toasts: { pending: 'Turning two-step sign-in off', success: 'Two-step sign-in is off' },
+      showOnField,
+    },
+    onSuccess: refreshProfile,
+  });
+}
+
+export function useRenewRecoveryCodes({ showOnField }: SendingForm = {}) {
+  return useMutation({
+    mutationFn: (request: RenewRecoveryCodesRequest) =>
+      api.call('renewRecoveryCodes', { body: request }),
+    meta: {
+      toasts: { pending: 'Making new recovery codes', success: 'New recovery codes made' },
+      showOnField,
+    },
+  });
 }

@@ -64,10 +64,13 @@ export function useContractForm<Schema extends z.$ZodType<FieldValues, FieldValu
 
   /**
    * For the write's meta (`useRegister({ showOnField })`): puts a 400 whose message is one of
-   * `serverMessages` under its field and says so, so that no toast repeats it.
+   * `serverMessages` under its field and says so, so that no toast repeats it. A 401 too: a
+   * sign-in's wrong code is one (it counts like a wrong password).
    */
   function showOnField(error: Error): boolean {
-    if (!(error instanceof ApiError) || error.statusCode !== 400) return false;
+    if (!(error instanceof ApiError) || (error.statusCode !== 400 && error.statusCode !== 401)) {
+      return false;
+    }
     const byField = Object.entries(options.serverMessages ?? {}) as Array<
       [FieldPath<Values>, readonly string[] | undefined]
     >;

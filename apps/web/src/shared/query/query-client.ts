@@ -25,6 +25,11 @@ declare module '@tanstack/react-query' {
        * toast repeats it.
        */
       showOnField?: (error: Error) => boolean;
+      /**
+       * True for a success that is only a step on the way (a sign-in that now asks for its
+       * code): its progress toast goes without a word, the page shows what comes next.
+       */
+      isStepOnTheWay?: (data: unknown) => boolean;
     };
   }
 }
@@ -68,9 +73,12 @@ export function createQueryClient(): QueryClient {
         const texts = mutation.meta?.toasts;
         if (texts) startProgressToast(toastIdOf(mutation.mutationId), texts);
       },
-      onSuccess: (_data, _variables, _context, mutation) => {
+      onSuccess: (data, _variables, _context, mutation) => {
         const texts = mutation.meta?.toasts;
-        if (texts) succeedProgressToast(toastIdOf(mutation.mutationId), texts);
+        if (!texts) return;
+        const id = toastIdOf(mutation.mutationId);
+        if (mutation.meta?.isStepOnTheWay?.(data)) dismissProgressToast(id);
+        else succeedProgressToast(id, texts);
       },
       onError: (error, _variables, _context, mutation) => {
         const id = toastIdOf(mutation.mutationId);

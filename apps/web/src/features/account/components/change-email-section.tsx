@@ -1,11 +1,13 @@
 import { ChangeEmailRequestSchema } from '@kegel/contract';
 
 import { useContractForm } from '../../../shared/forms/use-contract-form';
+import { useProfile } from '../../../shared/session/session';
 import { MessageSentIcon } from '../../../shared/ui/icons/icon-set';
 import { PasswordInput } from '../../../shared/ui/password-input';
 import { TextInput } from '../../../shared/ui/text-input';
 import { useChangeEmail } from '../api';
 import { EditableSection, FormActions, type SectionControls } from './editable-section';
+import { SecondFactorField, secondFactorServerMessages } from './second-factor-field';
 import styles from './settings.module.css';
 
 /** The email section of Account Settings: the address, and a form behind 'Change Email'. */
@@ -28,11 +30,13 @@ export function ChangeEmailSection({ currentEmail }: { currentEmail: string }): 
 }
 
 function ChangeEmailForm({ close, finish }: SectionControls): React.JSX.Element {
-  const { form, field } = useContractForm(ChangeEmailRequestSchema, {
-    newEmail: '',
-    password: '',
-  });
-  const changeEmail = useChangeEmail();
+  const { form, field, showOnField } = useContractForm(
+    ChangeEmailRequestSchema,
+    { newEmail: '', password: '' },
+    { serverMessages: { code: secondFactorServerMessages } },
+  );
+  const changeEmail = useChangeEmail({ showOnField });
+  const isTwoStepOn = useProfile().data?.twoStepEnabled === true;
 
   const onSubmit = form.handleSubmit((values) => {
     changeEmail.mutate(values, { onSuccess: finish });
@@ -52,6 +56,7 @@ function ChangeEmailForm({ close, finish }: SectionControls): React.JSX.Element 
         autoComplete="current-password"
         {...field('password')}
       />
+      {isTwoStepOn ? <SecondFactorField {...field('code')} /> : null}
       <FormActions isSubmitting={changeEmail.isPending} onCancel={close} />
     </form>
   );

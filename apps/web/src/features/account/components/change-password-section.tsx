@@ -1,5 +1,6 @@
 import { ChangePasswordFormSchema, newPasswordServerMessages } from '@kegel/contract';
 
+import { useProfile } from '../../../shared/session/session';
 import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { CheckIcon } from '../../../shared/ui/icons/icon-set';
 import { NewPasswordFields } from '../../../shared/ui/new-password-fields';
@@ -7,6 +8,7 @@ import { PasswordInput } from '../../../shared/ui/password-input';
 import { useChangePassword } from '../api';
 import { EditableSection, FormActions, type SectionControls } from './editable-section';
 import styles from './settings.module.css';
+import { SecondFactorField, secondFactorServerMessages } from './second-factor-field';
 
 /** The Change Password section of Account Settings. */
 export function ChangePasswordSection(): React.JSX.Element {
@@ -31,13 +33,19 @@ function ChangePasswordFormFields({ close, finish }: SectionControls): React.JSX
   const { form, field, showOnField } = useContractForm(
     ChangePasswordFormSchema,
     { oldPassword: '', newPassword: '', confirmPassword: '' },
-    { serverMessages: { newPassword: newPasswordServerMessages } },
+    {
+      serverMessages: {
+        newPassword: newPasswordServerMessages,
+        code: secondFactorServerMessages,
+      },
+    },
   );
   const changePassword = useChangePassword({ showOnField });
+  const isTwoStepOn = useProfile().data?.twoStepEnabled === true;
 
   // The confirmation is checked by the form and never sent.
-  const onSubmit = form.handleSubmit(({ oldPassword, newPassword }) => {
-    changePassword.mutate({ oldPassword, newPassword }, { onSuccess: finish });
+  const onSubmit = form.handleSubmit(({ oldPassword, newPassword, code }) => {
+    changePassword.mutate({ oldPassword, newPassword, code }, { onSuccess: finish });
   });
 
   return (
@@ -48,6 +56,7 @@ function ChangePasswordFormFields({ close, finish }: SectionControls): React.JSX
         {...field('oldPassword')}
       />
       <NewPasswordFields field={field} />
+      {isTwoStepOn ? <SecondFactorField {...field('code')} /> : null}
       <FormActions isSubmitting={changePassword.isPending} onCancel={close} />
     </form>
   );

@@ -8,6 +8,8 @@ import { ChangePasswordSection } from '../components/change-password-section';
 import { PasskeysSection } from '../components/passkeys-section';
 import { SetPasswordSection } from '../components/set-password-section';
 import { SignedInDevicesSection } from '../components/signed-in-devices-section';
+import { TwoStepSection } from '../components/two-step-section';
+import { SignInHistorySection } from '../components/sign-in-history-section';
 import styles from '../components/settings.module.css';
 
 /** `/dashboard/settings`: 'Account Settings'. */
@@ -39,7 +41,9 @@ export function SettingsPage(): React.JSX.Element | null {
           </>
         )}
         <PasskeysSection />
+        <TwoStepSection isOn={profile.twoStepEnabled} />
         <SignedInDevicesSection />
+        <SignInHistorySection />
         <DownloadDataSection />
         <DeleteAccountSection hasPassword={profile.hasPassword} />
       </div>

@@ -8,18 +8,30 @@ import { AuthCard } from '../../../shared/ui/card';
 import { PasswordInput } from '../../../shared/ui/password-input';
 import { EmailInput } from '../../../shared/ui/text-input';
 import { useLogin } from '../api';
-import { useGoOnAfterSignIn } from '../use-go-on-after-sign-in';
+import { useAfterFirstStep, useWaitingSignIn } from '../use-code-step';
 import styles from '../components/auth-form.module.css';
 import { PasskeySignIn } from '../components/passkey-sign-in';
+import { TwoStepCodeStep } from '../components/two-step-code-step';
 import { SocialSignIn } from '../social/social-sign-in';
 
-/** `/auth/login`: on success, back to the page in `r`, else to /dashboard. */
+/**
+ * `/auth/login`: on success, back to the page in `r`, else to /dashboard. With two-step sign-in
+ * on, the code step follows the password (or Google, or Apple) on the same address.
+ */
 export function LoginPage(): React.JSX.Element {
+  const waitingSignIn = useWaitingSignIn();
+  if (waitingSignIn) return <TwoStepCodeStep key={waitingSignIn} mfaToken={waitingSignIn} />;
+  return <PasswordStep />;
+}
+
+function PasswordStep(): React.JSX.Element {
   const login = useLogin();
-  const goOn = useGoOnAfterSignIn();
+  const afterFirstStep = useAfterFirstStep();
   const { form, field } = useContractForm(LoginRequestSchema, { email: '', password: '' });
 
-  const onSubmit = form.handleSubmit((values) => login.mutate(values, { onSuccess: goOn }));
+  const onSubmit = form.handleSubmit((values) =>
+    login.mutate(values, { onSuccess: afterFirstStep }),
+  );
 
   return (
     <AuthCard title="Sign In" subtitle="Welcome back. Sign in to manage your membership.">

@@ -7,7 +7,7 @@ import { Button } from '../../../shared/ui/button';
 import { AppleIcon, GoogleIcon } from '../../../shared/ui/icons/icon-set';
 import { toasts } from '../../../shared/ui/toasts';
 import { socialQueries, useAppleLogin, useGoogleLogin } from '../api';
-import { useGoOnAfterSignIn } from '../use-go-on-after-sign-in';
+import { useAfterFirstStep } from '../use-code-step';
 import styles from '../components/auth-form.module.css';
 import { requestAppleIdentityToken, requestGoogleCode, SignInCancelled } from './provider-flows';
 
@@ -20,7 +20,7 @@ export function SocialSignIn(): React.JSX.Element | null {
   const providers = useQuery(socialQueries.providers());
   const googleLogin = useGoogleLogin();
   const appleLogin = useAppleLogin();
-  const goOn = useGoOnAfterSignIn();
+  const afterFirstStep = useAfterFirstStep();
   const [isPopupOpen, setIsPopupOpen] = useState(false);
   const busy = isPopupOpen || googleLogin.isPending || appleLogin.isPending;
   const google = providers.data?.google;
@@ -59,7 +59,7 @@ export function SocialSignIn(): React.JSX.Element | null {
       if (!google) throw new Error(socialMessages.googleOff);
       return requestGoogleCode(google);
     });
-    if (code) googleLogin.mutate(code, { onSuccess: goOn });
+    if (code) googleLogin.mutate(code, { onSuccess: afterFirstStep });
   };
 
   const continueWithApple = async () => {
@@ -69,7 +69,7 @@ export function SocialSignIn(): React.JSX.Element | null {
       if (!nonce) throw new Error('Sign in with Apple is still loading. Please try again.');
       return requestAppleIdentityToken(apple, nonce);
     });
-    if (request) appleLogin.mutate(request, { onSuccess: goOn });
+    if (request) appleLogin.mutate(request, { onSuccess: afterFirstStep });
     // Each nonce works once: have the next one ready.
     void appleNonce.refetch();
   };
