@@ -38,7 +38,7 @@ test('a member turns two-step sign-in on, signs in with a code and with a recove
   await page.goto('/auth/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 
   // Turn it on: scan (or type the key), confirm with a code, save the recovery codes.
@@ -74,7 +74,7 @@ test('a member turns two-step sign-in on, signs in with a code and with a recove
   await page.goto('/auth/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Two-step sign-in' })).toBeVisible();
   await expect(page).toHaveURL(/\/auth\/login$/);
   await expectNoSeriousA11yViolations(page);
@@ -88,7 +88,7 @@ test('a member turns two-step sign-in on, signs in with a code and with a recove
     await page.goto('/auth/login');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await page.getByRole('button', { name: 'Use a recovery code' }).click();
     await page.getByRole('textbox', { name: 'Recovery code' }).fill(recoveryCode);
     await page.getByRole('button', { name: 'Verify' }).click();
