@@ -26,6 +26,7 @@ import {
   PasskeyCreationOptionsSchema,
   PasskeyItemSchema,
   PasskeyParamsSchema,
+  RemovePasskeyRequestSchema,
   PasskeyRequestOptionsSchema,
   PasskeySignInRequestSchema,
   PasskeysResponseSchema,
@@ -325,7 +326,7 @@ export const endpoints = {
     summary:
       'Download your data: one JSON document, an attachment named kegel-coach-data-YYYY-MM-DD.json.',
     description:
-      'Profile, sign-in identities (provider and email), sessions, purchases and refunds, App Store subscriptions, passkeys (name, when added and last used, transports), the emails sent to the member (template, time, recipient) and the sign-in history (90 days of sign-ins and failed attempts). Never a password hash, token, code, passkey key or email body.',
+      'Profile, sign-in identities (provider and email), sessions, purchases and refunds, App Store subscriptions, passkeys (name, when added and last used, transports), whether two-step sign-in is on, the emails sent to the member (template, time, recipient) and the sign-in history (90 days of sign-ins and failed attempts). Never a password hash, token, code, two-step secret, recovery code, passkey key or email body.',
     success: { 200: DataExportSchema },
   }),
   listSignIns: defineEndpoint(routes.listSignIns, {
@@ -369,10 +370,11 @@ export const endpoints = {
     tag: 'Passkeys',
     summary: "Removes one of the member's passkeys (404 for anyone else's).",
     description:
-      'Refused with 409 when it is the last way to sign in: an account with no password, no Google or Apple identity and this one passkey.',
+      'Refused with 409 when it is the last way to sign in: an account with no password, no Google or Apple identity and this one passkey. While two-step sign-in is on, the body carries a current code or a recovery code (`code`): 400 without it or with a wrong one.',
     params: PasskeyParamsSchema,
+    body: RemovePasskeyRequestSchema,
     success: { 200: MessageSchema },
-    errors: [404, 409],
+    errors: [400, 404, 409, 429],
   }),
   deleteAccount: defineEndpoint(routes.deleteAccount, {
     tag: 'Profile',

@@ -47,17 +47,6 @@ export const socialMessages = {
     'The account that used this email moved to another address recently, and this address can still take it back: use the “This was not me” button in the email we sent here.',
 } as const;
 
-/** Passkeys: what their calls answer when they refuse (shown as they are by the web app). */
-export const passkeyMessages = {
-  notFound: 'Passkey not found',
-  lastWayToSignIn:
-    'This passkey is the only way to sign in to your account. Set a password (or add another passkey) before removing it.',
-  signInFailed: 'Passkey sign-in failed. Please try again.',
-  tooManyFailures: 'Too many failed sign-in attempts. Please try again later.',
-  registrationFailed: 'The passkey could not be added. Please try again.',
-  alreadyRegistered: 'This passkey is already added to an account.',
-} as const;
-
 /** Two-step sign-in: its code fields, its sign-in step and its settings (ADR 018). */
 export const twoStepMessages = {
   codeRequired: 'Enter the 6-digit code from your authenticator app',
@@ -75,4 +64,15 @@ export const twoStepMessages = {
   notOn: 'Two-step sign-in is not on.',
   signInExpired: 'This sign-in has expired or was used already. Please sign in again.',
   turnedOff: 'Two-step sign-in is off.',
+} as const;
+
+/** Passkeys: what their calls answer when they refuse (shown as they are by the web app). */
+export const passkeyMessages = {
+  notFound: 'Passkey not found',
+  lastWayToSignIn:
+    'This passkey is the only way to sign in to your account. Set a password (or add another passkey) before removing it.',
+  signInFailed: 'Passkey sign-in failed. Please try again.',
+  tooManyFailures: 'Too many failed sign-in attempts. Please try again later.',
+  registrationFailed: 'The passkey could not be added. Please try again.',
+  alreadyRegistered: 'This passkey is already added to an account.',
 } as const;

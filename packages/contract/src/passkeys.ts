@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 
 import { fieldMessages, IsoDateTimeSchema } from './fields';
+import { SecondFactorCodeSchema } from './two-step';
 
 /** base64url, as WebAuthn's JSON forms carry every binary value; bounded like any input. */
 const base64Url = (maxLength: number) =>
@@ -149,4 +150,10 @@ export type PasskeysResponse = z.infer<typeof PasskeysResponseSchema>;
 export const PasskeyParamsSchema = z.object({ id: z.string() });
 
 export const RenamePasskeyRequestSchema = z.object({ name: PasskeyNameSchema });
+
+/** Removing a passkey: while two-step sign-in is on, a current code or a recovery code. */
+export const RemovePasskeyRequestSchema = z.optional(
+  z.nullable(z.object({ code: z.optional(SecondFactorCodeSchema) })),
+);
+export type RemovePasskeyRequest = z.infer<typeof RemovePasskeyRequestSchema>;
 export type RenamePasskeyRequest = z.infer<typeof RenamePasskeyRequestSchema>;

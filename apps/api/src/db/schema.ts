@@ -21,12 +21,12 @@ export interface Database {
   userIdentities: UserIdentitiesTable;
   usedSignInNonces: UsedSignInNoncesTable;
   stripeCustomerDeletions: StripeCustomerDeletionsTable;
-  passkeys: PasskeysTable;
-  passkeyChallenges: PasskeyChallengesTable;
   twoStepAuthenticators: TwoStepAuthenticatorsTable;
   twoStepRecoveryCodes: TwoStepRecoveryCodesTable;
   twoStepChallenges: TwoStepChallengesTable;
   signInEvents: SignInEventsTable;
+  passkeys: PasskeysTable;
+  passkeyChallenges: PasskeyChallengesTable;
 }
 
 export interface SchemaMigrationsTable {
@@ -256,35 +256,6 @@ export interface StripeCustomerDeletionsTable {
   lastError: string | null;
 }
 
-/** A member's passkey: a WebAuthn credential's public half (migrations/0017). */
-export interface PasskeysTable {
-  id: Generated<string>;
-  userId: string;
-  /** base64url, as the browser names the credential. */
-  credentialId: string;
-  /** The COSE public key, base64url. */
-  publicKey: string;
-  /** bigint: read it through the repo, which turns it into a number. */
-  counter: ColumnType<string, number, number>;
-  transports: ColumnType<string[], string[], string[]>;
-  deviceType: 'singleDevice' | 'multiDevice';
-  backedUp: boolean;
-  name: string;
-  createdAt: Generated<Date>;
-  lastUsedAt: Date | null;
-}
-
-export type PasskeyChallengePurpose = 'register' | 'login';
-
-/** A challenge handed out and not used yet, by its SHA-256 (migrations/0017). */
-export interface PasskeyChallengesTable {
-  challengeHash: string;
-  purpose: PasskeyChallengePurpose;
-  /** For a registration: the member and the session that asked. */
-  userId: string | null;
-  sessionId: string | null;
-  expiresAt: Date;
-}
 /** A member's authenticator app (migrations/0018): on once `confirmedAt` is set. */
 export interface TwoStepAuthenticatorsTable {
   userId: string;
@@ -335,3 +306,32 @@ export interface SignInEventsTable {
 }
 
 export type SignInOutcome = 'success' | 'failure';
+/** A member's passkey: a WebAuthn credential's public half (migrations/0017). */
+export interface PasskeysTable {
+  id: Generated<string>;
+  userId: string;
+  /** base64url, as the browser names the credential. */
+  credentialId: string;
+  /** The COSE public key, base64url. */
+  publicKey: string;
+  /** bigint: read it through the repo, which turns it into a number. */
+  counter: ColumnType<string, number, number>;
+  transports: ColumnType<string[], string[], string[]>;
+  deviceType: 'singleDevice' | 'multiDevice';
+  backedUp: boolean;
+  name: string;
+  createdAt: Generated<Date>;
+  lastUsedAt: Date | null;
+}
+
+export type PasskeyChallengePurpose = 'register' | 'login';
+
+/** A challenge handed out and not used yet, by its SHA-256 (migrations/0017). */
+export interface PasskeyChallengesTable {
+  challengeHash: string;
+  purpose: PasskeyChallengePurpose;
+  /** For a registration: the member and the session that asked. */
+  userId: string | null;
+  sessionId: string | null;
+  expiresAt: Date;
+}

@@ -149,12 +149,16 @@ function createServices(api: Api, config: Config, hasher: PasswordHasher): Share
     authService,
     socialService,
     twoStepService,
-    passkeysService: createPasskeys(api, config, authService),
+    passkeysService: createPasskeys(api, config, { authService, twoStepService }),
   };
 }
 
 /** Passkeys: their relying party from PUBLIC_URL, sessions opened by the auth module. */
-function createPasskeys(api: Api, config: Config, authService: AuthService): PasskeysService {
+function createPasskeys(
+  api: Api,
+  config: Config,
+  services: Pick<SharedServices, 'authService' | 'twoStepService'>,
+): PasskeysService {
   return createPasskeysService({
     db: api.database.db,
     relyingParty: relyingPartyOf(config.publicUrl),
@@ -164,7 +168,8 @@ function createPasskeys(api: Api, config: Config, authService: AuthService): Pas
       limit: config.authAttemptsPerAddressPerHour,
       windowSeconds: 60 * 60,
     },
-    sessions: authService,
+    sessions: services.authService,
+    secondStep: services.twoStepService,
     mail: api.mail,
     publicUrl: config.publicUrl,
     supportEmail: config.supportEmail,

@@ -1,5 +1,5 @@
 import type { PasskeyItem, PasskeysResponse, TokenPair } from '@kegel/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { registerAndLogin } from '../support/accounts';
 import {
@@ -9,6 +9,13 @@ import {
 } from '../support/passkey-authenticator';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
+import {
+  appCode,
+  turnOnTwoStep,
+  useMovableClock,
+  waitForNextCode,
+  wrongCodeFor,
+} from '../support/two-step';
 
 const NOT_FOUND = { statusCode: 404, error: 'Not Found', message: 'Passkey not found' };
 
@@ -19,6 +26,7 @@ describe.each(testDatabaseKinds)("a member's passkeys on $name", (kind) => {
     server = await startTestServer(kind);
   });
   afterAll(() => server.close());
+  afterEach(() => vi.useRealTimers());
 
   const member = () => registerAndLogin(server.app, uniqueEmail('passkey-list'), 'correct horse');
 
@@ -61,6 +69,28 @@ describe.each(testDatabaseKinds)("a member's passkeys on $name", (kind) => {
       .execute();
     return tokens;
   }
+
+  it('asks for a current two-step code to remove a passkey while two-step sign-in is on', async () => {
+    useMovableClock();
+    const { accessToken } = await member();
+    const added = await addPasskey(server.app, accessToken, createPasskeyAuthenticator(), 'Phone');
+    const { secret } = await turnOnTwoStep(server.app, accessToken);
+    waitForNextCode();
+
+    const withoutCode = await call('DELETE', `/users/passkeys/${added.id}`, accessToken);
+    expect(withoutCode.statusCode, withoutCode.body).toBe(400);
+    const wrong = await call('DELETE', `/users/passkeys/${added.id}`, accessToken, {
+      code: wrongCodeFor(secret),
+    });
+    expect(wrong.statusCode, wrong.body).toBe(400);
+    expect(await passkeysOf(accessToken)).toHaveLength(1);
+
+    const right = await call('DELETE', `/users/passkeys/${added.id}`, accessToken, {
+      code: appCode(secret),
+    });
+    expect(right.statusCode, right.body).toBe(200);
+    expect(await passkeysOf(accessToken)).toEqual([]);
+  });
 
   it('lists his passkeys, oldest first, and only his', async () => {
     const { accessToken } = await member();

@@ -69,7 +69,12 @@ export const passkeyAccountRoutes: FastifyPluginAsyncZod<{ passkeysService: Pass
     });
 
     serveEndpoint(app, endpoints.removePasskey, async function removePasskey(request) {
-      await passkeysService.remove(callerOf(request).userId, request.params.id);
+      await passkeysService.remove(
+        callerOf(request).userId,
+        request.params.id,
+        request.body?.code,
+        callerAt(request),
+      );
       return { message: 'Passkey removed' };
     });
   };

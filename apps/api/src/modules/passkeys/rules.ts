@@ -50,6 +50,14 @@ export interface PasskeysServiceDependencies {
    */
   failedSignInsPerAddress: RateLimitRule;
   sessions: SessionOpener;
+  /** Two-step sign-in: while it is on, removing a passkey takes a current code (ADR 018). */
+  secondStep: {
+    requireSecondFactorIfOn(
+      userId: string,
+      code: string | undefined,
+      caller: Caller,
+    ): Promise<void>;
+  };
   /** The owner is told of every passkey added: a stolen session must not add one unseen. */
   mail: Mailer;
   publicUrl: string;

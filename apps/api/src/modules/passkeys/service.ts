@@ -36,6 +36,10 @@ export function createPasskeysService(deps: PasskeysServiceDependencies) {
       signInWithPasskey(deps, response, caller),
     list: (userId: string) => listPasskeys(db, userId),
     rename: (userId: string, id: string, name: string) => renamePasskey(db, userId, id, name),
-    remove: (userId: string, id: string) => removePasskey(db, userId, id),
+    /** While two-step sign-in is on, only with a current code: a stolen session cannot. */
+    remove: async (userId: string, id: string, code: string | undefined, caller: Caller) => {
+      await deps.secondStep.requireSecondFactorIfOn(userId, code, caller);
+      await removePasskey(db, userId, id);
+    },
   };
 }

@@ -169,11 +169,13 @@ export function useRenamePasskey() {
   });
 }
 
-export function useRemovePasskey() {
+/** Removes a passkey; `code` while two-step sign-in is on (a code from the app, or a recovery code). */
+export function useRemovePasskey({ showOnField }: SendingForm = {}) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.call('removePasskey', { params: { id } }),
-    meta: { toasts: { pending: 'Removing passkey', success: 'Passkey removed' } },
+    mutationFn: ({ id, code }: { id: string; code?: string }) =>
+      api.call('removePasskey', { params: { id }, body: code ? { code } : undefined }),
+    meta: { toasts: { pending: 'Removing passkey', success: 'Passkey removed' }, showOnField },
     onSettled: () => queryClient.invalidateQueries({ queryKey: passkeyListQuery().queryKey }),
   });
 }

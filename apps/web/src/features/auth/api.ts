@@ -2,13 +2,14 @@ import {
   type Acknowledgement,
   type AppleVerifyTokenRequest,
   type LoginRequest,
+  type MfaVerifyRequest,
   type PasskeyAuthenticationResponse,
   type PasskeyRequestOptions,
-  type MfaVerifyRequest,
   type RegisteredUser,
   type RegisterRequest,
   type ResetPasswordConfirmRequest,
   type SignInResponse,
+  type TokenPair,
 } from '@kegel/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
@@ -105,15 +106,6 @@ function loginWithAppleToken(request: AppleVerifyTokenRequest): Promise<SignInRe
   return api.call('signInWithApple', { body: request });
 }
 
-/** A fresh challenge for signing in with a passkey (single use, five minutes). */
-export function passkeySignInOptions(): Promise<PasskeyRequestOptions> {
-  return api.call('passkeySignInOptions', {});
-}
-
-function loginWithPasskey(response: PasskeyAuthenticationResponse): Promise<SignInResponse> {
-  return api.call('signInWithPasskey', { body: { response } });
-}
-
 function verifyTwoStep(request: MfaVerifyRequest): Promise<SignInResponse> {
   return api.call('verifyTwoStep', { body: request });
 }
@@ -121,6 +113,15 @@ function verifyTwoStep(request: MfaVerifyRequest): Promise<SignInResponse> {
 /** The code step of a sign-in: the code (or a recovery code) with the sign-in's token. */
 export function useVerifyTwoStep({ showOnField }: SendingForm = {}) {
   return useSignIn(verifyTwoStep, 'Checking the code', { showOnField });
+}
+
+/** A fresh challenge for signing in with a passkey (single use, five minutes). */
+export function passkeySignInOptions(): Promise<PasskeyRequestOptions> {
+  return api.call('passkeySignInOptions', {});
+}
+
+function loginWithPasskey(response: PasskeyAuthenticationResponse): Promise<TokenPair> {
+  return api.call('signInWithPasskey', { body: { response } });
 }
 
 export function useLogin() {

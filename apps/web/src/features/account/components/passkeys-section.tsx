@@ -1,4 +1,8 @@
-import { type PasskeyItem, RenamePasskeyRequestSchema } from '@kegel/contract';
+import {
+  type PasskeyItem,
+  RenamePasskeyRequestSchema,
+  SecondFactorFormSchema,
+} from '@kegel/contract';
 import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -6,11 +10,13 @@ import { useState } from 'react';
 import { useIsAppRunning } from '../../../shared/browser/use-is-app-running';
 import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { formatSessionDate } from '../../../shared/format/dates';
+import { useProfile } from '../../../shared/session/session';
 import { Button } from '../../../shared/ui/button';
 import { Skeleton } from '../../../shared/ui/skeleton';
 import { TextInput } from '../../../shared/ui/text-input';
 import { passkeyListQuery, useAddPasskey, useRemovePasskey, useRenamePasskey } from '../api';
 import { FormActions } from './editable-section';
+import { SecondFactorField, secondFactorServerMessages } from './second-factor-field';
 import styles from './settings.module.css';
 
 /**
@@ -75,6 +81,7 @@ export function PasskeysSection(): React.JSX.Element {
 function PasskeyRow({ passkey }: { passkey: PasskeyItem }): React.JSX.Element {
   const [mode, setMode] = useState<'show' | 'rename' | 'confirmRemove'>('show');
   const removePasskey = useRemovePasskey();
+  const isTwoStepOn = useProfile().data?.twoStepEnabled === true;
   const lastUsed = passkey.lastUsedAt
     ? `Last used ${formatSessionDate(passkey.lastUsedAt)}`
     : 'Never used';
@@ -99,14 +106,18 @@ function PasskeyRow({ passkey }: { passkey: PasskeyItem }): React.JSX.Element {
               </p>
             ) : null}
           </div>
-          {mode === 'confirmRemove' ? (
+          {mode === 'confirmRemove' && isTwoStepOn ? (
+            <RemoveWithCodeForm passkey={passkey} onDone={() => setMode('show')} />
+          ) : mode === 'confirmRemove' ? (
             <div className={styles.actions}>
               <Button
                 variant="danger"
                 size={38}
                 disabled={removePasskey.isPending}
                 aria-label={`Remove ${passkey.name} now`}
-                onClick={() => removePasskey.mutate(passkey.id, { onError: () => setMode('show') })}
+                onClick={() =>
+                  removePasskey.mutate({ id: passkey.id }, { onError: () => setMode('show') })
+                }
               >
                 Remove
               </Button>
@@ -164,6 +175,36 @@ function RenamePasskeyForm({
     >
       <TextInput label="Passkey name" autoComplete="off" {...field('name')} />
       <FormActions isSubmitting={renamePasskey.isPending} onCancel={onDone} submitLabel="Save" />
+    </form>
+  );
+}
+
+/** Removing a passkey while two-step sign-in is on: a current code first (ADR 018). */
+function RemoveWithCodeForm({
+  passkey,
+  onDone,
+}: {
+  passkey: PasskeyItem;
+  onDone: () => void;
+}): React.JSX.Element {
+  const { form, field, showOnField } = useContractForm(
+    SecondFactorFormSchema,
+    { code: '' },
+    { serverMessages: { code: secondFactorServerMessages } },
+  );
+  const removePasskey = useRemovePasskey({ showOnField });
+  const onSubmit = form.handleSubmit(({ code }) => {
+    removePasskey.mutate({ id: passkey.id, code }, { onSuccess: onDone });
+  });
+  return (
+    <form
+      className={styles.form}
+      onSubmit={onSubmit}
+      noValidate
+      aria-label={`Remove ${passkey.name}`}
+    >
+      <SecondFactorField {...field('code')} />
+      <FormActions isSubmitting={removePasskey.isPending} onCancel={onDone} submitLabel="Remove" />
     </form>
   );
 }

@@ -40,8 +40,8 @@ export function SettingsPage(): React.JSX.Element | null {
             <SetPasswordSection email={profile.email} />
           </>
         )}
-        <PasskeysSection />
         <TwoStepSection isOn={profile.twoStepEnabled} />
+        <PasskeysSection />
         <SignedInDevicesSection />
         <SignInHistorySection />
         <DownloadDataSection />

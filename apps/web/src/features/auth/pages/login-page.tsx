@@ -10,8 +10,8 @@ import { EmailInput } from '../../../shared/ui/text-input';
 import { useLogin } from '../api';
 import { useAfterFirstStep, useWaitingSignIn } from '../use-code-step';
 import styles from '../components/auth-form.module.css';
-import { PasskeySignIn } from '../components/passkey-sign-in';
 import { TwoStepCodeStep } from '../components/two-step-code-step';
+import { PasskeySignIn } from '../components/passkey-sign-in';
 import { SocialSignIn } from '../social/social-sign-in';
 
 /**
