@@ -143,29 +143,37 @@ function createServices(api: Api, config: Config, hasher: PasswordHasher): Share
     apple: api.identity.apple,
     secondStep: twoStepService,
   });
-  const passkeysService = createPasskeysService({
-    db,
-    relyingParty: relyingPartyOf(publicUrl),
-    rateLimiter: api.rateLimiter,
-    failedSignInsPerAddress: {
-      name: 'failed-passkey-sign-ins',
-      limit: config.authAttemptsPerAddressPerHour,
-      windowSeconds: 60 * 60,
-    },
-    sessions: authService,
-    secondStep: twoStepService,
-    mail: api.mail,
-    publicUrl,
-    supportEmail,
-  });
   return {
     stripeCustomers,
     paymentsService,
     authService,
     socialService,
     twoStepService,
-    passkeysService,
+    passkeysService: createPasskeys(api, config, { authService, twoStepService }),
   };
+}
+
+/** Passkeys: their relying party from PUBLIC_URL, sessions opened by the auth module. */
+function createPasskeys(
+  api: Api,
+  config: Config,
+  services: Pick<SharedServices, 'authService' | 'twoStepService'>,
+): PasskeysService {
+  return createPasskeysService({
+    db: api.database.db,
+    relyingParty: relyingPartyOf(config.publicUrl),
+    rateLimiter: api.rateLimiter,
+    failedSignInsPerAddress: {
+      name: 'failed-passkey-sign-ins',
+      limit: config.authAttemptsPerAddressPerHour,
+      windowSeconds: 60 * 60,
+    },
+    sessions: services.authService,
+    secondStep: services.twoStepService,
+    mail: api.mail,
+    publicUrl: config.publicUrl,
+    supportEmail: config.supportEmail,
+  });
 }
 
 /** The limits on starting checkouts and on looking them up, from the configuration. */

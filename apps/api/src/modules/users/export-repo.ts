@@ -65,13 +65,7 @@ export async function readMemberData(db: Kysely<Database>, userId: string) {
     .where('userId', '=', userId)
     .orderBy('createdAt')
     .execute();
-  // Never a passkey's public key or credential id: what the member may read, not what signs in.
-  const passkeys = await db
-    .selectFrom('passkeys')
-    .select(['name', 'createdAt', 'lastUsedAt', 'transports'])
-    .where('userId', '=', userId)
-    .orderBy('createdAt')
-    .execute();
+  const passkeys = await readPasskeys(db, userId);
   // The mail about the account, to whichever address it went. Never mail that names no account:
   // a deletion's confirmation to this address is a former owner's (migrations/0016).
   const emails = await db
@@ -96,4 +90,14 @@ export async function readMemberData(db: Kysely<Database>, userId: string) {
     emails,
     signIns,
   };
+}
+
+/** Never a passkey's public key or credential id: what the member may read, not what signs in. */
+function readPasskeys(db: Kysely<Database>, userId: string) {
+  return db
+    .selectFrom('passkeys')
+    .select(['name', 'createdAt', 'lastUsedAt', 'transports'])
+    .where('userId', '=', userId)
+    .orderBy('createdAt')
+    .execute();
 }

@@ -26,6 +26,20 @@ function exportedSignIn(event: SignInRow): DataExport['signIns'][number] {
   };
 }
 
+type PasskeyRow = NonNullable<
+  Awaited<ReturnType<typeof exportRepo.readMemberData>>
+>['passkeys'][number];
+
+/** A passkey as the export shows it: what the member may read, never its key. */
+function exportedPasskey(passkey: PasskeyRow): DataExport['passkeys'][number] {
+  return {
+    name: passkey.name,
+    createdAt: passkey.createdAt.toISOString(),
+    lastUsedAt: iso(passkey.lastUsedAt),
+    transports: passkey.transports,
+  };
+}
+
 export function createUsersService(deps: { db: Kysely<Database> }) {
   return {
     /**
@@ -92,12 +106,7 @@ export function createUsersService(deps: { db: Kysely<Database> }) {
           autoRenew: subscription.autoRenew,
           gracePeriodExpiresAt: iso(subscription.gracePeriodExpiresAt),
         })),
-        passkeys: data.passkeys.map((passkey) => ({
-          name: passkey.name,
-          createdAt: passkey.createdAt.toISOString(),
-          lastUsedAt: iso(passkey.lastUsedAt),
-          transports: passkey.transports,
-        })),
+        passkeys: data.passkeys.map(exportedPasskey),
         emails: data.emails.map((email) => ({
           template: email.template,
           recipient: email.recipient,

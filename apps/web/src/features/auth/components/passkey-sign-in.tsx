@@ -15,7 +15,7 @@ import { Button } from '../../../shared/ui/button';
 import { KeyIcon } from '../../../shared/ui/icons/icon-set';
 import { toasts } from '../../../shared/ui/toasts';
 import { passkeySignInOptions, usePasskeyLogin } from '../api';
-import { useGoOnAfterSignIn } from '../use-go-on-after-sign-in';
+import { useAfterFirstStep } from '../use-code-step';
 
 /**
  * 'Sign in with a passkey', and the passkeys the browser offers in the email field's autofill
@@ -25,7 +25,8 @@ import { useGoOnAfterSignIn } from '../use-go-on-after-sign-in';
 export function PasskeySignIn(): React.JSX.Element | null {
   const isAppRunning = useIsAppRunning();
   const passkeyLogin = usePasskeyLogin();
-  const goOn = useGoOnAfterSignIn();
+  // Always signed in: a passkey sign-in has no second step (the server never asks for a code).
+  const goOn = useAfterFirstStep();
   const [isDialogOpen, setIsDialogOpen] = useState(false);
   // Each round arms the autofill afresh: the button's dialog ends the one that was waiting.
   const [autofillRound, setAutofillRound] = useState(0);
