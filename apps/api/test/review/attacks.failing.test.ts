@@ -5,8 +5,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 
 import { post, register, registerAndLogin } from '../support/accounts';
 import {
+  addPasskey,
   createPasskeyAuthenticator,
   registrationOptions,
+  signInOptions,
   signInWithPasskey,
 } from '../support/passkey-authenticator';
 import { linkIn, startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
@@ -176,5 +178,25 @@ describe.each(testDatabaseKinds)('review: attacks that must fail, on $name', (ki
     );
     // BROKEN today: 200, the account is gone with no code.
     expect(deleted.statusCode, deleted.body).toBe(400);
+  });
+  it('an answer naming an unknown passkey uses up its challenge, as one naming a known passkey does', async () => {
+    const email = uniqueEmail('review-passkey-oracle');
+    const tokens = await registerAndLogin(server.app, email, PASSWORD);
+    const ownKey = createPasskeyAuthenticator();
+    await addPasskey(server.app, tokens.accessToken, ownKey);
+    // A probe: does this credential id belong to some account? Answer one challenge with it...
+    const options = await signInOptions(server.app);
+    const probe = createPasskeyAuthenticator();
+    const probed = await post(server.app, '/auth/passkeys/login/verify', {
+      response: probe.signIn(options),
+    });
+    expect(probed.statusCode).toBe(401);
+    // ...then with one's own passkey: had the id been known, the challenge would be gone.
+    // BROKEN today: 200, an unknown id leaves the challenge unused (and skips the signature
+    // check, a timing difference too), so whether an id is registered can be read.
+    const reused = await post(server.app, '/auth/passkeys/login/verify', {
+      response: ownKey.signIn(options),
+    });
+    expect(reused.statusCode, reused.body).toBe(401);
   });
 });
