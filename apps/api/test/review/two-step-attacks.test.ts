@@ -1,6 +1,6 @@
 // Adversarial review of two-step sign-in (ADR 018): attacks on the code step, the settings and
 // the pathways that give tokens. Each test would fail if its attack worked; all hold today.
-import type { TokenPair } from '@kegel/contract';
+import { type TokenPair, twoStepMessages } from '@kegel/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { getProfile, post, registerAndLogin, resetPasswordThroughLink } from '../support/accounts';
@@ -201,5 +201,24 @@ describe.each(testDatabaseKinds)('review: two-step sign-in under attack on $name
     }
     expect(body).not.toContain(pending.toLowerCase());
     expect(body).not.toContain('sealed');
+  });
+  it('checks no more than the free five of twenty wrong codes sent at once over four mfaTokens', async () => {
+    const member = await memberWithTwoStep('review-parallel-guesses');
+    const tokens = await Promise.all(
+      [1, 2, 3, 4].map(() => passwordStep(server.app, member.email, PASSWORD)),
+    );
+    const wrong = wrongCodeFor(member.secret);
+    const answers = await Promise.all(
+      tokens.flatMap((mfaToken) =>
+        [1, 2, 3, 4, 5].map(() => verifySignIn(server.app, { mfaToken, code: wrong })),
+      ),
+    );
+    const checked = answers.filter(
+      (answer) =>
+        answer.statusCode === 401 &&
+        answer.json<{ message: string }>().message === twoStepMessages.wrongCode,
+    );
+    expect(checked.length).toBeLessThanOrEqual(5);
+    expect(answers.every((answer) => [401, 429, 503].includes(answer.statusCode))).toBe(true);
   });
 });
