@@ -224,6 +224,8 @@ test.describe('account takeover', () => {
     // The reset page itself: the card before it is titled 'Email change cancelled', which a
     // label lookup for 'Email' would also find while the page changes.
     await expect(page).toHaveURL(/\/auth\/reset$/);
+    // The login page stays drawn until the reset page's code has loaded: type into the new one.
+    await expect(page.getByRole('heading', { name: 'Reset Password' })).toBeVisible();
     await page.getByRole('textbox', { name: 'Email' }).fill(owner);
     await page.getByRole('button', { name: /Send/ }).click();
     await page.goto(linkIn(await readEmail(request, owner, 'Reset your Kegel Coach password')));

@@ -51,6 +51,8 @@ test.describe('account journeys', () => {
     await page.goto('/auth/login');
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await expect(page).toHaveURL(/\/auth\/reset$/);
+    // The login page stays drawn until the reset page's code has loaded: type into the new one.
+    await expect(page.getByRole('heading', { name: 'Reset Password' })).toBeVisible();
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send Link to Email' }).click();
     await expect(page.getByRole('heading', { name: 'Check Your Email Inbox!' })).toBeVisible();
