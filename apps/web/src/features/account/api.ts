@@ -144,9 +144,7 @@ export const passkeyListQuery = () =>
  * while two-step sign-in is on: a passkey signs in with no code, so adding one takes a code.
  */
 async function addPasskey({ code }: { code?: string } = {}): Promise<PasskeyItem> {
-  const optionsJSON = await api.call('passkeyRegistrationOptions', {
-    body: code ? { code } : undefined,
-  });
+  const optionsJSON = await api.call('passkeyRegistrationOptions', { body: code ? { code } : {} });
   const response = await startRegistration({ optionsJSON }).catch((error: unknown) => {
     throw passkeyDialogError(error);
   });
