@@ -70,7 +70,6 @@ export function createAccountDeletionService(deps: AccountDeletionDependencies) 
           throw new AppError(403, deleteAccountMessages.signInAgain);
         }
       }
-      // A password and a session (perhaps stolen) are not enough while two-step sign-in is on.
       await deps.secondStep.requireSecondFactorIfOn(user.id, input.code, caller);
       // Deleting the account would void the link its previous address holds (ADR 016).
       if (await deps.auth.hasOpenEmailChangeUndo(user.id)) {
