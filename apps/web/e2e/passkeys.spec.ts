@@ -1,4 +1,6 @@
 import type { Page } from '@playwright/test';
+import type { TokenPair } from '@kegel/contract';
+import { Secret, TOTP } from 'otpauth';
 
 import {
   createUser,
@@ -115,4 +117,50 @@ test('a member adds a passkey, signs in with it alone, renames it and removes it
   await passkeys.getByRole('button', { name: 'Remove Work laptop now' }).click();
   await expect(toast(page, 'Passkey removed')).toBeVisible();
   await expect(section.getByText('You have no passkeys yet.')).toBeVisible();
+});
+
+/** The authenticator app's code for `secret`, a step (30 s) ahead: the server takes it too. */
+function nextAppCode(secret: string, at = Date.now() + 30_000): string {
+  return new TOTP({
+    secret: Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+  }).generate({ timestamp: at });
+}
+
+test('with two-step sign-in on, adding a passkey asks for a current code first', async ({
+  page,
+  request,
+}, testInfo) => {
+  const email = uniqueEmail('passkeys-two-step');
+  await createUser(request, email, PASSWORD);
+  await addVirtualAuthenticator(page);
+  await signIn(page, email, PASSWORD);
+  // Two-step sign-in turned on from another session of the member's.
+  const login = await request.post('/api/auth/local/login/email', {
+    data: { email, password: PASSWORD },
+  });
+  const headers = { authorization: `Bearer ${((await login.json()) as TokenPair).accessToken}` };
+  const setup = await request.post('/api/auth/mfa/totp/setup', { headers, data: {} });
+  const { secret } = (await setup.json()) as { secret: string };
+  const confirmed = await request.post('/api/auth/mfa/totp/confirm', {
+    headers,
+    data: { code: nextAppCode(secret, Date.now()) },
+  });
+  expect(confirmed.status(), await confirmed.text()).toBe(200);
+
+  await page.goto('/dashboard/settings');
+  const section = page.getByRole('region', { name: 'Passkeys' });
+  await section.getByRole('button', { name: 'Add a passkey' }).click();
+  const form = section.getByRole('form', { name: 'Add a passkey' });
+  await expect(form.getByLabel('Code from your authenticator app')).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await screenshotBothWidths(page, testInfo, 'settings-passkeys-code');
+  await form.getByLabel('Code from your authenticator app').fill(nextAppCode(secret));
+  await form.getByRole('button', { name: 'Continue' }).click();
+  await expect(toast(page, 'Passkey added')).toBeVisible();
+  await expect(section.getByRole('list', { name: 'Passkeys' }).getByRole('listitem')).toHaveCount(
+    1,
+  );
 });

@@ -24,6 +24,7 @@ import { fieldMessages } from './fields';
 import {
   PASSKEY_CHALLENGE_SECONDS,
   PasskeyCreationOptionsSchema,
+  PasskeyRegistrationOptionsRequestSchema,
   PasskeyItemSchema,
   PasskeyParamsSchema,
   RemovePasskeyRequestSchema,
@@ -281,8 +282,10 @@ export const endpoints = {
   passkeyRegistrationOptions: defineEndpoint(routes.passkeyRegistrationOptions, {
     tag: 'Passkeys',
     summary: "Options for the browser's passkey dialog, to add a passkey to the member's account.",
-    description: `Hand them to navigator.credentials.create() (@simplewebauthn/browser's startRegistration), then send the result to ${routes.registerPasskey.path} within ${PASSKEY_CHALLENGE_MINUTES} minutes, from the same session: the challenge is single use and bound to both. The member's passkeys are excluded (excludeCredentials), so one authenticator never holds two of his.`,
+    description: `Hand them to navigator.credentials.create() (@simplewebauthn/browser's startRegistration), then send the result to ${routes.registerPasskey.path} within ${PASSKEY_CHALLENGE_MINUTES} minutes, from the same session: the challenge is single use and bound to both. The member's passkeys are excluded (excludeCredentials), so one authenticator never holds two of his. While two-step sign-in is on, the body carries a current code or a recovery code (\`code\`): 400 without it or with a wrong one, as a passkey signs in with no code.`,
+    body: PasskeyRegistrationOptionsRequestSchema,
     success: { 200: PasskeyCreationOptionsSchema },
+    errors: [400, 429],
   }),
   registerPasskey: defineEndpoint(routes.registerPasskey, {
     tag: 'Passkeys',
@@ -381,7 +384,7 @@ export const endpoints = {
     summary:
       'Deletes the account: every session ends, identities, codes and pending mail go, the email and personal fields are erased; purchases stay for accounting, tied to no one.',
     description:
-      'Needs the current password, or for an account without one a sign-in within the last 10 minutes (403 otherwise). With an active App Store subscription it answers 409 until `keepsAppStoreSubscription` is true: deleting the account does not cancel it. The Stripe customer is deleted and a confirmation is mailed to the address.',
+      'Needs the current password, or for an account without one a sign-in within the last 10 minutes (403 otherwise). With an active App Store subscription it answers 409 until `keepsAppStoreSubscription` is true: deleting the account does not cancel it. While two-step sign-in is on, the body carries a current code or a recovery code (`code`): 400 without it or with a wrong one. The Stripe customer is deleted and a confirmation is mailed to the address.',
     body: DeleteAccountRequestSchema,
     success: { 200: MessageSchema },
     // 409: an active App Store subscription not yet acknowledged, or an email change that the

@@ -127,6 +127,17 @@ export const RegisterPasskeyRequestSchema = z.object({
 });
 export type RegisterPasskeyRequest = z.infer<typeof RegisterPasskeyRequestSchema>;
 
+/**
+ * Asking to add a passkey: while two-step sign-in is on, a current code or a recovery code, as a
+ * passkey signs in with no code at all (a stolen session must not plant one).
+ */
+export const PasskeyRegistrationOptionsRequestSchema = z.optional(
+  z.nullable(z.object({ code: z.optional(SecondFactorCodeSchema) })),
+);
+export type PasskeyRegistrationOptionsRequest = z.infer<
+  typeof PasskeyRegistrationOptionsRequestSchema
+>;
+
 export const PasskeySignInRequestSchema = z.object({
   response: PasskeyAuthenticationResponseSchema,
 });

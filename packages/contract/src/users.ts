@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 
 import { CurrentPasswordSchema, fieldMessages, IsoDateTimeSchema } from './fields';
 import { SignInItemSchema } from './sign-ins';
+import { SecondFactorCodeSchema } from './two-step';
 
 /** Premium is active while `subscriptionEndDate` is after now. */
 export const ProfileSchema = z.object({
@@ -155,6 +156,8 @@ export const DeleteAccountRequestSchema = z.object({
    * (409 until true, while one is active).
    */
   keepsAppStoreSubscription: z.optional(z.boolean()),
+  /** Needed while two-step sign-in is on: a code from the app, or a recovery code. */
+  code: z.optional(SecondFactorCodeSchema),
 });
 export type DeleteAccountRequest = z.infer<typeof DeleteAccountRequestSchema>;
 

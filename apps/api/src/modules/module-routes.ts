@@ -131,6 +131,9 @@ function createServices(api: Api, config: Config, hasher: PasswordHasher): Share
     // AES-256-GCM for the authenticator secrets, keyed from TOKEN_SECRET (ADR 018).
     secretKey: deriveKey(config.tokenSecret, 'two-step-secret'),
     signIn: authService,
+    mail: api.mail,
+    publicUrl,
+    supportEmail,
   });
   const socialService = createSocialService({
     db,
@@ -248,6 +251,7 @@ async function registerRoutes(
       supportEmail,
       auth: authService,
       stripeCustomers,
+      secondStep: services.twoStepService,
     }),
   });
   await api.register(paymentRoutes, {

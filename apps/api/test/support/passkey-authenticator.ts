@@ -193,12 +193,21 @@ export function createPasskeyAuthenticator(options: PasskeyAuthenticatorOptions 
   };
 }
 
-/** Asks for registration options as the signed-in member of `accessToken`. */
+/**
+ * Asks for registration options as the signed-in member of `accessToken`, with `code` (a current
+ * code or a recovery code) while two-step sign-in is on.
+ */
 export async function registrationOptions(
   app: FastifyInstance,
   accessToken: string,
+  code?: string,
 ): Promise<PasskeyCreationOptions> {
-  const response = await post(app, '/auth/passkeys/register/options', {}, accessToken);
+  const response = await post(
+    app,
+    '/auth/passkeys/register/options',
+    code === undefined ? {} : { code },
+    accessToken,
+  );
   expect(response.statusCode, response.body).toBe(200);
   return response.json<PasskeyCreationOptions>();
 }

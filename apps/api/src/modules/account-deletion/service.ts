@@ -23,6 +23,14 @@ export interface AccountDeletionDependencies {
   supportEmail: string;
   auth: Pick<AuthService, 'confirmCurrentPassword' | 'sessionStartedAt' | 'hasOpenEmailChangeUndo'>;
   stripeCustomers: Pick<StripeCustomerCleanUp, 'deleteCustomer'>;
+  /** Two-step sign-in: while it is on, deleting the account takes a current code too (ADR 018). */
+  secondStep: {
+    requireSecondFactorIfOn(
+      userId: string,
+      code: string | undefined,
+      caller: Caller,
+    ): Promise<void>;
+  };
 }
 
 export type AccountDeletionService = ReturnType<typeof createAccountDeletionService>;
@@ -33,7 +41,7 @@ export function createAccountDeletionService(deps: AccountDeletionDependencies) 
   return {
     /**
      * "Delete account": proven by the current password, or, for an account without one, by a
-     * sign-in within RECENT_SIGN_IN_SECONDS. An active App Store subscription must be
+     * sign-in within RECENT_SIGN_IN_SECONDS, and by a current code while two-step sign-in is on. An active App Store subscription must be
      * acknowledged first, as deleting the account does not cancel it. The row goes with
      * everything that is the member's alone, his mail records too; purchases stay, tied to no one
      * (ADR 014). The confirmation goes to the address in the same transaction.
@@ -44,6 +52,7 @@ export function createAccountDeletionService(deps: AccountDeletionDependencies) 
         sessionId: string;
         password?: string;
         keepsAppStoreSubscription?: boolean;
+        code?: string;
       },
       caller: Caller,
     ): Promise<void> {
@@ -61,6 +70,7 @@ export function createAccountDeletionService(deps: AccountDeletionDependencies) 
           throw new AppError(403, deleteAccountMessages.signInAgain);
         }
       }
+      await deps.secondStep.requireSecondFactorIfOn(user.id, input.code, caller);
       // Deleting the account would void the link its previous address holds (ADR 016).
       if (await deps.auth.hasOpenEmailChangeUndo(user.id)) {
         throw new AppError(409, deleteAccountMessages.undoWindowOpen);

@@ -26,7 +26,11 @@ export const passkeySignInRoutes: FastifyPluginAsyncZod<PasskeySignInRoutesOptio
       async function passkeyRegistrationOptions(request, reply) {
         const { userId, sessionId, account } = callerOf(request);
         void reply.header('cache-control', 'no-store');
-        return passkeysService.registrationOptions({ userId, sessionId, email: account.email });
+        return passkeysService.registrationOptions(
+          { userId, sessionId, email: account.email },
+          request.body?.code,
+          callerAt(request),
+        );
       },
     );
 

@@ -50,7 +50,7 @@ export interface PasskeysServiceDependencies {
    */
   failedSignInsPerAddress: RateLimitRule;
   sessions: SessionOpener;
-  /** Two-step sign-in: while it is on, removing a passkey takes a current code (ADR 018). */
+  /** Two-step sign-in: while it is on, adding or removing a passkey takes a current code. */
   secondStep: {
     requireSecondFactorIfOn(
       userId: string,

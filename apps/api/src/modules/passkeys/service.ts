@@ -5,7 +5,8 @@
 // - a challenge is single use (deleted as it is checked, so of two answers one passes), lives
 //   5 minutes and is bound to its purpose, and a registration's to the member and the session
 //   that asked for it (challenges.ts);
-// - adding one tells the owner by email (registration.ts);
+// - adding one takes a current code while two-step sign-in is on (a passkey skips the code step),
+//   and tells the owner by email (registration.ts);
 // - a passkey sign-in is complete by itself: it opens a session (method 'passkey') at once; every
 //   failure answers 401 with one message and counts against the client address's budget; a
 //   signature counter that goes backwards (when it is not always 0) is refused (sign-in.ts);
@@ -24,8 +25,18 @@ export type PasskeysService = ReturnType<typeof createPasskeysService>;
 export function createPasskeysService(deps: PasskeysServiceDependencies) {
   const { db } = deps;
   return {
-    registrationOptions: (owner: PasskeyOwner & { email: string }) =>
-      registrationOptions(deps, owner),
+    /**
+     * While two-step sign-in is on, only with a current code: a passkey signs in with no code, so
+     * a stolen session must not add one.
+     */
+    registrationOptions: async (
+      owner: PasskeyOwner & { email: string },
+      code: string | undefined,
+      caller: Caller,
+    ) => {
+      await deps.secondStep.requireSecondFactorIfOn(owner.userId, code, caller);
+      return registrationOptions(deps, owner);
+    },
     register: (
       owner: PasskeyOwner & { email: string },
       input: { response: PasskeyRegistrationResponse; name?: string },

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 
 import type { Database, SignInMethod } from '../../db/schema';
+import type { Mailer } from '../../mail/outbox';
 import type { Caller } from '../../security/client-address';
 
 /** How long a sign-in waits for its code: enough to open the app, short for a stolen token. */
@@ -116,6 +117,10 @@ export interface TwoStepDependencies {
   /** Seals the authenticator secrets at rest (AES-256-GCM; derived from TOKEN_SECRET). */
   secretKey: Buffer;
   signIn: SignInMachinery;
+  /** Each change of two-step sign-in is mailed to the owner (owner-notices.ts). */
+  mail: Mailer;
+  publicUrl: string;
+  supportEmail: string;
 }
 
 /** What a sign-in answers once the first step is right: tokens, or the call for a code. */

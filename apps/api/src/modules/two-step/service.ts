@@ -2,7 +2,7 @@
 // turning it off, the check a change of credentials makes, and the second step of every sign-in
 // (sign-in-step.ts). No HTTP and no SQL here: routes.ts calls these, repo.ts holds the queries.
 // Every code is checked under the failure gates of a password (code-checks.ts), and each is taken
-// once.
+// once. Turning it on or off and renewing the recovery codes are mailed to the owner.
 import {
   isAuthenticatorCode,
   type MfaRequired,
@@ -18,6 +18,7 @@ import { AppError } from '../../errors';
 import type { Caller } from '../../security/client-address';
 import { hashSecret, seal } from '../../security/keys';
 import { checkAppCode, checkSecondFactor, ownerOf, type SecondFactor } from './code-checks';
+import { tellOwnerOfChange } from './owner-notices';
 import * as repo from './repo';
 import {
   authenticatorUrl,
@@ -106,7 +107,9 @@ async function confirm(
     if (!(await repo.markConfirmed(transaction, userId))) {
       throw new AppError(409, twoStepMessages.alreadyOn);
     }
-    return issueRecoveryCodes(transaction, userId);
+    const codes = await issueRecoveryCodes(transaction, userId);
+    await tellOwnerOfChange(deps, transaction, owner, 'turned-on');
+    return codes;
   });
 }
 
@@ -125,7 +128,10 @@ async function turnOff(
       'code' in factor ? twoStepMessages.wrongCode : twoStepMessages.wrongRecoveryCode,
     );
   }
-  await deps.db.transaction().execute((transaction) => repo.deleteTwoStep(transaction, userId));
+  await deps.db.transaction().execute(async (transaction) => {
+    await repo.deleteTwoStep(transaction, userId);
+    await tellOwnerOfChange(deps, transaction, owner, 'turned-off');
+  });
 }
 
 /** Ten new recovery codes for a current code from the app; the old ones stop working. */
@@ -140,7 +146,11 @@ async function renewRecoveryCodes(
   if (!(await checkAppCode(deps, owner, code, caller, { confirmed: true }))) {
     throw new AppError(400, twoStepMessages.wrongCode);
   }
-  return issueRecoveryCodes(deps.db, userId);
+  return deps.db.transaction().execute(async (transaction) => {
+    const codes = await issueRecoveryCodes(transaction, userId);
+    await tellOwnerOfChange(deps, transaction, owner, 'recovery-codes-renewed');
+    return codes;
+  });
 }
 
 /**

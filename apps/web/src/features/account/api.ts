@@ -140,21 +140,22 @@ export const passkeyListQuery = () =>
 
 /**
  * Adds a passkey: the server's options, the browser's dialog (the person picks where to keep it
- * and confirms with a fingerprint, face or PIN), then the server checks and keeps it.
+ * and confirms with a fingerprint, face or PIN), then the server checks and keeps it. `code`
+ * while two-step sign-in is on: a passkey signs in with no code, so adding one takes a code.
  */
-async function addPasskey(): Promise<PasskeyItem> {
-  const optionsJSON = await api.call('passkeyRegistrationOptions', {});
+async function addPasskey({ code }: { code?: string } = {}): Promise<PasskeyItem> {
+  const optionsJSON = await api.call('passkeyRegistrationOptions', { body: code ? { code } : {} });
   const response = await startRegistration({ optionsJSON }).catch((error: unknown) => {
     throw passkeyDialogError(error);
   });
   return api.call('registerPasskey', { body: { response } });
 }
 
-export function useAddPasskey() {
+export function useAddPasskey({ showOnField }: SendingForm = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: addPasskey,
-    meta: { toasts: { pending: 'Adding passkey', success: 'Passkey added' } },
+    meta: { toasts: { pending: 'Adding passkey', success: 'Passkey added' }, showOnField },
     onSettled: () => queryClient.invalidateQueries({ queryKey: passkeyListQuery().queryKey }),
   });
 }

@@ -1,4 +1,4 @@
-import { deleteAccountMessages, type PurchaseItem } from '@kegel/contract';
+import { deleteAccountMessages, type PurchaseItem, twoStepMessages } from '@kegel/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
@@ -217,5 +217,20 @@ describe('/account/deleted', () => {
       'We sent a confirmation to your email address.',
     );
     expect(tokenStore.read()).not.toBeNull();
+  });
+
+  it('asks for a current code too while two-step sign-in is on, and shows a wrong one under it', async () => {
+    signInAs({ twoStepEnabled: true });
+    fakeApi.on('deleteAccount', errorReply(400, twoStepMessages.wrongSecondFactor));
+    const { user, form } = await openDeleteForm();
+    await user.type(form.getByLabelText('Current password'), 'correct horse battery');
+    await user.type(form.getByLabelText('Code from your authenticator app'), '123456');
+    await user.type(form.getByLabelText('Type DELETE to confirm'), 'DELETE');
+    await user.click(form.getByRole('button', { name: 'Delete account' }));
+    expect(await form.findByText(twoStepMessages.wrongSecondFactor)).toBeVisible();
+    expect(fakeApi.requestsTo('deleteAccount').map((call) => call.body)).toEqual([
+      { password: 'correct horse battery', code: '123456' },
+    ]);
+    expect(queryToast(twoStepMessages.wrongSecondFactor)).toBeNull();
   });
 });

@@ -15,7 +15,7 @@ import { paths } from '../../../config/paths';
 import { formatLongDate } from '../../../shared/format/dates';
 import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { ApiError } from '../../../shared/http/api-client';
-import { sessionQueries, useSignOut } from '../../../shared/session/session';
+import { sessionQueries, useProfile, useSignOut } from '../../../shared/session/session';
 import { Button } from '../../../shared/ui/button';
 import { Checkbox } from '../../../shared/ui/checkbox';
 import { AlertIcon } from '../../../shared/ui/icons/icon-set';
@@ -24,6 +24,7 @@ import { TextInput } from '../../../shared/ui/text-input';
 import { Warning } from '../../../shared/ui/warning';
 import { useDeleteAccount } from '../api';
 import { EditableSection, FormActions, type SectionControls } from './editable-section';
+import { SecondFactorField, secondFactorServerMessages } from './second-factor-field';
 import styles from './settings.module.css';
 
 /** The API's answer to a wrong current password (the same as for changing the password). */
@@ -42,8 +43,8 @@ const DeleteAccountWithAppStoreFormSchema = DeleteAccountFormSchema.check(
 
 /**
  * "Delete account", the last section of Account Settings: what deleting does, said plainly, and
- * a form that asks for the current password (or a recent sign-in for a Google or Apple account)
- * and the typed word DELETE.
+ * a form that asks for the current password (or a recent sign-in for a Google or Apple account),
+ * a current code while two-step sign-in is on, and the typed word DELETE.
  */
 export function DeleteAccountSection({ hasPassword }: { hasPassword: boolean }): React.JSX.Element {
   return (
@@ -85,6 +86,8 @@ function DeleteAccountForm({
   /** A Google or Apple account whose sign-in is too old (403). */
   const [signInAgainMessage, setSignInAgainMessage] = useState<string | null>(null);
   const asksAboutAppStore = hasAppStore || serverSawAppStore;
+  // A password and a session are not enough while two-step sign-in is on (ADR 018).
+  const isTwoStepOn = useProfile().data?.twoStepEnabled === true;
 
   const { form, field, showOnField } = useContractForm(
     asksAboutAppStore ? DeleteAccountWithAppStoreFormSchema : DeleteAccountFormSchema,
@@ -94,6 +97,7 @@ function DeleteAccountForm({
     {
       serverMessages: {
         password: [deleteAccountMessages.passwordNeeded, WRONG_CURRENT_PASSWORD],
+        code: secondFactorServerMessages,
       },
     },
   );
@@ -132,6 +136,7 @@ function DeleteAccountForm({
     const request: DeleteAccountRequest = {};
     if (hasPassword) request.password = values.password;
     if (asksAboutAppStore) request.keepsAppStoreSubscription = true;
+    if (isTwoStepOn) request.code = values.code;
     setSignInAgainMessage(null);
     deleteAccount.mutate(request);
   });
@@ -181,6 +186,8 @@ function DeleteAccountForm({
       ) : (
         <SignInAgainNote message={signInAgainMessage} />
       )}
+
+      {isTwoStepOn ? <SecondFactorField {...field('code')} /> : null}
 
       <TextInput
         label="Type DELETE to confirm"

@@ -1,6 +1,6 @@
-import { passkeyMessages } from '@kegel/contract';
+import { passkeyMessages, twoStepMessages } from '@kegel/contract';
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { errorReply, fakeApi } from '../../../testing/fake-api';
 import { findToast, renderApp, signInAs } from '../../../testing/render-app';
@@ -77,5 +77,33 @@ describe('/dashboard/settings, Passkeys', () => {
     const [alert] = await within(list).findAllByRole('alert');
     expect(alert).toHaveTextContent(passkeyMessages.lastWayToSignIn);
     expect(within(list).getByText('iPhone')).toBeVisible();
+  });
+
+  describe('with two-step sign-in on', () => {
+    afterEach(() => {
+      vi.unstubAllGlobals();
+    });
+
+    it('asks for a current code before adding a passkey, and sends it with the request', async () => {
+      // A browser with WebAuthn (jsdom has none).
+      vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {});
+      signInAs({ twoStepEnabled: true });
+      fakeApi.on('listPasskeys', { body: { data: [] } });
+      fakeApi.on('passkeyRegistrationOptions', errorReply(400, twoStepMessages.wrongSecondFactor));
+      const { user } = renderApp('/dashboard/settings');
+      await user.click(await screen.findByRole('button', { name: 'Add a passkey' }));
+      expect(fakeApi.requestsTo('passkeyRegistrationOptions')).toHaveLength(0);
+      const form = within(screen.getByRole('form', { name: 'Add a passkey' }));
+      await user.type(form.getByLabelText('Code from your authenticator app'), '123456');
+      await user.click(form.getByRole('button', { name: 'Continue' }));
+      await waitFor(() =>
+        expect(fakeApi.requestsTo('passkeyRegistrationOptions')[0]).toMatchObject({
+          body: { code: '123456' },
+        }),
+      );
+      expect(
+        await form.findByText(twoStepMessages.wrongSecondFactor, { exact: false }),
+      ).toBeVisible();
+    });
   });
 });

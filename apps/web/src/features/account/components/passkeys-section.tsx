@@ -26,6 +26,9 @@ import styles from './settings.module.css';
 export function PasskeysSection(): React.JSX.Element {
   const passkeys = useQuery(passkeyListQuery());
   const addPasskey = useAddPasskey();
+  // While two-step sign-in is on, a current code comes first: a passkey signs in without one.
+  const isTwoStepOn = useProfile().data?.twoStepEnabled === true;
+  const [isAskingCode, setIsAskingCode] = useState(false);
   // A browser without WebAuthn (or a page not served over https) cannot add one. Asked once the
   // app runs: a prerendered page is drawn where there is no browser to ask.
   const isAppRunning = useIsAppRunning();
@@ -47,13 +50,16 @@ export function PasskeysSection(): React.JSX.Element {
           <Button
             variant="outlined"
             size={44}
-            disabled={addPasskey.isPending}
-            onClick={() => addPasskey.mutate()}
+            disabled={addPasskey.isPending || isAskingCode}
+            onClick={() => (isTwoStepOn ? setIsAskingCode(true) : addPasskey.mutate({}))}
           >
             Add a passkey
           </Button>
         ) : null}
       </div>
+      {canAdd && isTwoStepOn && isAskingCode ? (
+        <AddWithCodeForm onDone={() => setIsAskingCode(false)} />
+      ) : null}
       {canAdd ? null : <p className={styles.value}>This browser cannot create passkeys.</p>}
       {passkeys.isError ? (
         <p className={styles.value} role="alert">
@@ -205,6 +211,25 @@ function RemoveWithCodeForm({
     >
       <SecondFactorField {...field('code')} />
       <FormActions isSubmitting={removePasskey.isPending} onCancel={onDone} submitLabel="Remove" />
+    </form>
+  );
+}
+
+/** Adding a passkey while two-step sign-in is on: a current code first (ADR 018). */
+function AddWithCodeForm({ onDone }: { onDone: () => void }): React.JSX.Element {
+  const { form, field, showOnField } = useContractForm(
+    SecondFactorFormSchema,
+    { code: '' },
+    { serverMessages: { code: secondFactorServerMessages } },
+  );
+  const addPasskey = useAddPasskey({ showOnField });
+  const onSubmit = form.handleSubmit(({ code }) => {
+    addPasskey.mutate({ code }, { onSuccess: onDone });
+  });
+  return (
+    <form className={styles.form} onSubmit={onSubmit} noValidate aria-label="Add a passkey">
+      <SecondFactorField {...field('code')} />
+      <FormActions isSubmitting={addPasskey.isPending} onCancel={onDone} submitLabel="Continue" />
     </form>
   );
 }
