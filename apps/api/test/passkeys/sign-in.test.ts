@@ -104,6 +104,18 @@ describe.each(testDatabaseKinds)('signing in with a passkey on $name', (kind) =>
     expect(replay.json()).toEqual(SIGN_IN_FAILED);
   });
 
+  it('an answer naming an unknown passkey uses up its challenge, as one naming a known passkey does', async () => {
+    const { authenticator } = await memberWithPasskey();
+    const address = freshAddress();
+    // A probe: does this credential id belong to some account? Answer one challenge with it...
+    const options = await signInOptions(server.app);
+    const probe = createPasskeyAuthenticator();
+    expect((await verifyFrom(address, probe, {}, options)).json()).toEqual(SIGN_IN_FAILED);
+    // ...then with a known passkey: were the challenge left unused, whether an id is
+    // registered could be read from the answers.
+    expect((await verifyFrom(address, authenticator, {}, options)).json()).toEqual(SIGN_IN_FAILED);
+  });
+
   it('lets only one of two answers to one challenge sign in', async () => {
     const { authenticator } = await memberWithPasskey();
     const address = freshAddress();

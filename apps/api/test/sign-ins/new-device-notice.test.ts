@@ -5,7 +5,12 @@
 import type { TokenPair } from '@kegel/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { getProfile, post, register } from '../support/accounts';
+import { changeEmailThroughLink, getProfile, post, register } from '../support/accounts';
+import {
+  addPasskey,
+  createPasskeyAuthenticator,
+  signInWithPasskey,
+} from '../support/passkey-authenticator';
 import { linkIn, startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
 
@@ -186,6 +191,54 @@ describe.each(testDatabaseKinds)('the new-device notice on $name', (kind) => {
     });
     expect(reset.statusCode, reset.body).toBe(200);
     await signIn(email, home, 'owner is back in');
+  });
+
+  it("'This wasn't me' puts the intruder out for good: the passkey he added does not sign in", async () => {
+    const email = uniqueEmail('not-me-passkey');
+    await register(server.app, email, PASSWORD);
+    const owner = await signIn(email, home);
+    const ownersKey = createPasskeyAuthenticator();
+    await addPasskey(server.app, owner.accessToken, ownersKey);
+    const intruder = await signIn(email, { userAgent: FIREFOX_ON_WINDOWS, address: '192.0.2.51' });
+    const intrudersKey = createPasskeyAuthenticator();
+    await addPasskey(server.app, intruder.accessToken, intrudersKey);
+    const code = linkIn(await noticeMailedTo(email)).searchParams.get('code') ?? '';
+
+    expect((await reportSignIn(code)).statusCode).toBe(200);
+    expect((await signInWithPasskey(server.app, intrudersKey)).statusCode).toBe(401);
+    // The owner's passkey, added before the reported sign-in, is his and stays.
+    expect((await signInWithPasskey(server.app, ownersKey)).statusCode).toBe(200);
+  });
+
+  it("'This wasn't me' after the intruder moved the email mails the reset link to the owner, not to him", async () => {
+    const email = uniqueEmail('not-me-moved');
+    const intrudersEmail = uniqueEmail('not-me-intruder');
+    await register(server.app, email, PASSWORD);
+    await signIn(email, home);
+    const intruder = await signIn(email, { userAgent: FIREFOX_ON_WINDOWS, address: '192.0.2.52' });
+    await changeEmailThroughLink(server, intruder.accessToken, {
+      newEmail: intrudersEmail,
+      password: PASSWORD,
+    });
+    const code = linkIn(await noticeMailedTo(email)).searchParams.get('code') ?? '';
+
+    // Not refused for the moved address: the reset link goes where the notice went.
+    expect((await reportSignIn(code)).statusCode).toBe(200);
+    const resetMail = await server.inbox.waitFor(
+      (mail) =>
+        (mail.to.includes(email) || mail.to.includes(intrudersEmail)) &&
+        mail.subject.includes('Choose a new password'),
+    );
+    expect(resetMail.to).not.toContain(intrudersEmail);
+    expect(resetMail.to).toContain(email);
+    const resetLink = linkIn(resetMail);
+    expect(resetLink.searchParams.get('email')).toBe(email);
+    const reset = await post(server.app, '/auth/reset-password/confirm', {
+      email,
+      code: resetLink.searchParams.get('code'),
+      newPassword: 'owner is back in',
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
   });
 
   it('refuses a used code and an expired one', async () => {

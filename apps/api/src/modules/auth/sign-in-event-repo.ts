@@ -105,8 +105,30 @@ export function consumeNotMeCode(db: Executor, codeHash: string) {
     .set({ notMeUsedAt: sql<Date>`now()` })
     .where('id', 'in', openNotMeCodes(db, codeHash).select('id'))
     .where('notMeUsedAt', 'is', null)
-    .returning(['userId'])
+    .returning(['id', 'userId', 'createdAt'])
     .executeTakeFirst();
+}
+
+/**
+ * The address the notice of a sign-in was mailed to: its outbox row, written in the sign-in's
+ * own transaction (so at the same now()) and kept while the account is.
+ */
+export async function findNoticeRecipient(
+  db: Executor,
+  signInEventId: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('signInEvents')
+    .innerJoin('outboxEmails', (join) =>
+      join
+        .onRef('outboxEmails.userId', '=', 'signInEvents.userId')
+        .onRef('outboxEmails.createdAt', '=', 'signInEvents.createdAt'),
+    )
+    .select('outboxEmails.recipient')
+    .where('signInEvents.id', '=', signInEventId)
+    .where('outboxEmails.template', '=', 'new-sign-in')
+    .executeTakeFirst();
+  return row?.recipient;
 }
 
 /**

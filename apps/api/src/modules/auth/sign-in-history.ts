@@ -14,6 +14,7 @@ import type { Caller } from '../../security/client-address';
 import { deviceLabel } from '../../security/device-label';
 import { hashSecret, randomSecret } from '../../security/keys';
 import { signInNetwork } from '../../security/sign-in-network';
+import { passkeysRepo } from '../passkeys';
 import { usersRepo } from '../users';
 import * as codeRepo from './code-repo';
 import { PASSWORD_RESET_VALID_SECONDS, secondsFromNow } from './rules';
@@ -161,8 +162,10 @@ export interface ReportSignInDependencies extends SignInNoticeDependencies {
 
 /**
  * "This wasn't me": the code is used (once), every session ends, the password is cleared (whoever
- * signed in may know it) and a reset link goes to the account's address, all in one transaction.
- * Google and Apple sign-ins keep working: they prove the owner's own accounts there.
+ * signed in may know it), the passkeys added since that sign-in are removed (whoever signed in
+ * may have planted one) and a reset link goes to the address the notice was mailed to, all in one
+ * transaction. That address, not the account's: whoever signed in may have moved the account to
+ * his own since. Google and Apple sign-ins keep working: they prove the owner's own accounts there.
  */
 export async function reportSignIn(
   deps: ReportSignInDependencies,
@@ -176,15 +179,24 @@ export async function reportSignIn(
     const used = await signInEventRepo.consumeNotMeCode(transaction, codeHash);
     if (used?.userId !== open.userId) throw new AppError(400, signInNoticeMessages.linkInvalid);
     await usersRepo.removePassword(transaction, used.userId);
+    await passkeysRepo.deletePasskeysAddedSince(transaction, used.userId, used.createdAt);
     const account = await deps.secureAccount(transaction, used.userId, {
       reason: 'sign-in reported as not the owner',
     });
-    await mailResetLink(deps, transaction, { userId: used.userId, ...account });
+    const noticedAddress = await signInEventRepo.findNoticeRecipient(transaction, used.id);
+    await mailResetLink(deps, transaction, {
+      userId: used.userId,
+      credentialVersion: account.credentialVersion,
+      email: noticedAddress ?? account.email,
+    });
   });
   return signInNoticeMessages.secured;
 }
 
-/** A reset code at the account's new credential version, and its link mailed to the account. */
+/**
+ * A reset code at the account's new credential version, and its link mailed to the address
+ * given (a reset code is checked against the address it was issued for, not the account's now).
+ */
 async function mailResetLink(
   deps: SignInNoticeDependencies,
   transaction: Transaction<Database>,

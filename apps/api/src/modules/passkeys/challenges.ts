@@ -51,6 +51,34 @@ export function challengeCheck(
     });
 }
 
+/**
+ * Uses up the challenge an answer carries in its client data, before anything else of the answer
+ * is looked at: the challenge, if it was an unexpired one issued for this purpose (and owner). So
+ * an answer spends its challenge whatever else it names, and no answer learns more than another.
+ */
+export async function useUpAnsweredChallenge(
+  db: Kysely<Database>,
+  clientDataJSON: string,
+  purpose: PasskeyChallengePurpose,
+  owner: PasskeyOwner | null,
+): Promise<string | undefined> {
+  const challenge = challengeIn(clientDataJSON);
+  if (challenge === undefined) return undefined;
+  return (await challengeCheck(db, purpose, owner)(challenge)) ? challenge : undefined;
+}
+
+/** The challenge of an answer's client data (base64url JSON), if it names one. */
+function challengeIn(clientDataJSON: string): string | undefined {
+  try {
+    const clientData: unknown = JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString());
+    if (typeof clientData !== 'object' || clientData === null) return undefined;
+    const { challenge } = clientData as { challenge?: unknown };
+    return typeof challenge === 'string' && challenge !== '' ? challenge : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The member's account id as WebAuthn's user handle: its 16 bytes, nothing personal. */
 export function userHandleOf(userId: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(Buffer.from(userId.replace(/-/g, ''), 'hex'));

@@ -11,7 +11,7 @@ import * as z from 'zod/mini';
 
 import { AppError } from '../../errors';
 import type { Caller } from '../../security/client-address';
-import { challengeCheck, rememberChallenge, userHandleOf } from './challenges';
+import { rememberChallenge, useUpAnsweredChallenge, userHandleOf } from './challenges';
 import * as repo from './repo';
 import { loadWebAuthn } from './webauthn';
 import { PASSKEY_CHALLENGE_SECONDS, type PasskeysServiceDependencies } from './rules';
@@ -64,12 +64,17 @@ export async function signInWithPasskey(
 
 /**
  * The passkey the answer names, if its signature, challenge and counter all hold; its new
- * counter and backup state recorded.
+ * counter and backup state recorded. The challenge is used up first, whichever passkey the
+ * answer names: were an unknown one to leave it open, the same challenge answered again with a
+ * known passkey would tell whether an id is registered.
  */
 async function verifiedPasskey(
   deps: Pick<PasskeysServiceDependencies, 'db' | 'relyingParty'>,
   response: PasskeyAuthenticationResponse,
 ) {
+  const { clientDataJSON } = response.response;
+  const challenge = await useUpAnsweredChallenge(deps.db, clientDataJSON, 'login', null);
+  if (!challenge) return undefined;
   const passkey = await repo.findPasskeyForSignIn(deps.db, response.id);
   if (!passkey) return undefined;
   // A discoverable passkey names its account too: it must be the one the passkey was added to.
@@ -79,7 +84,7 @@ async function verifiedPasskey(
   const { verifyAuthenticationResponse } = await loadWebAuthn();
   const verification = await verifyAuthenticationResponse({
     response,
-    expectedChallenge: challengeCheck(deps.db, 'login', null),
+    expectedChallenge: challenge,
     expectedOrigin: deps.relyingParty.origin,
     expectedRPID: deps.relyingParty.id,
     credential: {
