@@ -25,7 +25,7 @@ export type CredentialChecks = ReturnType<typeof createCredentialChecks>;
 /** What the checks use of the auth service's dependencies. */
 type ChecksContext = Pick<
   AuthServiceDependencies,
-  'db' | 'hasher' | 'rateLimiter' | 'attemptsPerAddress' | 'log'
+  'db' | 'hasher' | 'rateLimiter' | 'attemptsPerAddress' | 'log' | 'secondStep'
 >;
 
 export function createCredentialChecks(deps: AuthServiceDependencies) {
@@ -218,6 +218,7 @@ async function checkUnderFailureGates(
 ): Promise<boolean> {
   const key = account.email.toLowerCase();
   const isKnown = await isKnownAddress(deps, account, caller);
+  if (!isKnown) await refuseCodesPastAccountBudget(deps, key);
   const addressKey = attemptKey(key, caller);
   const ticket = await enterGate(deps, passwordFailureGate, addressKey, messages.tooManyAttempts);
   let outcome: GateOutcome = 'abandoned';
@@ -230,6 +231,19 @@ async function checkUnderFailureGates(
     await slowWrongGuesses(deps, key, caller, messages.tooManyAttempts);
   }
   return outcome === 'success';
+}
+
+/**
+ * Past the account's failure budget, a code from an address the account never signed in from is
+ * not even checked (429 until the window passes), where a password still is (ADR 011): six
+ * digits fall to a spray over enough networks, one guess each past the budget, while a password
+ * does not (ADR 018).
+ */
+async function refuseCodesPastAccountBudget(deps: ChecksContext, accountKey: string) {
+  const failures = await deps.rateLimiter.peek(accountFailuresRule, accountKey);
+  if (failures.count >= accountFailuresRule.limit) {
+    throw new AppError(429, messages.tooManyAttempts, failures.retryAfterSeconds);
+  }
 }
 
 /**
@@ -263,7 +277,12 @@ type CurrentUser = {
   credentialVersion: number;
 };
 
-/** A signed-in member's own password, asked again before a change to his account. */
+/**
+ * A signed-in member's own password, asked again before a change to his account. With two-step
+ * sign-in on, a code follows it, so a right password is only the first step, as at sign-in: it
+ * must not clear the failures the wrong codes before it left, or a session and the password buy
+ * endless guesses at the code.
+ */
 async function confirmCurrentPassword(
   deps: ChecksContext,
   user: CurrentUser,
@@ -271,12 +290,14 @@ async function confirmCurrentPassword(
   caller: Caller,
 ): Promise<void> {
   const account = { key: user.email.toLowerCase(), user };
+  const secondStepFollows = await deps.secondStep.isOn(user.id);
   const check = await checkPassword(
     deps,
     account,
     password,
     caller,
     messages.tooManyWrongPasswords,
+    { secondStepFollows },
   );
   if (check !== 'valid') throw new AppError(400, messages.wrongCurrentPassword);
 }
