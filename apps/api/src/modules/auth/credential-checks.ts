@@ -218,17 +218,17 @@ async function checkUnderFailureGates(
 ): Promise<boolean> {
   const key = account.email.toLowerCase();
   const isKnown = await isKnownAddress(deps, account, caller);
-  if (!isKnown) await refuseCodesPastAccountBudget(deps, key);
   const addressKey = attemptKey(key, caller);
   const ticket = await enterGate(deps, passwordFailureGate, addressKey, messages.tooManyAttempts);
   let outcome: GateOutcome = 'abandoned';
   try {
+    if (!isKnown) await spendAccountBudgetOnCode(deps, key);
     outcome = (await isRight()) ? 'success' : 'failure';
   } finally {
     await deps.rateLimiter.leaveGate(passwordFailureGate, addressKey, ticket, outcome);
   }
   if (outcome === 'failure' && !isKnown) {
-    await slowWrongGuesses(deps, key, caller, messages.tooManyAttempts);
+    await slowWrongGuesses(deps, key, caller, messages.tooManyAttempts, { accountCounted: true });
   }
   return outcome === 'success';
 }
@@ -237,28 +237,34 @@ async function checkUnderFailureGates(
  * Past the account's failure budget, a code from an address the account never signed in from is
  * not even checked (429 until the window passes), where a password still is (ADR 011): six
  * digits fall to a spray over enough networks, one guess each past the budget, while a password
- * does not (ADR 018).
+ * does not (ADR 018). The code is counted before it is checked, atomically, so guesses sent at
+ * once from many networks cannot all be checked on a budget that has one failure left; a right
+ * code so counts too, which costs the owner one of fifty.
  */
-async function refuseCodesPastAccountBudget(deps: ChecksContext, accountKey: string) {
-  const failures = await deps.rateLimiter.peek(accountFailuresRule, accountKey);
-  if (failures.count >= accountFailuresRule.limit) {
-    throw new AppError(429, messages.tooManyAttempts, failures.retryAfterSeconds);
+async function spendAccountBudgetOnCode(deps: ChecksContext, accountKey: string) {
+  const spent = await deps.rateLimiter.hit(accountFailuresRule, accountKey);
+  if (!spent.isAllowed) {
+    throw new AppError(429, messages.tooManyAttempts, spent.retryAfterSeconds);
   }
 }
 
 /**
  * Counts a wrong password from an address the account never signed in from, for the account
- * and for the address; past either budget the answer is 429 instead of 401. Counted atomically,
- * so guesses in parallel cannot pass a budget unslowed.
+ * (unless it was counted before the check, as a code is) and for the address; past either
+ * budget the answer is 429 instead of 401. Counted atomically, so guesses in parallel cannot
+ * pass a budget unslowed.
  */
 async function slowWrongGuesses(
   deps: ChecksContext,
   accountKey: string,
   caller: Caller,
   tooMany: string,
+  { accountCounted = false }: { accountCounted?: boolean } = {},
 ) {
   const [forAccount, fromAddress] = await Promise.all([
-    deps.rateLimiter.hit(accountFailuresRule, accountKey),
+    accountCounted
+      ? deps.rateLimiter.peek(accountFailuresRule, accountKey)
+      : deps.rateLimiter.hit(accountFailuresRule, accountKey),
     deps.rateLimiter.hit(wrongPasswordsPerAddress(deps), caller.clientAddress),
   ]);
   if (!forAccount.isAllowed || !fromAddress.isAllowed) {
