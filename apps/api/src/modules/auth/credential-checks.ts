@@ -25,7 +25,7 @@ export type CredentialChecks = ReturnType<typeof createCredentialChecks>;
 /** What the checks use of the auth service's dependencies. */
 type ChecksContext = Pick<
   AuthServiceDependencies,
-  'db' | 'hasher' | 'rateLimiter' | 'attemptsPerAddress' | 'log'
+  'db' | 'hasher' | 'rateLimiter' | 'attemptsPerAddress' | 'log' | 'secondStep'
 >;
 
 export function createCredentialChecks(deps: AuthServiceDependencies) {
@@ -222,29 +222,49 @@ async function checkUnderFailureGates(
   const ticket = await enterGate(deps, passwordFailureGate, addressKey, messages.tooManyAttempts);
   let outcome: GateOutcome = 'abandoned';
   try {
+    if (!isKnown) await spendAccountBudgetOnCode(deps, key);
     outcome = (await isRight()) ? 'success' : 'failure';
   } finally {
     await deps.rateLimiter.leaveGate(passwordFailureGate, addressKey, ticket, outcome);
   }
   if (outcome === 'failure' && !isKnown) {
-    await slowWrongGuesses(deps, key, caller, messages.tooManyAttempts);
+    await slowWrongGuesses(deps, key, caller, messages.tooManyAttempts, { accountCounted: true });
   }
   return outcome === 'success';
 }
 
 /**
+ * Past the account's failure budget, a code from an address the account never signed in from is
+ * not even checked (429 until the window passes), where a password still is (ADR 011): six
+ * digits fall to a spray over enough networks, one guess each past the budget, while a password
+ * does not (ADR 018). The code is counted before it is checked, atomically, so guesses sent at
+ * once from many networks cannot all be checked on a budget that has one failure left; a right
+ * code so counts too, which costs the owner one of fifty.
+ */
+async function spendAccountBudgetOnCode(deps: ChecksContext, accountKey: string) {
+  const spent = await deps.rateLimiter.hit(accountFailuresRule, accountKey);
+  if (!spent.isAllowed) {
+    throw new AppError(429, messages.tooManyAttempts, spent.retryAfterSeconds);
+  }
+}
+
+/**
  * Counts a wrong password from an address the account never signed in from, for the account
- * and for the address; past either budget the answer is 429 instead of 401. Counted atomically,
- * so guesses in parallel cannot pass a budget unslowed.
+ * (unless it was counted before the check, as a code is) and for the address; past either
+ * budget the answer is 429 instead of 401. Counted atomically, so guesses in parallel cannot
+ * pass a budget unslowed.
  */
 async function slowWrongGuesses(
   deps: ChecksContext,
   accountKey: string,
   caller: Caller,
   tooMany: string,
+  { accountCounted = false }: { accountCounted?: boolean } = {},
 ) {
   const [forAccount, fromAddress] = await Promise.all([
-    deps.rateLimiter.hit(accountFailuresRule, accountKey),
+    accountCounted
+      ? deps.rateLimiter.peek(accountFailuresRule, accountKey)
+      : deps.rateLimiter.hit(accountFailuresRule, accountKey),
     deps.rateLimiter.hit(wrongPasswordsPerAddress(deps), caller.clientAddress),
   ]);
   if (!forAccount.isAllowed || !fromAddress.isAllowed) {
@@ -263,7 +283,12 @@ type CurrentUser = {
   credentialVersion: number;
 };
 
-/** A signed-in member's own password, asked again before a change to his account. */
+/**
+ * A signed-in member's own password, asked again before a change to his account. With two-step
+ * sign-in on, a code follows it, so a right password is only the first step, as at sign-in: it
+ * must not clear the failures the wrong codes before it left, or a session and the password buy
+ * endless guesses at the code.
+ */
 async function confirmCurrentPassword(
   deps: ChecksContext,
   user: CurrentUser,
@@ -271,12 +296,14 @@ async function confirmCurrentPassword(
   caller: Caller,
 ): Promise<void> {
   const account = { key: user.email.toLowerCase(), user };
+  const secondStepFollows = await deps.secondStep.isOn(user.id);
   const check = await checkPassword(
     deps,
     account,
     password,
     caller,
     messages.tooManyWrongPasswords,
+    { secondStepFollows },
   );
   if (check !== 'valid') throw new AppError(400, messages.wrongCurrentPassword);
 }
