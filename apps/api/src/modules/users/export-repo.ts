@@ -35,36 +35,8 @@ export async function readMemberData(db: Kysely<Database>, userId: string) {
     .where('userId', '=', userId)
     .orderBy('createdAt')
     .execute();
-  const purchases = await db
-    .selectFrom('purchases')
-    .leftJoin('stripeCharges', 'stripeCharges.paymentIntentId', 'purchases.paymentIntentId')
-    .select([
-      'purchases.planName',
-      'purchases.provider',
-      'purchases.environment',
-      'purchases.amountCents',
-      'purchases.currency',
-      'purchases.createdAt',
-      'purchases.startsAt',
-      'purchases.expiresAt',
-      'purchases.revokedAt',
-      'stripeCharges.amountRefundedCents',
-    ])
-    .where('purchases.userId', '=', userId)
-    .orderBy('purchases.createdAt')
-    .execute();
-  const appStoreSubscriptions = await db
-    .selectFrom('appStoreSubscriptions')
-    .select([
-      'originalTransactionId',
-      'productId',
-      'environment',
-      'autoRenew',
-      'gracePeriodExpiresAt',
-    ])
-    .where('userId', '=', userId)
-    .orderBy('createdAt')
-    .execute();
+  const purchases = await readPurchases(db, userId);
+  const appStoreSubscriptions = await readAppStoreSubscriptions(db, userId);
   const passkeys = await readPasskeys(db, userId);
   // The mail about the account, to whichever address it went. Never mail that names no account:
   // a deletion's confirmation to this address is a former owner's (migrations/0016).
@@ -97,6 +69,44 @@ function readPasskeys(db: Kysely<Database>, userId: string) {
   return db
     .selectFrom('passkeys')
     .select(['name', 'createdAt', 'lastUsedAt', 'transports'])
+    .where('userId', '=', userId)
+    .orderBy('createdAt')
+    .execute();
+}
+
+/** Every purchase, with what Stripe refunded of it. */
+function readPurchases(db: Kysely<Database>, userId: string) {
+  return db
+    .selectFrom('purchases')
+    .leftJoin('stripeCharges', 'stripeCharges.paymentIntentId', 'purchases.paymentIntentId')
+    .select([
+      'purchases.planName',
+      'purchases.provider',
+      'purchases.environment',
+      'purchases.amountCents',
+      'purchases.currency',
+      'purchases.createdAt',
+      'purchases.startsAt',
+      'purchases.expiresAt',
+      'purchases.revokedAt',
+      'stripeCharges.amountRefundedCents',
+    ])
+    .where('purchases.userId', '=', userId)
+    .orderBy('purchases.createdAt')
+    .execute();
+}
+
+/** The App Store subscriptions bound to the account. */
+function readAppStoreSubscriptions(db: Kysely<Database>, userId: string) {
+  return db
+    .selectFrom('appStoreSubscriptions')
+    .select([
+      'originalTransactionId',
+      'productId',
+      'environment',
+      'autoRenew',
+      'gracePeriodExpiresAt',
+    ])
     .where('userId', '=', userId)
     .orderBy('createdAt')
     .execute();
