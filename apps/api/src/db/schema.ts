@@ -292,6 +292,8 @@ export interface SignInEventsTable {
   id: Generated<string>;
   userId: string;
   createdAt: Generated<Date>;
+  /** The order the events were written in (a tie-break for events of the same instant). */
+  sequence: Generated<string>;
   /** A SignInMethod, or a later one (passkey, a second step): not constrained by the table. */
   method: string;
   outcome: SignInOutcome;

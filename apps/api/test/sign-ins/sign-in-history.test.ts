@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { createSessionPruning } from '../../src/modules/auth/session-pruning';
+import { insertSignInEvent } from '../../src/modules/auth/sign-in-event-repo';
 import { register, registerAndLogin } from '../support/accounts';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
 import {
@@ -95,6 +96,42 @@ describe.each(testDatabaseKinds)('the sign-in history on $name', (kind) => {
       { outcome: 'success', method: 'password' },
       { outcome: 'failure', method: 'two-step' },
     ]);
+  });
+
+  it('lists two events of the same instant in the order they were written, newest first', async () => {
+    const email = uniqueEmail('history-same-instant');
+    const { accessToken } = await registerAndLogin(server.app, email, PASSWORD);
+    const { sub: userId } = JSON.parse(
+      Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString(),
+    ) as { sub: string };
+    const where = {
+      deviceLabel: 'Firefox on Linux',
+      clientAddress: '192.0.2.1',
+      network: '192.0.2.0/24',
+    };
+    // One transaction: now() is one instant for both rows.
+    await db()
+      .transaction()
+      .execute(async (transaction) => {
+        for (let round = 0; round < 5; round += 1) {
+          await insertSignInEvent(transaction, {
+            userId,
+            method: 'two-step',
+            outcome: 'failure',
+            ...where,
+          });
+          await insertSignInEvent(transaction, {
+            userId,
+            method: 'password',
+            outcome: 'success',
+            ...where,
+          });
+        }
+      });
+    const items = (await history(accessToken)).slice(0, 10);
+    expect(items.map(({ outcome }) => outcome)).toEqual(
+      Array.from({ length: 5 }, () => ['success', 'failure']).flat(),
+    );
   });
 
   it('lists at most 20, and only the own account', async () => {

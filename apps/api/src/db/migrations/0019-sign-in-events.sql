@@ -9,6 +9,9 @@ create table sign_in_events (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null references users (id) on delete cascade,
   created_at timestamptz not null default now(),
+  -- The order the events were written in: two in the same instant (the embedded database's clock
+  -- counts milliseconds) still list newest first.
+  sequence bigint generated always as identity,
   method text not null,
   outcome text not null check (outcome in ('success', 'failure')),
   -- "Chrome on macOS", from the User-Agent (security/device-label.ts).

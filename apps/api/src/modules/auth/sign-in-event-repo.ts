@@ -67,7 +67,7 @@ export function listSignInEvents(db: Executor, userId: string, limit: number) {
     .select(['id', 'createdAt', 'method', 'outcome', 'deviceLabel', 'clientAddress'])
     .where('userId', '=', userId)
     .orderBy('createdAt', 'desc')
-    .orderBy('id', 'desc')
+    .orderBy('sequence', 'desc')
     .limit(limit)
     .execute();
 }
@@ -79,6 +79,7 @@ export function listAllSignInEvents(db: Executor, userId: string) {
     .select(['createdAt', 'method', 'outcome', 'deviceLabel', 'clientAddress'])
     .where('userId', '=', userId)
     .orderBy('createdAt')
+    .orderBy('sequence')
     .execute();
 }
 

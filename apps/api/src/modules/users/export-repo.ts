@@ -51,6 +51,7 @@ export async function readMemberData(db: Kysely<Database>, userId: string) {
     .select(['createdAt', 'method', 'outcome', 'deviceLabel', 'clientAddress'])
     .where('userId', '=', userId)
     .orderBy('createdAt')
+    .orderBy('sequence')
     .execute();
   return {
     user,
