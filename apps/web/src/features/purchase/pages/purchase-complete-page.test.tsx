@@ -47,6 +47,18 @@ async function settle(): Promise<void> {
     await vi.advanceTimersByTimeAsync(0);
     await new Promise((resolve) => setImmediate(resolve));
   }
+  // On a busy machine a chain of answers may still be under way after those rounds: wait until no
+  // new profile read has been asked for during 100 ms of real time (the fake clock stands still).
+  let reads = profileReads();
+  let quietSince = Date.now();
+  while (Date.now() - quietSince < 100 && Date.now() < giveUpAt) {
+    await vi.advanceTimersByTimeAsync(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    if (profileReads() !== reads) {
+      reads = profileReads();
+      quietSince = Date.now();
+    }
+  }
 }
 
 async function waitOnTheClock(ms: number): Promise<void> {
