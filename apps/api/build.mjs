@@ -17,8 +17,14 @@ const outdir = values.outdir;
 
 await rm(outdir, { recursive: true, force: true });
 await build({
-  // The server, and the operator's command that grants parked payments.
-  entryPoints: ['src/main.ts', 'src/replay-payments.ts'],
+  // The server, and the commands run on it: granting parked payments, operator roles, and
+  // verifying the audit trail.
+  entryPoints: [
+    'src/main.ts',
+    'src/replay-payments.ts',
+    'src/operator-command.ts',
+    'src/verify-audit.ts',
+  ],
   outdir,
   bundle: true,
   platform: 'node',

@@ -32,6 +32,8 @@ const OWNERS: Record<string, string> = {
   two_step_recovery_codes: 'modules/two-step',
   two_step_challenges: 'modules/two-step',
   sign_in_events: 'modules/auth',
+  operators: 'modules/operators',
+  audit_events: 'modules/audit',
   outbox_emails: 'mail',
   schema_migrations: 'db',
 };

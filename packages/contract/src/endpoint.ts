@@ -23,7 +23,8 @@ export interface EndpointSchemas {
     | 'Sign in with Google and Apple'
     | 'Passkeys'
     | 'Profile'
-    | 'Payments';
+    | 'Payments'
+    | 'Support desk';
   params?: z.$ZodObject;
   query?: z.$ZodObject;
   body?: z.$ZodType;

@@ -47,6 +47,31 @@ import {
   AppStoreTransactionRequestSchema,
   AppStoreTransactionResponseSchema,
 } from './payments';
+import {
+  AuditQuerySchema,
+  AuditResponseSchema,
+  EndedSessionsSchema,
+  GrantDaysRequestSchema,
+  GrantSchema,
+  MemberSearchQuerySchema,
+  MemberSearchResponseSchema,
+  MemberStorySchema,
+  MemberViewSchema,
+  NoteRequestSchema,
+  NoteSchema,
+  OperatorStatusSchema,
+  OpsIdParamsSchema,
+  PremiumEndSchema,
+  ReasonRequestSchema,
+  RefundRequestSchema,
+  RefundSchema,
+  ResendMailRequestSchema,
+  StepUpRequestSchema,
+  StepUpResponseSchema,
+  SUPPORT_MAX_GRANT_DAYS,
+  TimelineQuerySchema,
+  TimelineResponseSchema,
+} from './ops';
 import { type ApiRouteName, apiRoutes as routes } from './routes';
 import { ReportSignInRequestSchema, SignInsResponseSchema } from './sign-ins';
 import {
@@ -466,6 +491,110 @@ export const endpoints = {
     body: AppStoreTransactionRequestSchema,
     success: { 200: AppStoreTransactionResponseSchema },
     errors: [400, 403, 404],
+  }),
+  // The support desk (ADR 020). Every /ops call: 401 without a session, 403 for a member who is
+  // not an operator, and 403 for an operator who has not proved a second factor within 12 hours.
+  operatorStatus: defineEndpoint(routes.operatorStatus, {
+    tag: 'Support desk',
+    summary: "The caller's role on the support desk and whether his session may use it now.",
+    success: { 200: OperatorStatusSchema },
+  }),
+  stepUp: defineEndpoint(routes.stepUp, {
+    tag: 'Support desk',
+    summary: 'Proves a second factor (a current code or a recovery code) in the current session.',
+    description:
+      'For a member with two-step sign-in on: the session counts as having proved a second factor now (the support desk asks for one within 12 hours). A passkey sign-in counts as well. 400 for a wrong code, 409 when two-step sign-in is off.',
+    body: StepUpRequestSchema,
+    success: { 200: StepUpResponseSchema },
+    errors: [409, 429],
+  }),
+  searchMembers: defineEndpoint(routes.searchMembers, {
+    tag: 'Support desk',
+    summary:
+      'Finds members by email (its start, any case), account id, Stripe customer, Checkout Session or PaymentIntent id, App Store original transaction id or Apple order id.',
+    query: MemberSearchQuerySchema,
+    success: { 200: MemberSearchResponseSchema },
+    errors: [403, 502],
+  }),
+  getMember: defineEndpoint(routes.getMember, {
+    tag: 'Support desk',
+    summary: "A member's profile, premium, subscriptions and purchases (audited as a view).",
+    params: OpsIdParamsSchema,
+    success: { 200: MemberStorySchema },
+    errors: [403, 404],
+  }),
+  getMemberTimeline: defineEndpoint(routes.getMemberTimeline, {
+    tag: 'Support desk',
+    summary: 'Everything the product knows of a member, newest first, a page at a time.',
+    params: OpsIdParamsSchema,
+    query: TimelineQuerySchema,
+    success: { 200: TimelineResponseSchema },
+    errors: [403, 404],
+  }),
+  viewAsMember: defineEndpoint(routes.viewAsMember, {
+    tag: 'Support desk',
+    summary: "What the member's dashboard and Purchase History show him (read only, audited).",
+    params: OpsIdParamsSchema,
+    success: { 200: MemberViewSchema },
+    errors: [403, 404],
+  }),
+  grantDays: defineEndpoint(routes.grantDays, {
+    tag: 'Support desk',
+    summary: 'Grants premium days with a reason the member reads in his Purchase History.',
+    description: `Through the premium ledger, after the member's current end. \`support\` grants up to ${SUPPORT_MAX_GRANT_DAYS} days per action (403 beyond), \`admin\` more. The same idempotencyKey again answers the same grant (201) and grants nothing more; with other days or reason, 409. The member is mailed.`,
+    params: OpsIdParamsSchema,
+    body: GrantDaysRequestSchema,
+    success: { 201: GrantSchema },
+    errors: [403, 404, 409],
+  }),
+  removeGrant: defineEndpoint(routes.removeGrant, {
+    tag: 'Support desk',
+    summary: 'Removes a grant of the support team (admin only); its days go through the ledger.',
+    params: OpsIdParamsSchema,
+    body: ReasonRequestSchema,
+    success: { 200: PremiumEndSchema },
+    errors: [403, 404, 409],
+  }),
+  refundPurchase: defineEndpoint(routes.refundPurchase, {
+    tag: 'Support desk',
+    summary: 'Refunds a Stripe purchase, whole or in part, through Stripe (admin only).',
+    description:
+      "Without amountCents, all that is left to refund. The ledger takes the purchase's days out when Stripe's event arrives, as for a refund made in Stripe's dashboard. App Store purchases are refunded by Apple only (409). The member is mailed.",
+    params: OpsIdParamsSchema,
+    body: RefundRequestSchema,
+    success: { 200: RefundSchema },
+    errors: [403, 404, 409, 502],
+  }),
+  revokeMemberSessions: defineEndpoint(routes.revokeMemberSessions, {
+    tag: 'Support desk',
+    summary: 'Signs the member out everywhere (every session ends); he is mailed.',
+    params: OpsIdParamsSchema,
+    body: ReasonRequestSchema,
+    success: { 200: EndedSessionsSchema },
+    errors: [403, 404],
+  }),
+  resendMemberMail: defineEndpoint(routes.resendMemberMail, {
+    tag: 'Support desk',
+    summary: "Sends the member's verification mail or a password reset mail again.",
+    params: OpsIdParamsSchema,
+    body: ResendMailRequestSchema,
+    success: { 200: MessageSchema },
+    errors: [403, 404, 409],
+  }),
+  addMemberNote: defineEndpoint(routes.addMemberNote, {
+    tag: 'Support desk',
+    summary: "Adds a note to the member's story (kept in the audit trail, never edited).",
+    params: OpsIdParamsSchema,
+    body: NoteRequestSchema,
+    success: { 201: NoteSchema },
+    errors: [403, 404],
+  }),
+  listAudit: defineEndpoint(routes.listAudit, {
+    tag: 'Support desk',
+    summary: 'The audit trail, newest first, filtered by operator, member, action and time.',
+    query: AuditQuerySchema,
+    success: { 200: AuditResponseSchema },
+    errors: [403],
   }),
 } satisfies Record<ApiRouteName, Endpoint>;
 

@@ -4,6 +4,7 @@ export * from './endpoints';
 export * from './errors';
 export * from './fields';
 export * from './messages';
+export * from './ops';
 export * from './passkeys';
 export * from './payments';
 export * from './routes';

@@ -71,6 +71,22 @@ export const apiRoutes = {
   listPasskeys: { method: 'GET', path: '/users/passkeys', auth: true },
   renamePasskey: { method: 'PATCH', path: '/users/passkeys/:id', auth: true },
   removePasskey: { method: 'DELETE', path: '/users/passkeys/:id', auth: true },
+
+  // The support desk (ADR 020): every call under /ops needs an operator who proved a second
+  // factor within 12 hours; these two are how his browser gets there.
+  operatorStatus: { method: 'GET', path: '/users/operator', auth: true },
+  stepUp: { method: 'POST', path: '/auth/mfa/step-up', auth: true },
+  searchMembers: { method: 'GET', path: '/ops/members', auth: true },
+  getMember: { method: 'GET', path: '/ops/members/:id', auth: true },
+  getMemberTimeline: { method: 'GET', path: '/ops/members/:id/timeline', auth: true },
+  viewAsMember: { method: 'GET', path: '/ops/members/:id/view', auth: true },
+  grantDays: { method: 'POST', path: '/ops/members/:id/grants', auth: true },
+  removeGrant: { method: 'DELETE', path: '/ops/grants/:id', auth: true },
+  refundPurchase: { method: 'POST', path: '/ops/purchases/:id/refund', auth: true },
+  revokeMemberSessions: { method: 'POST', path: '/ops/members/:id/sessions/revoke', auth: true },
+  resendMemberMail: { method: 'POST', path: '/ops/members/:id/mails', auth: true },
+  addMemberNote: { method: 'POST', path: '/ops/members/:id/notes', auth: true },
+  listAudit: { method: 'GET', path: '/ops/audit', auth: true },
   deleteAccount: { method: 'POST', path: '/users/delete', auth: true },
   listEmailChangeUndoWindows: { method: 'GET', path: '/users/email-change-undo', auth: true },
   closeEmailChangeUndoWindows: {

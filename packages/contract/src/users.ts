@@ -16,8 +16,11 @@ export const ProfileSchema = z.object({
 });
 export type Profile = z.infer<typeof ProfileSchema>;
 
-/** Where a purchase was made: the web (Stripe) or the iPhone app (the App Store). */
-export const PurchaseProviderSchema = z.enum(['Stripe', 'Apple']);
+/**
+ * Where a purchase was made: the web (Stripe) or the iPhone app (the App Store); 'Support' for
+ * premium days granted by the support team (its name gives the reason).
+ */
+export const PurchaseProviderSchema = z.enum(['Stripe', 'Apple', 'Support']);
 export type PurchaseProvider = z.infer<typeof PurchaseProviderSchema>;
 
 /**

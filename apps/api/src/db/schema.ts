@@ -27,6 +27,9 @@ export interface Database {
   signInEvents: SignInEventsTable;
   passkeys: PasskeysTable;
   passkeyChallenges: PasskeyChallengesTable;
+  operators: OperatorsTable;
+  auditEvents: AuditEventsTable;
+  operatorGrants: OperatorGrantsTable;
 }
 
 export interface SchemaMigrationsTable {
@@ -72,6 +75,8 @@ export interface AuthSessionsTable {
   deviceLabel: Generated<string | null>;
   /** Its last sign-in or renewal. */
   lastUsedAt: Generated<Date>;
+  /** When its owner last proved a second factor in it (migrations/0020). */
+  secondFactorAt: Generated<Date | null>;
 }
 
 export type SignInMethod = 'password' | 'google' | 'apple' | 'passkey';
@@ -121,7 +126,8 @@ export interface OutboxEmailsTable {
   userId: string | null;
 }
 
-export type PurchaseProvider = 'Stripe' | 'Apple';
+/** 'Support': premium days an operator granted (migrations/0020). */
+export type PurchaseProvider = 'Stripe' | 'Apple' | 'Support';
 
 export interface PurchasesTable {
   id: Generated<string>;
@@ -153,12 +159,14 @@ export interface PurchasesTable {
   revokedReason: Generated<string | null>;
 }
 
+export type LedgerSource = 'stripe' | 'app_store' | 'support' | 'legacy';
+
 export type LedgerEntryKind = 'grant' | 'period' | 'revoke' | 'reinstate' | 'balance';
 
 export interface PremiumLedgerTable {
   sequence: Generated<string>;
   userId: string;
-  source: 'stripe' | 'app_store' | 'legacy';
+  source: LedgerSource;
   entry: LedgerEntryKind;
   purchaseId: string | null;
   days: number | null;
@@ -336,4 +344,51 @@ export interface PasskeyChallengesTable {
   userId: string | null;
   sessionId: string | null;
   expiresAt: Date;
+}
+
+export type OperatorRole = 'support' | 'admin';
+
+/** Accounts of the support desk (migrations/0020), written only by `npm run operator`. */
+export interface OperatorsTable {
+  userId: string;
+  role: OperatorRole;
+  grantedAt: Generated<Date>;
+}
+
+/** The audit trail (migrations/0020): appended to, never edited (but for pseudonyms). */
+export interface AuditEventsTable {
+  sequence: Generated<string>;
+  id: Generated<string>;
+  occurredAt: Date;
+  actorId: string | null;
+  actorEmail: string;
+  actorEmailDigest: string;
+  actorRole: string;
+  action: string;
+  targetUserId: string | null;
+  targetEmail: string | null;
+  targetEmailDigest: string | null;
+  reason: string | null;
+  /** JSON { before, after }. */
+  changes: string | null;
+  requestId: string | null;
+  clientAddress: string | null;
+  previousHash: string;
+  hash: string;
+  pseudonymisedAt: Generated<Date | null>;
+}
+
+/** Premium days an operator granted (migrations/0020). */
+export interface OperatorGrantsTable {
+  id: Generated<string>;
+  userId: string;
+  purchaseId: string;
+  idempotencyKey: string;
+  days: number;
+  reason: string;
+  grantedBy: string | null;
+  grantedAt: Generated<Date>;
+  removedAt: Date | null;
+  removedBy: string | null;
+  removedReason: string | null;
 }

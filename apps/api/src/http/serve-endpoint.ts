@@ -4,6 +4,9 @@
 import type { Endpoint, ParsedRequestOf, ReplyOf } from '@kegel/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
+/** A check a call makes after its session's: the support desk's operator guard. */
+export type AfterSignInCheck = (request: FastifyRequest) => Promise<void>;
+
 export type EndpointHandler<E extends Endpoint> = (
   request: Omit<FastifyRequest, 'params' | 'query' | 'body'> & ParsedRequestOf<E>,
   reply: FastifyReply,
@@ -13,7 +16,12 @@ export function serveEndpoint<E extends Endpoint>(
   app: FastifyInstance,
   endpoint: E,
   handler: EndpointHandler<E>,
+  /** Run after `app.authenticate`, in order (only for calls that need a session). */
+  checks: readonly AfterSignInCheck[] = [],
 ): void {
+  if (checks.length > 0 && !endpoint.auth) {
+    throw new Error(`${endpoint.method} ${endpoint.path}: checks after sign-in need a session`);
+  }
   for (const url of [endpoint.path, ...(endpoint.aliases ?? [])]) {
     app.route({
       method: endpoint.method,
@@ -28,7 +36,7 @@ export function serveEndpoint<E extends Endpoint>(
         ...(endpoint.body ? { body: endpoint.body } : {}),
         response: endpoint.responses,
       },
-      ...(endpoint.auth ? { preHandler: app.authenticate } : {}),
+      ...(endpoint.auth ? { preHandler: [app.authenticate, ...checks] } : {}),
       handler: async function handle(request, reply) {
         const answer = await handler(request as Parameters<EndpointHandler<E>>[0], reply);
         // A handler that answered itself returns its reply, which is a thenable: the await above

@@ -25,7 +25,9 @@ import { createAppStoreService } from './app-store/service';
 import { authRoutes, limitRequestsPerAddress } from './auth/routes';
 import { type AuthService, createAuthService } from './auth/service';
 import { createSessionPruning } from './auth/session-pruning';
+import { createAuditTrail } from './audit';
 import { healthRoutes } from './health/routes';
+import { operatorStatusRoutes } from './operators/routes';
 import { createPasskeysService, type PasskeysService, relyingPartyOf } from './passkeys';
 import { passkeyAccountRoutes, passkeySignInRoutes } from './passkeys/routes';
 import { paymentRoutes } from './payments/routes';
@@ -36,6 +38,7 @@ import {
 } from './payments/service';
 import { createStripeEventHandler } from './payments/stripe-events';
 import { socialRoutes } from './social/routes';
+import { supportDeskRoutes } from './support-desk/routes';
 import { createSocialService, type SocialService } from './social/service';
 import { twoStepRoutes } from './two-step/routes';
 import { createTwoStepService, type TwoStepService } from './two-step/service';
@@ -270,6 +273,13 @@ async function registerRoutes(
   });
   await api.register(appStoreRoutes, {
     appStoreService: createAppStoreService({ db, verifier: api.appStore }),
+  });
+  await api.register(operatorStatusRoutes, { db });
+  await api.register(supportDeskRoutes, {
+    db,
+    auditTrail: createAuditTrail({ emailKey: deriveKey(config.tokenSecret, 'audit-email') }),
+    // Apple order ids are looked up once the App Store Server API is configured.
+    lookUpAppleOrder: async () => [],
   });
 }
 

@@ -9,7 +9,8 @@ export type KeyPurpose =
   | 'outbox-encryption'
   | 'sign-in-nonce'
   | 'rate-limit-keys'
-  | 'two-step-secret';
+  | 'two-step-secret'
+  | 'audit-email';
 
 export function deriveKey(secret: string, purpose: KeyPurpose): Buffer {
   return createHmac('sha256', secret).update(`kegel-coach:${purpose}`).digest();

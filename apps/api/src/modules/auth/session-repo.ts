@@ -17,8 +17,9 @@ const OPEN_SESSION_SQL = preparedStatement(
   `with account as (
     select id from users where id = $1 and ($2::int is null or credential_version = $2::int)
   ), session as (
-    insert into auth_sessions (user_id, expires_at, sign_in_method, device_label)
-    select id, $3::timestamptz, $4::text, $5::text from account
+    insert into auth_sessions (user_id, expires_at, sign_in_method, device_label, second_factor_at)
+    select id, $3::timestamptz, $4::text, $5::text, case when $7::boolean then now() end
+    from account
     returning id, expires_at
   ), token as (
     insert into refresh_tokens (session_id, token_hash) select id, $6 from session
@@ -33,6 +34,7 @@ export async function openSession(
     expiresAt: Date;
     credentialVersion?: number;
     signInMethod: SignInMethod;
+    provedSecondFactor: boolean;
     deviceLabel: string;
     refreshTokenHash: string;
   },
@@ -45,6 +47,7 @@ export async function openSession(
       session.signInMethod,
       session.deviceLabel,
       session.refreshTokenHash,
+      session.provedSecondFactor,
     ]),
   );
   return result.rows[0];
@@ -221,4 +224,23 @@ export function findSessionIdByRefreshTokenHash(db: Executor, tokenHash: string)
     .select('sessionId')
     .where('tokenHash', '=', tokenHash)
     .executeTakeFirst();
+}
+
+/**
+ * The session's owner proved a second factor in it just now (the support desk's step-up):
+ * answers the time, or undefined when the session is no longer live.
+ */
+export async function markSecondFactorProved(
+  db: Executor,
+  sessionId: string,
+): Promise<Date | undefined> {
+  const row = await db
+    .updateTable('authSessions')
+    .set({ secondFactorAt: sql<Date>`now()` })
+    .where('id', '=', sessionId)
+    .where('revokedAt', 'is', null)
+    .where('expiresAt', '>', sql<Date>`now()`)
+    .returning('secondFactorAt')
+    .executeTakeFirst();
+  return row?.secondFactorAt ?? undefined;
 }

@@ -38,10 +38,7 @@ export function createSessions(deps: AuthServiceDependencies, checks: Credential
   });
 
   return {
-    startSession: (
-      userId: string,
-      how: { method: SignInMethod; caller: Caller; credentialVersion?: number },
-    ) => startSession(deps, userId, how),
+    startSession: (userId: string, how: SessionOpening) => startSession(deps, userId, how),
     secureAccount,
     /** Password sign-ins under way and waiting their turn (the metrics). */
     signInLoad: () => signInTurns.load(),
@@ -52,6 +49,8 @@ export function createSessions(deps: AuthServiceDependencies, checks: Credential
       callerLeft?: AbortSignal,
     ): Promise<SignInResponse> =>
       signInTurns.take(() => login(deps, checks, input, caller), callerLeft),
+    markSecondFactorProved: (sessionId: string) =>
+      sessionRepo.markSecondFactorProved(deps.db, sessionId),
     refresh: (refreshToken: string) => refresh(deps, refreshToken),
     logout: (refreshToken: string) => logout(deps, refreshToken),
     listSessions: (caller: { userId: string; sessionId: string }) => listSessions(db, caller),
@@ -62,6 +61,14 @@ export function createSessions(deps: AuthServiceDependencies, checks: Credential
   };
 }
 
+export interface SessionOpening {
+  method: SignInMethod;
+  caller: Caller;
+  credentialVersion?: number;
+  /** The sign-in proved a second factor (a two-step code, a passkey): the support desk asks. */
+  provedSecondFactor?: boolean;
+}
+
 /**
  * Opens a sign-in session for a user: password, Google and Apple sign-ins all end here. A
  * password sign-in passes the credential version it checked the password at: if a reset or
@@ -70,7 +77,7 @@ export function createSessions(deps: AuthServiceDependencies, checks: Credential
 async function startSession(
   deps: AuthServiceDependencies,
   userId: string,
-  how: { method: SignInMethod; caller: Caller; credentialVersion?: number },
+  how: SessionOpening,
 ): Promise<TokenPair> {
   const secret = randomSecret();
   const session = await sessionRepo.openSession(deps.db, {
@@ -78,6 +85,7 @@ async function startSession(
     expiresAt: new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000),
     credentialVersion: how.credentialVersion,
     signInMethod: how.method,
+    provedSecondFactor: how.provedSecondFactor ?? false,
     deviceLabel: deviceLabel(how.caller.userAgent),
     refreshTokenHash: hashSecret(secret),
   });

@@ -32,7 +32,12 @@ export function relyingPartyOf(publicUrl: string): RelyingParty {
 export interface SessionOpener {
   startSession(
     userId: string,
-    how: { method: SignInMethod; caller: Caller; credentialVersion?: number },
+    how: {
+      method: SignInMethod;
+      caller: Caller;
+      credentialVersion?: number;
+      provedSecondFactor?: boolean;
+    },
   ): Promise<TokenPair>;
   rememberSignInAddress(
     account: { id: string; credentialVersion: number },

@@ -56,6 +56,9 @@ export async function signInWithPasskey(
     method: 'passkey',
     caller,
     credentialVersion: account.credentialVersion,
+    // A passkey is possession and the device's own check of its owner (user verification is
+    // required): the support desk counts it as a second factor.
+    provedSecondFactor: true,
   });
   // The owner's network: the limits that keep strangers out never keep him out from here.
   await deps.sessions.rememberSignInAddress(account, caller);

@@ -7,7 +7,7 @@
 // the time it was granted and the end of the premium granted before it.
 import type { Transaction } from 'kysely';
 
-import type { Database, LedgerEntryKind } from '../../db/schema';
+import type { Database, LedgerEntryKind, LedgerSource } from '../../db/schema';
 import { usersRepo } from '../users';
 import * as purchasesRepo from './purchases-repo';
 import * as repo from './repo';
@@ -15,7 +15,7 @@ import * as repo from './repo';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface LedgerEntry {
-  source: 'stripe' | 'app_store' | 'legacy';
+  source: LedgerSource;
   entry: LedgerEntryKind;
   purchaseId: string | null;
   days: number | null;

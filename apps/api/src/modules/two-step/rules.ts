@@ -94,12 +94,19 @@ export interface CodeOwner {
 export interface SignInMachinery {
   startSession(
     userId: string,
-    how: { method: SignInMethod; caller: Caller; credentialVersion: number },
+    how: {
+      method: SignInMethod;
+      caller: Caller;
+      credentialVersion: number;
+      provedSecondFactor?: boolean;
+    },
   ): Promise<TokenPair>;
   rememberSignInAddress(
     account: { id: string; credentialVersion: number },
     caller: Caller,
   ): Promise<void>;
+  /** The session's owner proved a second factor in it now; undefined when it has ended. */
+  markSecondFactorProved(sessionId: string): Promise<Date | undefined>;
   /**
    * Runs one check of a sign-in secret for the account from the caller's network under the
    * failure gates a password passes through (ADR 011): a wrong code costs as a wrong password,

@@ -14,7 +14,7 @@ import {
 import type { Kysely, Transaction } from 'kysely';
 
 import type { Database, SignInMethod } from '../../db/schema';
-import { AppError } from '../../errors';
+import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
 import type { Caller } from '../../security/client-address';
 import { hashSecret, seal } from '../../security/keys';
 import { checkAppCode, checkSecondFactor, ownerOf, type SecondFactor } from './code-checks';
@@ -44,6 +44,8 @@ export function createTwoStepService(deps: TwoStepDependencies) {
       renewRecoveryCodes(deps, userId, code, caller),
     requireSecondFactorIfOn: (userId: string, code: string | undefined, caller: Caller) =>
       requireSecondFactorIfOn(deps, userId, code, caller),
+    stepUp: (session: { userId: string; sessionId: string }, code: string, caller: Caller) =>
+      stepUp(deps, session, code, caller),
     challengeIfOn: (account: {
       userId: string;
       method: SignInMethod;
@@ -173,4 +175,21 @@ async function requireSecondFactorIfOn(
   if (!(await checkSecondFactor(deps, owner, factor, caller))) {
     throw new AppError(400, twoStepMessages.wrongSecondFactor);
   }
+}
+
+/**
+ * A second factor proved in a session already open (the support desk asks for one within 12
+ * hours, ADR 020): a current code or a recovery code, under the same gates as at sign-in.
+ */
+async function stepUp(
+  deps: TwoStepDependencies,
+  session: { userId: string; sessionId: string },
+  code: string,
+  caller: Caller,
+): Promise<{ secondFactorAt: string }> {
+  await assertOn(deps, session.userId);
+  await requireSecondFactorIfOn(deps, session.userId, code, caller);
+  const provedAt = await deps.signIn.markSecondFactorProved(session.sessionId);
+  if (!provedAt) throw new AppError(401, SESSION_ENDED_MESSAGE);
+  return { secondFactorAt: provedAt.toISOString() };
 }

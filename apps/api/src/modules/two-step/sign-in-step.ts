@@ -66,6 +66,7 @@ export async function verifySignIn(
     method: challenge.signInMethod,
     caller,
     credentialVersion: challenge.credentialVersion,
+    provedSecondFactor: true,
   });
   // Only now is the network the owner's: both steps were his.
   await signIn.rememberSignInAddress(owner, caller);
