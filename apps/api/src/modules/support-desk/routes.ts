@@ -3,11 +3,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { createDeskGuard } from '../operators';
+import { memberRoutes } from './member-routes';
 import type { SupportDeskDependencies } from './rules';
 
 export const supportDeskRoutes: FastifyPluginAsyncZod<SupportDeskDependencies> =
   async function supportDeskRoutes(app, deps) {
     const deskGuard = createDeskGuard(deps.db);
+    await app.register(memberRoutes, { ...deps, deskGuard });
     // The calls are added by the desk's features (member-routes.ts, action-routes.ts).
     void deskGuard;
     void app;
