@@ -82,7 +82,7 @@ export async function listTimelinePage(
       union all
       -- a: refunded so far, in cents, b: currency, c: the purchase's plan
       select 'refund:' || c.charge_id, coalesce(c.refunded_at, c.updated_at), 'refund',
-        c.amount_refunded_cents::text, c.currency, p.plan_name, null
+        c.amount_refunded_cents::text, c.currency, p.plan_name, null, null
       from stripe_charges c join member_purchases p on p.payment_intent_id = c.payment_intent_id
       where c.amount_refunded_cents > 0
       union all
