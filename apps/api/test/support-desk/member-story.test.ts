@@ -6,7 +6,12 @@ import type { AppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { readMemberTimeline } from '../../src/modules/support-desk/member-timeline';
-import { changeEmailThroughLink, post, registerAndLogin } from '../support/accounts';
+import {
+  askForEmailChange,
+  changeEmailThroughLink,
+  post,
+  registerAndLogin,
+} from '../support/accounts';
 import {
   appStoreEnv,
   deliverNotification,
@@ -17,7 +22,15 @@ import {
   transactionPayload,
 } from '../support/app-store';
 import { callApi, makeOperator, testAuditTrail, type TestOperator } from '../support/operators';
-import { payOnSandboxPage } from '../support/stripe-events';
+import {
+  chargeRefundedEvent,
+  checkoutEvent,
+  deliverStripeEvent,
+  disputeEvent,
+  newDisputeId,
+  newPaymentIntentId,
+  payOnSandboxPage,
+} from '../support/stripe-events';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
 import { useMovableClock } from '../support/two-step';
@@ -222,6 +235,69 @@ describe.each(testDatabaseKinds)("a member's story on the support desk on $name"
     for (const body of [opened.body, ...bodies]) {
       for (const code of codes) expect(body).not.toContain(code);
     }
+  });
+
+  it('shows what Stripe refunded and disputed, and one email change when a newer request voided the first', async () => {
+    const operator = await makeOperator(server.app, 'support', 'refunds');
+    const email = uniqueEmail('refunded');
+    const member = await registerAndLogin(server.app, email, PASSWORD);
+    const memberId = await memberIdOf(member.accessToken);
+    const [refunded, disputed] = [newPaymentIntentId(), newPaymentIntentId()];
+    for (const paymentIntentId of [refunded, disputed]) {
+      const bought = await deliverStripeEvent(
+        server.app,
+        checkoutEvent({ email, planId: '1-week', paymentIntentId }),
+      );
+      expect(bought.statusCode, bought.body).toBe(200);
+    }
+    const refund = await deliverStripeEvent(
+      server.app,
+      chargeRefundedEvent({ paymentIntentId: refunded, amount: 999, amountRefunded: 300 }),
+    );
+    expect(refund.statusCode, refund.body).toBe(200);
+    const dispute = await deliverStripeEvent(
+      server.app,
+      disputeEvent({
+        paymentIntentId: disputed,
+        disputeId: newDisputeId(),
+        status: 'needs_response',
+      }),
+    );
+    expect(dispute.statusCode, dispute.body).toBe(200);
+    // A first request, never confirmed, voided by the second, which is confirmed.
+    const abandoned = uniqueEmail('abandoned');
+    const kept = uniqueEmail('kept');
+    await askForEmailChange(server, member.accessToken, {
+      newEmail: abandoned,
+      password: PASSWORD,
+    });
+    await changeEmailThroughLink(server, member.accessToken, {
+      newEmail: kept,
+      password: PASSWORD,
+    });
+
+    const opened = await opsGet(operator, `/ops/members/${memberId}`);
+    expect(opened.statusCode, opened.body).toBe(200);
+    const purchases = opened.json<MemberStory>().purchases;
+    expect(purchases.find((purchase) => purchase.paymentIntentId === refunded)).toMatchObject({
+      refundedCents: 300,
+      refundable: true,
+    });
+    expect(purchases.find((purchase) => purchase.paymentIntentId === disputed)).toMatchObject({
+      refundedCents: 0,
+    });
+
+    const { items } = await wholeTimeline(operator, memberId);
+    expect(items.filter((item) => item.kind === 'refund')).toEqual([
+      expect.objectContaining({ title: 'Refunded $3.00', detail: 'of 1 Week' }),
+    ]);
+    expect(items.filter((item) => item.kind === 'dispute')).toEqual([
+      expect.objectContaining({ title: 'Dispute (needs_response): $9.99', detail: 'fraudulent' }),
+    ]);
+    expect(items.filter((item) => item.kind === 'email change').map((item) => item.title)).toEqual([
+      `Email changed to ${kept}`,
+    ]);
+    expect(items.filter((item) => item.kind === 'purchase')).toHaveLength(2);
   });
 
   it('pages the timeline with every item exactly once, and answers 404 for no such member', async () => {

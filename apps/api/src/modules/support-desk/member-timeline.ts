@@ -110,10 +110,9 @@ function timelineItemOf(row: timelineRepo.TimelineRow): TimelineItem {
     case 'password change':
       return item('password change', 'Password changed');
     case 'mail':
-      return item(
-        'mail',
-        `${b === 'sent' ? 'Mail sent' : b === 'failed' ? 'Mail failed' : 'Mail queued'}: ${a}`,
-      );
+      return b === 'sent'
+        ? item('mail', `Mail sent: ${a}`, c && `sent ${new Date(c).toISOString()}`)
+        : item('mail', `${b === 'failed' ? 'Mail failed' : 'Mail queued'}: ${a}`);
     case 'audit':
       // A note is an audit row of action 'note.add' whose reason is the note's text.
       return a === 'note.add' ? item('note', 'Note', b) : item('operator action', `${a}`, b);

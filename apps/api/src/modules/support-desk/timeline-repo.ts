@@ -116,10 +116,10 @@ export async function listTimelinePage(
       select 'password-change:' || m.id, m.created_at, 'password change', null, null, null, null, null
       from outbox_emails m where m.user_id = ${userId} and m.template = 'password-changed'
       union all
-      -- a: template, b: 'sent', 'failed' or null while it waits
+      -- a: template, b: 'sent', 'failed' or null while it waits, c: when it was sent
       select 'mail:' || m.id, m.created_at, 'mail', m.template,
         case when m.sent_at is not null then 'sent' when m.failed_at is not null then 'failed' end,
-        null, null, null
+        to_char(m.sent_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), null, null
       from outbox_emails m where m.user_id = ${userId}
       union all
       -- a: action, b: reason (a note's text), c: operator's role; actor: his email
