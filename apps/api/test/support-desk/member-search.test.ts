@@ -5,6 +5,7 @@ import type { MemberMatch } from '@kegel/contract';
 import type { AppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { searchMembers } from '../../src/modules/support-desk/member-search';
 import { registerAndLogin } from '../support/accounts';
 import {
   appStoreEnv,
@@ -143,6 +144,37 @@ describe.each(testDatabaseKinds)('finding a member on the support desk on $name'
       }),
     ]);
     expect(await search('1234')).toEqual([]);
+  });
+
+  it('finds a member by an Apple order id, through the order lookup it is given', async () => {
+    const subscriber = await member(uniqueEmail('apple-order'));
+    const period = monthFrom(Date.now(), { appAccountToken: subscriber.id });
+    const bound = await postTransaction(
+      server.app,
+      subscriber.accessToken,
+      appStore.sign(transactionPayload(period)),
+    );
+    expect(bound.statusCode, bound.body).toBe(200);
+    // Apple's Look Up Order ID is outside the product: until its client is merged, a stand-in
+    // that knows one order answers for it.
+    const asked: string[] = [];
+    const deps = {
+      db: server.app.database.db,
+      lookUpAppleOrder: async (orderId: string) => {
+        asked.push(orderId);
+        return orderId === 'MQ7X9Z2K1P'
+          ? [{ originalTransactionId: period.originalTransactionId }]
+          : [];
+      },
+    };
+    expect(await searchMembers(deps, 'MQ7X9Z2K1P')).toEqual([
+      expect.objectContaining({ id: subscriber.id, matchedBy: 'order id' }),
+    ]);
+    expect(await searchMembers(deps, 'ZZZZ9999ZZ')).toEqual([]);
+    // Lower case, or all digits, is not an order id: never asked of Apple.
+    await searchMembers(deps, 'mq7x9z2k1p');
+    await searchMembers(deps, '1234567890');
+    expect(asked).toEqual(['MQ7X9Z2K1P', 'ZZZZ9999ZZ']);
   });
 
   it('answers 400 to an empty term', async () => {
