@@ -485,7 +485,7 @@ export async function startAppStoreSandbox(
     subscriptionButton('reverse-refund', (id) => reverseRefund(id)),
     subscriptionButton('revoke', (id) => revoke(id)),
     // The App Store Server API.
-    get('/inApps/v1/lookup/:orderId([^/]+)', lookUpOrder),
+    get('/inApps/v1/lookup/:orderId(.+)', lookUpOrder),
     // Anything else under /dev is the development page's own 404.
     anyMethod('/dev', noSuchDevPage),
     anyMethod('/dev/*', noSuchDevPage),
