@@ -8,7 +8,13 @@ import type { AppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { AppError } from '../../src/errors';
-import { appStoreEnv, startTestAppStoreSandbox, TEST_APP_APPLE_ID } from '../support/app-store';
+import {
+  appStoreEnv,
+  monthFrom,
+  startTestAppStoreSandbox,
+  TEST_APP_APPLE_ID,
+  transactionPayload,
+} from '../support/app-store';
 import { captureLog, LOG_LEVEL } from '../support/log-capture';
 import { startTestServer, type TestServer } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
@@ -162,6 +168,28 @@ describe.each(testDatabaseKinds)('Apple order lookups on $name', (kind) => {
       expect(await lookUpOrder(orderId)).toHaveLength(1);
     });
 
+    it('answers 502 when a transaction of the answer does not verify', async () => {
+      const now = Date.now();
+      const forged = transactionPayload(monthFrom(now));
+      const answers = {
+        'signed by a look-alike chain': sandbox.sign(forged, { untrusted: true }),
+        "another app's": sandbox.sign({ ...forged, bundleId: 'com.example.other' }),
+      };
+      for (const [what, signedTransaction] of Object.entries(answers)) {
+        standIn.answerWith = { status: 0, signedTransactions: [signedTransaction] };
+        try {
+          const failure = await failureOf(lookUpOrder('MK5TTTVWJH'));
+          expect({ what, ...failure, message: failure.message.split(':')[0] }).toEqual({
+            what,
+            statusCode: 502,
+            message: "The App Store's answer could not be verified",
+          });
+        } finally {
+          standIn.answerWith = undefined;
+        }
+      }
+    });
+
     it('answers 502 naming the key when the App Store refuses it', async () => {
       const wrongKey = await startTestServer(kind, {
         env: {
@@ -232,6 +260,8 @@ interface RecordingStandIn {
   paths: string[];
   /** Answers every call with this status instead of passing it on (an outage). */
   failWith: number | undefined;
+  /** Answers every call 200 with this body instead of passing it on (a forged answer). */
+  answerWith: object | undefined;
   close(): Promise<void>;
 }
 
@@ -244,6 +274,11 @@ async function startRecordingStandIn(upstream: string): Promise<RecordingStandIn
       if (standIn.failWith !== undefined) {
         response.writeHead(standIn.failWith, { 'content-type': 'text/plain' });
         response.end('Service Unavailable');
+        return;
+      }
+      if (standIn.answerWith !== undefined) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(standIn.answerWith));
         return;
       }
       const answer = await fetch(`${upstream}${url.pathname}`, {
@@ -261,6 +296,7 @@ async function startRecordingStandIn(upstream: string): Promise<RecordingStandIn
     url: `http://127.0.0.1:${port}`,
     paths: [],
     failWith: undefined,
+    answerWith: undefined,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
