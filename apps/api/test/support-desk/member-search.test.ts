@@ -2,18 +2,10 @@
 // his email in any case, his account id, his Stripe customer, Checkout Session or PaymentIntent,
 // and his App Store original transaction.
 import type { MemberMatch } from '@kegel/contract';
-import type { AppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { searchMembers } from '../../src/modules/support-desk/member-search';
 import { registerAndLogin } from '../support/accounts';
-import {
-  appStoreEnv,
-  monthFrom,
-  postTransaction,
-  startTestAppStoreSandbox,
-  transactionPayload,
-} from '../support/app-store';
+import { postTransaction } from '../support/app-store';
 import { callApi, makeOperator, type TestOperator } from '../support/operators';
 import { checkoutEvent, deliverStripeEvent, newPaymentIntentId } from '../support/stripe-events';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
@@ -24,18 +16,16 @@ const PASSWORD = 'correct horse';
 
 describe.each(testDatabaseKinds)('finding a member on the support desk on $name', (kind) => {
   let server: TestServer;
-  let appStore: AppStoreSandbox;
   let operator: TestOperator;
   beforeAll(async () => {
-    appStore = await startTestAppStoreSandbox();
-    server = await startTestServer(kind, { env: appStoreEnv(appStore) });
+    // In development the server runs its own App Store sandbox, and asks it for order ids.
+    server = await startTestServer(kind);
     useMovableClock();
     operator = await makeOperator(server.app, 'support', 'search');
   });
   afterAll(async () => {
     vi.useRealTimers();
     await server.close();
-    await appStore.close();
   });
   beforeEach(() => useMovableClock());
   afterEach(() => vi.useRealTimers());
@@ -125,18 +115,28 @@ describe.each(testDatabaseKinds)('finding a member on the support desk on $name'
     expect(await search('cs_nobody')).toEqual([]);
   });
 
-  it('finds a member by his App Store original transaction id', async () => {
-    const subscriber = await member(uniqueEmail('apple'));
-    const period = monthFrom(Date.now(), { appAccountToken: subscriber.id });
+  /** A member subscribed on the App Store sandbox the server runs, bound by the iOS app's post. */
+  async function appStoreSubscriber(label: string) {
+    const subscriber = await member(uniqueEmail(label));
+    const sandbox = server.app.appStoreSandbox;
+    if (!sandbox) throw new Error('expected the App Store sandbox');
+    const purchase = await sandbox.subscribe({
+      productId: 'premium.month',
+      appAccountToken: subscriber.id,
+      deliver: false,
+    });
     const bound = await postTransaction(
       server.app,
       subscriber.accessToken,
-      appStore.sign(transactionPayload(period)),
+      purchase.signedTransaction,
     );
     expect(bound.statusCode, bound.body).toBe(200);
+    return { ...subscriber, ...purchase };
+  }
 
-    const found = await search(period.originalTransactionId);
-    expect(found).toEqual([
+  it('finds a member by his App Store original transaction id', async () => {
+    const subscriber = await appStoreSubscriber('apple');
+    expect(await search(subscriber.originalTransactionId)).toEqual([
       expect.objectContaining({
         id: subscriber.id,
         matchedBy: 'original transaction',
@@ -146,35 +146,12 @@ describe.each(testDatabaseKinds)('finding a member on the support desk on $name'
     expect(await search('1234')).toEqual([]);
   });
 
-  it('finds a member by an Apple order id, through the order lookup it is given', async () => {
-    const subscriber = await member(uniqueEmail('apple-order'));
-    const period = monthFrom(Date.now(), { appAccountToken: subscriber.id });
-    const bound = await postTransaction(
-      server.app,
-      subscriber.accessToken,
-      appStore.sign(transactionPayload(period)),
-    );
-    expect(bound.statusCode, bound.body).toBe(200);
-    // Apple's Look Up Order ID is outside the product: until its client is merged, a stand-in
-    // that knows one order answers for it.
-    const asked: string[] = [];
-    const deps = {
-      db: server.app.database.db,
-      lookUpAppleOrder: async (orderId: string) => {
-        asked.push(orderId);
-        return orderId === 'MQ7X9Z2K1P'
-          ? [{ originalTransactionId: period.originalTransactionId }]
-          : [];
-      },
-    };
-    expect(await searchMembers(deps, 'MQ7X9Z2K1P')).toEqual([
+  it("finds a member by the order id of Apple's receipt, through the App Store Server API", async () => {
+    const subscriber = await appStoreSubscriber('apple-order');
+    expect(await search(subscriber.orderId)).toEqual([
       expect.objectContaining({ id: subscriber.id, matchedBy: 'order id' }),
     ]);
-    expect(await searchMembers(deps, 'ZZZZ9999ZZ')).toEqual([]);
-    // Lower case, or all digits, is not an order id: never asked of Apple.
-    await searchMembers(deps, 'mq7x9z2k1p');
-    await searchMembers(deps, '1234567890');
-    expect(asked).toEqual(['MQ7X9Z2K1P', 'ZZZZ9999ZZ']);
+    expect(await search('ZZZZ9999ZZ')).toEqual([]);
   });
 
   it('answers 400 to an empty term', async () => {
