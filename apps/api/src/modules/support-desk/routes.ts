@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { createDeskGuard } from '../operators';
+import { deskActionRoutes } from './action-routes';
 import type { SupportDeskDependencies } from './rules';
 
 export const supportDeskRoutes: FastifyPluginAsyncZod<SupportDeskDependencies> =
@@ -11,4 +12,5 @@ export const supportDeskRoutes: FastifyPluginAsyncZod<SupportDeskDependencies> =
     // The calls are added by the desk's features (member-routes.ts, action-routes.ts).
     void deskGuard;
     void app;
+    await app.register(deskActionRoutes, { ...deps, deskGuard });
   };
