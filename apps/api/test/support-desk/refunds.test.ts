@@ -215,6 +215,48 @@ describe.each(testDatabaseKinds)('refunds from the support desk on $name', (kind
     ]);
   });
 
+  it("makes a second part refund of the same amount asked before the first one's event arrived, and no more than what is left", async () => {
+    const member = await makeMember(server.app, 'refund-same-part');
+    const purchase = await buy(member);
+    const first = await refund(admin, purchase.id, { amountCents: 400, reason: 'first part' });
+    const second = await refund(admin, purchase.id, { amountCents: 400, reason: 'second part' });
+    expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
+    expect(second.json<Refund>().id).not.toBe(first.json<Refund>().id);
+    const third = await refund(admin, purchase.id, { amountCents: 400, reason: 'third part' });
+    expect(third.statusCode).toBe(409);
+    expect(third.json()).toMatchObject({ message: supportDeskMessages.refundTooLarge });
+    await eventually(
+      () => refundedCents(purchase.paymentIntentId!),
+      (cents) => cents === 800,
+    );
+    expect(
+      (await auditRowsAbout(server.app, member.userId)).filter(
+        (row) => row.action === 'refund.create',
+      ),
+    ).toHaveLength(2);
+  });
+
+  it("refunds once for the same refund asked twice at once (a double click): the other answers the same refund, or 409 when it read the first one's", async () => {
+    const member = await makeMember(server.app, 'refund-double-click');
+    const purchase = await buy(member);
+    const responses = await Promise.all([
+      refund(admin, purchase.id, { reason: 'double click' }),
+      refund(admin, purchase.id, { reason: 'double click' }),
+    ]);
+    const made = responses.filter((response) => response.statusCode === 200);
+    const refused = responses.filter((response) => response.statusCode === 409);
+    expect(made.length + refused.length).toBe(2);
+    expect(made.length).toBeGreaterThan(0);
+    expect(new Set(made.map((response) => response.json<Refund>().id)).size).toBe(1);
+    const atStripe = await server.app.stripe.refunds.list({
+      payment_intent: purchase.paymentIntentId!,
+    });
+    expect(atStripe.data).toHaveLength(1);
+    const { audit, mail } = await recorded(member);
+    expect(audit).toBe(1);
+    expect(mail.filter((template) => template === 'support-refund')).toHaveLength(1);
+  });
+
   it('refuses App Store purchases (409, refunded by Apple) and support grants (409), changing nothing', async () => {
     const member = await makeMember(server.app, 'not-refundable');
     const apple = await server.app.database.db

@@ -35,16 +35,24 @@ export async function refundPurchase(
   if (purchase.provider !== 'Stripe' || !purchase.paymentIntentId || purchase.amountCents <= 0) {
     throw new AppError(409, supportDeskMessages.notRefundable);
   }
-  const refundedBefore = purchase.amountRefundedCents ?? 0;
-  const left = purchase.amountCents - refundedBefore;
-  const amount = request.amountCents ?? left;
-  if (left <= 0 || amount > left) throw new AppError(409, supportDeskMessages.refundTooLarge);
+  const paymentIntentId = purchase.paymentIntentId;
 
+  let refundedBefore: number;
   let refund: Stripe.Response<Stripe.Refund>;
   try {
+    // What Stripe's events told us may lag behind a refund made a moment ago: Stripe's own list
+    // says what is left now, so a second refund asked meanwhile is neither too large nor taken
+    // for a repeat of the first.
+    refundedBefore = Math.max(
+      purchase.amountRefundedCents ?? 0,
+      await refundedAtStripe(deps.stripe, paymentIntentId),
+    );
+    const left = purchase.amountCents - refundedBefore;
+    const amount = request.amountCents ?? left;
+    if (left <= 0 || amount > left) throw new AppError(409, supportDeskMessages.refundTooLarge);
     refund = await deps.stripe.refunds.create(
       {
-        payment_intent: purchase.paymentIntentId,
+        payment_intent: paymentIntentId,
         amount,
         reason: 'requested_by_customer',
         metadata: {
@@ -59,6 +67,7 @@ export async function refundPurchase(
       { idempotencyKey: `ops-refund:${purchase.id}:${refundedBefore}:${amount}` },
     );
   } catch (error) {
+    if (error instanceof AppError) throw error;
     if (
       error instanceof Stripe.errors.StripeInvalidRequestError &&
       TOO_LARGE_CODES.includes(error.code ?? '')
@@ -110,6 +119,15 @@ export async function refundPurchase(
   });
   deps.countAction('refund.create');
   return answerOf(refund);
+}
+
+/** The refunds of a payment that Stripe made or is making (not failed or canceled). */
+async function refundedAtStripe(stripe: Stripe, paymentIntentId: string): Promise<number> {
+  let cents = 0;
+  for await (const refund of stripe.refunds.list({ payment_intent: paymentIntentId, limit: 100 })) {
+    if (refund.status !== 'failed' && refund.status !== 'canceled') cents += refund.amount;
+  }
+  return cents;
 }
 
 function answerOf(refund: Stripe.Refund): Refund {
