@@ -19,8 +19,9 @@ export function premiumDaysGrantedEmail(input: {
   dashboardUrl: string;
   supportEmail: string;
 }): RenderedEmail {
-  return render(`You have ${daysText(input.days)} more of premium`, {
-    heading: `You have ${daysText(input.days)} more of premium`,
+  const more = input.days === 1 ? '1 more day' : `${input.days} more days`;
+  return render(`You have ${more} of premium`, {
+    heading: `You have ${more} of premium`,
     paragraphs: [
       `Our support team added ${daysText(input.days)} of premium to your Kegel Coach account. Reason: ${input.reason}`,
       premiumEndText(input.endsAt),

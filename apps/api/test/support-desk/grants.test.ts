@@ -151,7 +151,7 @@ describe.each(testDatabaseKinds)('grants of the support desk on $name', (kind) =
     expect((await testAuditTrail().verify(server.app.database.db)).problems).toEqual([]);
 
     const mail = await server.inbox.waitFor((email) => email.to.includes(member.email));
-    expect(mail.subject).toBe('You have 7 days more of premium');
+    expect(mail.subject).toBe('You have 7 more days of premium');
     expect(mail.text).toContain('Reason: service outage');
     expect(mail.text).toContain('Your premium now runs until');
   });
@@ -163,6 +163,10 @@ describe.each(testDatabaseKinds)('grants of the support desk on $name', (kind) =
     expect(second.statusCode, second.body).toBe(201);
     const granted = second.json<Grant>();
     expect(granted.name).toBe('Granted by support: 1 day, sorry for the wait');
+    await server.inbox.waitFor(
+      (email) =>
+        email.to.includes(member.email) && email.subject === 'You have 1 more day of premium',
+    );
     expect(new Date(granted.subscriptionEndDate!).getTime()).toBe(
       new Date(first.subscriptionEndDate!).getTime() + DAY_MS,
     );
