@@ -36,6 +36,6 @@ export async function resendMemberMail(
   });
   deps.countAction('mail.resend');
   return mail === 'verification'
-    ? `Verification mail sent to the member`
-    : `Password reset mail sent to the member`;
+    ? 'Verification mail sent to the member'
+    : 'Password reset mail sent to the member';
 }
