@@ -51,17 +51,8 @@ const OPS_ENDPOINTS = (Object.keys(endpoints) as EndpointName[]).filter((name) =
   endpoints[name].path.startsWith('/ops/'),
 );
 
-/**
- * The /ops calls this server serves so far: the table runs on these. The writes (grants, refunds,
- * sign-outs, mails, notes) join the list when their routes are merged.
- */
-const SERVED_OPS_ENDPOINTS: readonly EndpointName[] = [
-  'searchMembers',
-  'getMember',
-  'getMemberTimeline',
-  'viewAsMember',
-  'listAudit',
-];
+/** Every /ops call: the guard stands before each. */
+const SERVED_OPS_ENDPOINTS: readonly EndpointName[] = OPS_ENDPOINTS;
 
 describe('the table of /ops calls', () => {
   it('has a valid request for every /ops call of the contract, and serves only calls of it', () => {
@@ -136,7 +127,13 @@ describe.each(testDatabaseKinds)('the support desk guard on $name', (kind) => {
     const operator = await makeOperator(server.app, 'support', 'twelve-hours');
     for (const name of SERVED_OPS_ENDPOINTS) {
       const response = await call(name, operator.accessToken);
-      expect(response.statusCode, `${name}: ${response.body}`).toBe(200);
+      // Past the guard: answered by the call itself (a support operator's admin call is refused
+      // by its own rule; the writes' ids here are the member's, not a grant's or a purchase's).
+      const passed =
+        response.statusCode < 400 ||
+        response.statusCode === 404 ||
+        response.json<{ message: string }>().message === supportDeskMessages.adminOnly;
+      expect(passed, `${name}: ${response.statusCode} ${response.body}`).toBe(true);
     }
     // An access token lives 15 minutes: 12 hours on, the session's tokens are renewed first.
     vi.setSystemTime(Date.now() + 12 * 3600_000 + 1000);
