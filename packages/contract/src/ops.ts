@@ -13,6 +13,12 @@ export type OperatorRole = z.infer<typeof OperatorRoleSchema>;
 
 /** A second factor proved within this long lets an operator use the desk. */
 export const OPERATOR_SECOND_FACTOR_HOURS = 12;
+/**
+ * A second factor added after the role was granted opens the desk only once it is this old: a
+ * thief holding an operator's password or session cannot enrol his own and walk in (the owner is
+ * mailed when a factor is added, and has the day to react).
+ */
+export const NEW_SECOND_FACTOR_WAIT_HOURS = 24;
 /** The most days `support` may grant in one action; `admin` may grant up to MAX_GRANT_DAYS. */
 export const SUPPORT_MAX_GRANT_DAYS = 31;
 export const MAX_GRANT_DAYS = 3650;
@@ -23,6 +29,9 @@ export const NOTE_MAX_LENGTH = 2000;
 export const supportDeskMessages = {
   notAnOperator: 'Only the support team can use the support desk',
   confirmSecondFactor: 'Confirm your second factor to use the support desk',
+  secondFactorTooNew: `A second factor was added to your account lately: the support desk opens ${NEW_SECOND_FACTOR_WAIT_HOURS} hours after it was added`,
+  ownAccount: 'Operators cannot change their own premium or purchases from the support desk',
+  refundUnderWay: 'Another refund of this purchase is under way: reload to see it',
   noSecondFactor:
     'Turn on two-step sign-in or add a passkey in Account Settings to use the support desk',
   adminOnly: 'Only an admin can do this',
@@ -74,6 +83,8 @@ export const OperatorStatusSchema = z.object({
   secondFactorAt: z.nullable(IsoDateTimeSchema),
   /** Until when the desk is open to this session without proving it again. */
   deskOpenUntil: z.nullable(IsoDateTimeSchema),
+  /** Set while a second factor added since the role was granted is under 24 hours old. */
+  deskClosedUntil: z.nullable(IsoDateTimeSchema),
 });
 export type OperatorStatus = z.infer<typeof OperatorStatusSchema>;
 
@@ -338,6 +349,7 @@ export const AUDIT_ACTIONS = [
   'operator.grant-role',
   'operator.revoke-role',
   'member.view',
+  'member.timeline',
   'member.view-as',
   'grant.add',
   'grant.remove',

@@ -18,7 +18,7 @@ const OPEN_SESSION_SQL = preparedStatement(
     select id from users where id = $1 and ($2::int is null or credential_version = $2::int)
   ), session as (
     insert into auth_sessions (user_id, expires_at, sign_in_method, device_label, second_factor_at)
-    select id, $3::timestamptz, $4::text, $5::text, case when $7::boolean then now() end
+    select id, $3::timestamptz, $4::text, $5::text, $7::timestamptz
     from account
     returning id, expires_at
   ), token as (
@@ -47,7 +47,8 @@ export async function openSession(
       session.signInMethod,
       session.deviceLabel,
       session.refreshTokenHash,
-      session.provedSecondFactor,
+      // The server's clock, as every check of it (the desk's 12 hours) reads the server's.
+      session.provedSecondFactor ? new Date() : null,
     ]),
   );
   return result.rows[0];
@@ -237,7 +238,7 @@ export async function markSecondFactorProved(
 ): Promise<Date | undefined> {
   const row = await db
     .updateTable('authSessions')
-    .set({ secondFactorAt: sql<Date>`now()` })
+    .set({ secondFactorAt: new Date() })
     .where('id', '=', sessionId)
     .where('revokedAt', 'is', null)
     .where('expiresAt', '>', sql<Date>`now()`)

@@ -2,6 +2,7 @@
 // factor (a two-step code, a passkey) within the last 12 hours. Checked on every /ops call, from
 // the database, so a role taken away or a second factor turned off counts at once.
 import {
+  NEW_SECOND_FACTOR_WAIT_HOURS,
   OPERATOR_SECOND_FACTOR_HOURS,
   type OperatorRole,
   type OperatorStatus,
@@ -16,6 +17,7 @@ import { callerOf } from '../../plugins/authenticate';
 import * as repo from './repo';
 
 const SECOND_FACTOR_MS = OPERATOR_SECOND_FACTOR_HOURS * 60 * 60 * 1000;
+const NEW_FACTOR_WAIT_MS = NEW_SECOND_FACTOR_WAIT_HOURS * 60 * 60 * 1000;
 
 /** The operator behind an /ops call, once the desk let him in. */
 export interface Operator {
@@ -42,6 +44,14 @@ export async function operatorStatus(
   const provedAt = access?.secondFactorAt ?? null;
   const hasSecondFactor = Boolean(access?.hasTwoStep || access?.hasPasskey);
   const openUntil = provedAt ? new Date(provedAt.getTime() + SECOND_FACTOR_MS) : null;
+  // A factor added after the role was granted (by the operator, or by whoever holds his password
+  // or a session of his) closes the desk until it is a day old.
+  const newestFactorAt = access?.newestFactorAt ? new Date(access.newestFactorAt) : null;
+  const closedUntil =
+    newestFactorAt && access?.grantedAt && newestFactorAt > access.grantedAt
+      ? new Date(newestFactorAt.getTime() + NEW_FACTOR_WAIT_MS)
+      : null;
+  const isClosed = closedUntil !== null && closedUntil.getTime() > now;
   return {
     role,
     hasSecondFactor,
@@ -49,9 +59,10 @@ export async function operatorStatus(
     hasPasskey: Boolean(access?.hasPasskey),
     secondFactorAt: provedAt?.toISOString() ?? null,
     deskOpenUntil:
-      role && hasSecondFactor && openUntil && openUntil.getTime() > now
+      role && hasSecondFactor && !isClosed && openUntil && openUntil.getTime() > now
         ? openUntil.toISOString()
         : null,
+    deskClosedUntil: role && isClosed ? closedUntil.toISOString() : null,
   };
 }
 
@@ -65,6 +76,7 @@ export function createDeskGuard(db: Kysely<Database>) {
     const status = await operatorStatus(db, { userId, sessionId });
     if (!status.role) throw new AppError(403, supportDeskMessages.notAnOperator);
     if (!status.hasSecondFactor) throw new AppError(403, supportDeskMessages.noSecondFactor);
+    if (status.deskClosedUntil) throw new AppError(403, supportDeskMessages.secondFactorTooNew);
     if (!status.deskOpenUntil) throw new AppError(403, supportDeskMessages.confirmSecondFactor);
     request.operator = { userId, sessionId, email: account.email, role: status.role };
   };

@@ -16,7 +16,12 @@ export function findDeskAccess(db: Executor, session: { userId: string; sessionI
     .leftJoin('operators as o', 'o.userId', 's.userId')
     .select([
       'o.role',
+      'o.grantedAt',
       's.secondFactorAt',
+      sql<Date | null>`greatest(
+        (select max(t.confirmed_at) from two_step_authenticators t where t.user_id = s.user_id),
+        (select max(p.created_at) from passkeys p where p.user_id = s.user_id)
+      )`.as('newestFactorAt'),
       sql<boolean>`exists (select 1 from two_step_authenticators t
         where t.user_id = s.user_id and t.confirmed_at is not null)`.as('hasTwoStep'),
       sql<boolean>`exists (select 1 from passkeys p where p.user_id = s.user_id)`.as('hasPasskey'),

@@ -56,9 +56,9 @@ export async function signInWithPasskey(
     method: 'passkey',
     caller,
     credentialVersion: account.credentialVersion,
-    // A passkey is possession and the device's own check of its owner (user verification is
-    // required): the support desk counts it as a second factor.
-    provedSecondFactor: true,
+    // With the device's own check of its owner (a PIN, a fingerprint), a passkey is two factors
+    // at once, and the support desk counts it as the second; a key only touched is possession.
+    provedSecondFactor: passkey.userVerified,
   });
   // The owner's network: the limits that keep strangers out never keep him out from here.
   await deps.sessions.rememberSignInAddress(account, caller);
@@ -107,5 +107,6 @@ async function verifiedPasskey(
     deviceType: credentialDeviceType,
     backedUp: credentialBackedUp,
   });
-  return isRecorded ? passkey : undefined;
+  const { userVerified } = verification.authenticationInfo;
+  return isRecorded ? { ...passkey, userVerified } : undefined;
 }
