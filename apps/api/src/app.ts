@@ -26,7 +26,7 @@ import { identityPlugin } from './plugins/identity';
 import { jsonBodyPlugin } from './plugins/json-body';
 import { mailPlugin, type MailPluginOptions } from './plugins/mail';
 import { metricsPlugin } from './plugins/metrics';
-import { listAppStorePlans } from './modules/app-store';
+import { createAppStoreServerApi, listAppStorePlans } from './modules/app-store';
 import { usersRepo } from './modules/users';
 import { appStorePlugin } from './plugins/app-store';
 import { paymentsPlugin } from './plugins/payments';
@@ -107,6 +107,7 @@ export async function buildApp(
       listPlans: () => listAppStorePlans(app.database.db),
       findAccountId: async (email) => (await usersRepo.findUserByEmail(app.database.db, email))?.id,
     },
+    createServerApi: createAppStoreServerApi,
   });
   await app.register(rateLimitPlugin, { config });
   await app.register(pwnedPasswordsPlugin, {

@@ -4,7 +4,7 @@
 // Defaults make a fresh clone work offline (PGlite under DATA_DIR, secrets generated into
 // DATA_DIR). `NODE_ENV=production` refuses the defaults that are only safe on a developer's
 // machine.
-import { randomBytes, X509Certificate } from 'node:crypto';
+import { createPrivateKey, randomBytes, X509Certificate } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -158,6 +158,38 @@ const EnvSchema = z.object({
     .enum(['true', 'false'], { error: 'must be true or false' })
     .default('false'),
   APPLE_ROOT_CERTIFICATES: optionalString,
+  // The App Store Server API key, which the server signs its calls to Apple with (Look Up Order ID
+  // finds a member by the order id of Apple's receipt email). App Store Connect → Users and Access
+  // → Integrations → In-App Purchase: the issuer id above the list, the key's id, and the .p8
+  // file downloaded once when the key is made. All three or none; none turns order lookups off.
+  APPLE_ISSUER_ID: optionalString.pipe(
+    z
+      .string()
+      .regex(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+        "must be the issuer id of App Store Connect's keys page, a UUID such as 57246542-96fe-1a63-e053-0824d011072a",
+      )
+      .optional(),
+  ),
+  APPLE_KEY_ID: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Z0-9]{10}$/, "must be the key's 10-character id, such as 2X9R4HXF34")
+      .optional(),
+  ),
+  /** The path of the .p8 file: an EC P-256 private key in PKCS#8 PEM, checked at start. */
+  APPLE_PRIVATE_KEY_PATH: optionalString,
+  // Where the App Store Server API calls go instead of Apple's hosts (api.storekit.apple.com, and
+  // api.storekit-sandbox.apple.com for Sandbox orders): a stand-in's address, for tests and staging.
+  APPLE_API_BASE_URL: optionalString.pipe(
+    z
+      .url({
+        protocol: /^https?$/,
+        error:
+          'must be the base URL of an App Store Server API, such as https://api.storekit.apple.com',
+      })
+      .optional(),
+  ),
   TRUST_PROXY: z
     .string()
     .default('false')
@@ -269,6 +301,11 @@ export interface Config {
   appStore:
     | {
         bundleId: string;
+        /**
+         * The App Store Server API key (APPLE_ISSUER_ID, APPLE_KEY_ID, APPLE_PRIVATE_KEY_PATH);
+         * without it, its calls (order lookups) are off.
+         */
+        serverApi: AppStoreServerApiKey | undefined;
         /** Needed to verify Production payloads; without it they are refused. */
         appAppleId: number | undefined;
         /** True refuses Sandbox payloads (App Review and TestFlight buy in the Sandbox). */
@@ -301,6 +338,16 @@ export interface Config {
    * Health and readiness).
    */
   shutdownDrainSeconds: number;
+}
+
+/** What the server signs its App Store Server API calls with, and where they go. */
+export interface AppStoreServerApiKey {
+  issuerId: string;
+  keyId: string;
+  /** The .p8 file's content: PKCS#8 PEM of an EC P-256 key. */
+  privateKey: string;
+  /** APPLE_API_BASE_URL; undefined: Apple's host for each environment. */
+  baseUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -363,6 +410,7 @@ export function loadConfig(env: Environment = process.env): Config {
       'GOOGLE_ISSUER',
       'APPLE_ISSUER',
       'APPLE_JWKS_URL',
+      'APPLE_API_BASE_URL',
       'PWNED_PASSWORDS_URL',
     ] as const) {
       if (values[name]?.startsWith('http://'))
@@ -391,6 +439,7 @@ export function loadConfig(env: Environment = process.env): Config {
   if (values.APPLE_ROOT_CERTIFICATES && !values.APPLE_BUNDLE_ID) {
     problems.push('APPLE_BUNDLE_ID: required with APPLE_ROOT_CERTIFICATES (payloads name the app)');
   }
+  const serverApiKey = readServerApiKey(values, problems);
   if (isProduction && values.TRUST_PROXY === true) {
     problems.push(
       'TRUST_PROXY: true trusts every X-Forwarded-For hop, so a client picks its own address; give the number of proxies (e.g. 1) or their addresses',
@@ -473,6 +522,7 @@ export function loadConfig(env: Environment = process.env): Config {
           appAppleId: values.APPLE_APP_APPLE_ID,
           refuseSandbox: values.APPLE_REFUSE_SANDBOX === 'true',
           rootCertificates: typeof appleRoots === 'string' ? [] : appleRoots,
+          serverApi: serverApiKey,
         }
       : isProduction
         ? 'off'
@@ -609,6 +659,76 @@ export function redactDatabaseUrl(url: string): string {
     return parsed.toString();
   } catch {
     return '(unparseable URL)';
+  }
+}
+
+const SERVER_API_KEY_VARIABLES = [
+  'APPLE_ISSUER_ID',
+  'APPLE_KEY_ID',
+  'APPLE_PRIVATE_KEY_PATH',
+] as const;
+
+/**
+ * The App Store Server API key, when its three variables are set and the key file holds what
+ * App Store Connect gives (an EC P-256 private key in PKCS#8 PEM); each problem is pushed.
+ */
+function readServerApiKey(
+  values: z.infer<typeof EnvSchema>,
+  problems: string[],
+): AppStoreServerApiKey | undefined {
+  const given = SERVER_API_KEY_VARIABLES.filter((name) => values[name] !== undefined);
+  if (given.length === 0) {
+    if (values.APPLE_API_BASE_URL) {
+      problems.push(
+        'APPLE_API_BASE_URL: needs APPLE_ISSUER_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY_PATH (the calls it would receive are signed with that key)',
+      );
+    }
+    return undefined;
+  }
+  const missing = SERVER_API_KEY_VARIABLES.filter((name) => values[name] === undefined);
+  for (const name of missing) {
+    problems.push(
+      `${name}: required with ${given.join(' and ')} (the App Store Server API key is the issuer id, the key id and the .p8 key file together)`,
+    );
+  }
+  const { APPLE_ISSUER_ID: issuerId, APPLE_KEY_ID: keyId } = values;
+  const file = values.APPLE_PRIVATE_KEY_PATH;
+  if (!issuerId || !keyId || !file) return undefined;
+  if (!values.APPLE_BUNDLE_ID) {
+    problems.push(
+      'APPLE_BUNDLE_ID: required with APPLE_ISSUER_ID (each App Store Server API call names the app; unset the key for the App Store sandbox)',
+    );
+  }
+  let privateKey: string;
+  try {
+    privateKey = readFileSync(file, 'utf8');
+  } catch (error) {
+    problems.push(`APPLE_PRIVATE_KEY_PATH: cannot read ${file}: ${(error as Error).message}`);
+    return undefined;
+  }
+  if (!isP256Pkcs8PrivateKey(privateKey)) {
+    problems.push(
+      `APPLE_PRIVATE_KEY_PATH: ${file} is not an EC P-256 private key in PKCS#8 PEM (the .p8 file App Store Connect gives)`,
+    );
+    return undefined;
+  }
+  return {
+    issuerId,
+    keyId,
+    privateKey,
+    baseUrl: values.APPLE_API_BASE_URL?.replace(/\/+$/, ''),
+  };
+}
+
+/** Whether a PEM text is what the library signs ES256 tokens with: PKCS#8, EC on P-256. */
+function isP256Pkcs8PrivateKey(pem: string): boolean {
+  // PKCS#8's label; SEC1 ("EC PRIVATE KEY") would parse too, but is not what Apple hands out.
+  if (!/^\s*-----BEGIN PRIVATE KEY-----/.test(pem)) return false;
+  try {
+    const key = createPrivateKey({ key: pem, format: 'pem' });
+    return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1';
+  } catch {
+    return false;
   }
 }
 

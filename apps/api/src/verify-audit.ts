@@ -1,30 +1,23 @@
-// `npm run audit:verify`: reads the whole audit trail and checks its hash chain (ADR 020). Exits 1
-// naming every row that was changed, removed or slipped in; prints the head hash to keep elsewhere.
+// `npm run audit:verify`: see modules/audit/verify-command.ts.
 import { ConfigError, loadConfig } from './config';
 import { DataDirLockedError } from './db/data-dir-lock';
 import { openDatabase } from './db/database';
 import { createAuditTrail } from './modules/audit';
+import { runAuditVerification } from './modules/audit/verify-command';
 import { deriveKey } from './security/keys';
 
 async function run(): Promise<number> {
   const config = loadConfig();
   const database = await openDatabase(config.database);
   try {
-    const trail = createAuditTrail({ emailKey: deriveKey(config.tokenSecret, 'audit-email') });
-    const report = await trail.verify(database.db);
-    for (const { sequence, id, problem } of report.problems) {
-      process.stderr.write(`audit row ${sequence} (${id}) ${problem}\n`);
-    }
-    if (report.problems.length > 0) {
-      process.stderr.write(
-        `The audit trail does NOT hold: ${report.problems.length} problem(s) in ${report.rows} rows.\n`,
-      );
-      return 1;
-    }
-    process.stdout.write(
-      `The audit trail holds: ${report.rows} rows, head hash ${report.headHash}.\n`,
-    );
-    return 0;
+    return await runAuditVerification({
+      db: database.db,
+      trail: createAuditTrail({ emailKey: deriveKey(config.tokenSecret, 'audit-email') }),
+      output: {
+        out: (line) => process.stdout.write(`${line}\n`),
+        error: (line) => process.stderr.write(`${line}\n`),
+      },
+    });
   } finally {
     await database.close();
   }

@@ -1,11 +1,14 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import type { AppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 
 import { ConfigError, loadConfig } from '../src/config';
+import { appStoreEnv, startTestAppStoreSandbox } from './support/app-store';
 
 const dirs: string[] = [];
 function freshDataDir(): string {
@@ -465,5 +468,144 @@ describe('loadConfig', () => {
         'SMTP_ALLOW_INSECURE: must be true or false (got "yes")',
       ]);
     });
+  });
+});
+
+describe('the App Store Server API key (APPLE_ISSUER_ID, APPLE_KEY_ID, APPLE_PRIVATE_KEY_PATH)', () => {
+  const ISSUER_ID = '57246542-96fe-1a63-e053-0824d011072a';
+  const KEY_ID = '2X9R4HXF34';
+  /** The server's App Store settings, trusting a root the sandbox made. */
+  let appStore: Record<string, string>;
+  let sandbox: AppStoreSandbox;
+  beforeAll(async () => {
+    sandbox = await startTestAppStoreSandbox();
+    appStore = appStoreEnv(sandbox);
+  });
+  afterAll(() => sandbox.close());
+
+  /** A key file in a fresh directory: what App Store Connect's .p8 download holds by default. */
+  function keyFile(content: string = p256Pkcs8()): string {
+    const file = path.join(freshDataDir(), 'AuthKey.p8');
+    writeFileSync(file, content);
+    return file;
+  }
+  function p256Pkcs8(): string {
+    return generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
+  }
+  function withKey(extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      DATA_DIR: freshDataDir(),
+      ...appStore,
+      APPLE_ISSUER_ID: ISSUER_ID,
+      APPLE_KEY_ID: KEY_ID,
+      APPLE_PRIVATE_KEY_PATH: keyFile(),
+      ...extra,
+    };
+  }
+  function serverApiOf(env: Record<string, string>) {
+    const config = loadConfig(env);
+    if (typeof config.appStore !== 'object') throw new Error('expected the App Store to be on');
+    return config.appStore.serverApi;
+  }
+
+  it("reads the key and asks Apple's hosts, or APPLE_API_BASE_URL when set", () => {
+    const pem = p256Pkcs8();
+    const file = keyFile(pem);
+    expect(serverApiOf(withKey({ APPLE_PRIVATE_KEY_PATH: file }))).toEqual({
+      issuerId: ISSUER_ID,
+      keyId: KEY_ID,
+      privateKey: pem,
+      baseUrl: undefined,
+    });
+    expect(serverApiOf(withKey({ APPLE_API_BASE_URL: 'http://127.0.0.1:4010/' }))?.baseUrl).toBe(
+      'http://127.0.0.1:4010',
+    );
+  });
+
+  it('is off without the three', () => {
+    expect(serverApiOf({ DATA_DIR: freshDataDir(), ...appStore })).toBeUndefined();
+  });
+
+  it('wants all three together, naming each one missing', () => {
+    expect(problemsOf({ DATA_DIR: freshDataDir(), ...appStore, APPLE_KEY_ID: KEY_ID })).toEqual([
+      'APPLE_ISSUER_ID: required with APPLE_KEY_ID (the App Store Server API key is the issuer id, the key id and the .p8 key file together)',
+      'APPLE_PRIVATE_KEY_PATH: required with APPLE_KEY_ID (the App Store Server API key is the issuer id, the key id and the .p8 key file together)',
+    ]);
+    expect(
+      problemsOf({
+        DATA_DIR: freshDataDir(),
+        ...appStore,
+        APPLE_ISSUER_ID: ISSUER_ID,
+        APPLE_PRIVATE_KEY_PATH: keyFile(),
+      }),
+    ).toEqual([
+      'APPLE_KEY_ID: required with APPLE_ISSUER_ID and APPLE_PRIVATE_KEY_PATH (the App Store Server API key is the issuer id, the key id and the .p8 key file together)',
+    ]);
+  });
+
+  it('names a key file that cannot be read, or is not an EC P-256 key in PKCS#8', () => {
+    const missing = path.join(freshDataDir(), 'AuthKey_missing.p8');
+    expect(problemsOf(withKey({ APPLE_PRIVATE_KEY_PATH: missing }))[0]).toMatch(
+      new RegExp(`^APPLE_PRIVATE_KEY_PATH: cannot read ${missing}: ENOENT`),
+    );
+    const notKeys = {
+      'not a key': 'hello',
+      'an RSA key': generateKeyPairSync('rsa', { modulusLength: 2048 })
+        .privateKey.export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
+      'a P-384 key': generateKeyPairSync('ec', { namedCurve: 'P-384' })
+        .privateKey.export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
+      'a P-256 key in SEC1, not PKCS#8': generateKeyPairSync('ec', { namedCurve: 'P-256' })
+        .privateKey.export({ type: 'sec1', format: 'pem' })
+        .toString(),
+      'a public key': generateKeyPairSync('ec', { namedCurve: 'P-256' })
+        .publicKey.export({ type: 'spki', format: 'pem' })
+        .toString(),
+    };
+    for (const [what, content] of Object.entries(notKeys)) {
+      const file = keyFile(content);
+      expect({ what, problems: problemsOf(withKey({ APPLE_PRIVATE_KEY_PATH: file })) }).toEqual({
+        what,
+        problems: [
+          `APPLE_PRIVATE_KEY_PATH: ${file} is not an EC P-256 private key in PKCS#8 PEM (the .p8 file App Store Connect gives)`,
+        ],
+      });
+    }
+  });
+
+  it('names an issuer id or key id of the wrong shape', () => {
+    expect(problemsOf(withKey({ APPLE_ISSUER_ID: 'my-team', APPLE_KEY_ID: 'key 1' }))).toEqual([
+      'APPLE_ISSUER_ID: must be the issuer id of App Store Connect\'s keys page, a UUID such as 57246542-96fe-1a63-e053-0824d011072a (got "my-team")',
+      'APPLE_KEY_ID: must be the key\'s 10-character id, such as 2X9R4HXF34 (got "key 1")',
+    ]);
+  });
+
+  it('wants APPLE_BUNDLE_ID with the key, and the key with APPLE_API_BASE_URL', () => {
+    const { APPLE_BUNDLE_ID, APPLE_ROOT_CERTIFICATES, APPLE_APP_APPLE_ID, ...withoutApp } =
+      withKey();
+    expect([APPLE_BUNDLE_ID, APPLE_ROOT_CERTIFICATES, APPLE_APP_APPLE_ID]).not.toContain(undefined);
+    expect(problemsOf(withoutApp)).toEqual([
+      'APPLE_BUNDLE_ID: required with APPLE_ISSUER_ID (each App Store Server API call names the app; unset the key for the App Store sandbox)',
+    ]);
+    expect(
+      problemsOf({
+        DATA_DIR: freshDataDir(),
+        ...appStore,
+        APPLE_API_BASE_URL: 'http://127.0.0.1:4010',
+      }),
+    ).toEqual([
+      'APPLE_API_BASE_URL: needs APPLE_ISSUER_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY_PATH (the calls it would receive are signed with that key)',
+    ]);
+  });
+
+  it('wants APPLE_API_BASE_URL to be https in production', () => {
+    expect(
+      problemsOf(
+        withKey({ NODE_ENV: 'production', APPLE_API_BASE_URL: 'http://apple-stand-in:4010' }),
+      ).filter((problem) => problem.startsWith('APPLE_API_BASE_URL')),
+    ).toEqual(['APPLE_API_BASE_URL: must be https in production']);
   });
 });

@@ -14,7 +14,11 @@
 //   refunds and their reversal, and Family Sharing revocation, each delivering the notification
 //   Apple would, retried with backoff when not answered 200 (Apple retries for days; here the
 //   delays are scaled down);
-// - a development page (`/dev`) where a member subscribes and each of those events is a button.
+// - a development page (`/dev`) where a member subscribes and each of those events is a button;
+// - the App Store Server API's Look Up Order ID (`GET /inApps/v1/lookup/{orderId}`): every
+//   purchase and renewal is an order with an Apple-style order id, the one Apple's receipt email
+//   shows, and the call is authenticated with an API key made at start (app-store-server-api.ts).
+//   One address answers for orders of both environments, where Apple has a host for each.
 //
 // The App Store can't be made to wait a month here: an action that Apple takes at the end of a
 // period (a failed renewal, an expiry) ends the current period at the moment of the action, so
@@ -29,6 +33,12 @@ import type * as X509 from '@peculiar/x509';
 // The Reflect metadata API that @peculiar/x509 (through tsyringe) needs when it loads.
 import 'reflect-metadata';
 
+import {
+  isValidBearerToken,
+  makeServerApiKey,
+  newOrderId,
+  type ServerApiCredentials,
+} from './app-store-server-api';
 import {
   escapeHtml,
   listenOnLoopback,
@@ -96,15 +106,26 @@ export interface AppStoreSandbox {
   devUrl: string;
   /** The root to trust (DER) — what APPLE_ROOT_CERTIFICATES would name. */
   rootCertificate: Buffer;
+  /**
+   * The App Store Server API key this sandbox takes (made at start): what APPLE_ISSUER_ID,
+   * APPLE_KEY_ID and the .p8 of APPLE_PRIVATE_KEY_PATH would hold.
+   */
+  serverApiCredentials: ServerApiCredentials;
   /** Signs any JSON payload as the App Store does (x5c chain). */
   sign(payload: object, options?: SignOptions): string;
-  /** Subscribes: a new original transaction. Returns the signedTransaction the iOS app would post, and delivers SUBSCRIBED (subtype INITIAL_BUY). */
+  /**
+   * Subscribes: a new original transaction. Returns the signedTransaction the iOS app would post
+   * and the order id of the purchase (as Apple's receipt email shows it), and delivers SUBSCRIBED
+   * (subtype INITIAL_BUY).
+   */
   subscribe(input: {
     productId: string;
     appAccountToken?: string;
     environment?: AppStoreEnvironment;
     deliver?: boolean;
-  }): Promise<{ originalTransactionId: string; signedTransaction: string }>;
+  }): Promise<{ originalTransactionId: string; signedTransaction: string; orderId: string }>;
+  /** The order ids of a subscription's purchase and each renewal, oldest first. */
+  orderIdsOf(originalTransactionId: string): string[];
   /** DID_RENEW: a new transaction for the next period (BILLING_RECOVERY after a failed renewal). */
   renew(originalTransactionId: string, options?: ActionOptions): Promise<string>;
   /** DID_CHANGE_RENEWAL_STATUS, AUTO_RENEW_ENABLED or AUTO_RENEW_DISABLED. */
@@ -159,6 +180,8 @@ type SubscriptionState =
 
 interface Transaction {
   transactionId: string;
+  /** The order the App Store billed this period in: what Look Up Order ID takes. */
+  orderId: string;
   webOrderLineItemId: string;
   purchaseDate: number;
   expiresDate: number;
@@ -436,6 +459,8 @@ export async function startAppStoreSandbox(
   let nextTransactionId = 2_000_000_000_000_000 + randomInt(1_000_000_000) * 1000;
   let nextWebOrderLineItemId = 2_000_000_000_000_000 + randomInt(1_000_000_000) * 1000;
   let lastSignedDate = 0;
+  const serverApiKey = makeServerApiKey();
+  const orderIds = new Set<string>();
 
   // ---- Every endpoint of the sandbox, in one place: the development page and its forms ----
   /** A subscription's button: its path ends in `action`, and it takes that action on it. */
@@ -459,6 +484,8 @@ export async function startAppStoreSandbox(
     subscriptionButton('refund', (id) => refund(id)),
     subscriptionButton('reverse-refund', (id) => reverseRefund(id)),
     subscriptionButton('revoke', (id) => revoke(id)),
+    // The App Store Server API.
+    get('/inApps/v1/lookup/:orderId(.+)', lookUpOrder),
     // Anything else under /dev is the development page's own 404.
     anyMethod('/dev', noSuchDevPage),
     anyMethod('/dev/*', noSuchDevPage),
@@ -521,8 +548,11 @@ export async function startAppStoreSandbox(
     transactionReason: Transaction['transactionReason'],
   ): Transaction {
     const transactionId = String(nextTransactionId++);
+    const orderId = newOrderId((taken) => orderIds.has(taken));
+    orderIds.add(orderId);
     return {
       transactionId,
+      orderId,
       webOrderLineItemId: String(nextWebOrderLineItemId++),
       purchaseDate,
       expiresDate: purchaseDate + subscription.product.days * DAY_MS,
@@ -699,7 +729,7 @@ export async function startAppStoreSandbox(
     environment?: AppStoreEnvironment;
     deliver?: boolean;
     email?: string;
-  }): Promise<{ originalTransactionId: string; signedTransaction: string }> {
+  }): Promise<{ originalTransactionId: string; signedTransaction: string; orderId: string }> {
     const product = products.get(input.productId);
     if (!product) throw new Refusal(400, `No product ${input.productId} in this sandbox.`);
     const now = Date.now();
@@ -722,7 +752,42 @@ export async function startAppStoreSandbox(
       notification('SUBSCRIBED', 'INITIAL_BUY', subscription.environment, {}, subscription),
       input.deliver,
     );
-    return { originalTransactionId: subscription.originalTransactionId, signedTransaction };
+    return {
+      originalTransactionId: subscription.originalTransactionId,
+      signedTransaction,
+      orderId: first.orderId,
+    };
+  }
+
+  /** The subscription and transaction an order billed, if this sandbox made that order. */
+  function findOrder(
+    orderId: string,
+  ): { subscription: Subscription; transaction: Transaction } | undefined {
+    for (const subscription of subscriptions.values()) {
+      const transaction = subscription.transactions.find((each) => each.orderId === orderId);
+      if (transaction) return { subscription, transaction };
+    }
+    return undefined;
+  }
+
+  /**
+   * Look Up Order ID as Apple answers it: status 0 and the order's transactions signed now for an
+   * order of this app, status 1 and none for any other id; 401 without a valid bearer token.
+   */
+  async function lookUpOrder({ request, response, param }: Exchange): Promise<void> {
+    if (!(await isValidBearerToken(request.headers.authorization, serverApiKey, options.bundleId)))
+      return sendText(response, 401, 'Unauthenticated');
+    const order = findOrder(param('orderId'));
+    const answer = order
+      ? {
+          status: 0,
+          signedTransactions: [
+            signPayload(transactionPayload(order.subscription, order.transaction, signingTime())),
+          ],
+        }
+      : { status: 1, signedTransactions: [] };
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(answer));
   }
 
   const renew = (originalTransactionId: string, actionOptions: ActionOptions = {}) =>
@@ -870,6 +935,7 @@ export async function startAppStoreSandbox(
       subscription.environment,
       state,
       formatDate(transaction.expiresDate),
+      subscription.transactions.map((each) => each.orderId).join(', '),
     ].map((cell) => `<td>${escapeHtml(cell)}</td>`);
     return `<tr data-original-transaction-id="${escapeHtml(subscription.originalTransactionId)}">${cells.join('')}<td class="actions">${actions.join('') || '—'}</td></tr>`;
   }
@@ -893,7 +959,7 @@ export async function startAppStoreSandbox(
 <div><label for="environment">Environment</label><select id="environment" name="environment"><option value="Sandbox" selected>Sandbox</option><option value="Production">Production</option></select></div></div>
 <button type="submit">Subscribe</button></form>
 <h2>Subscriptions</h2>
-<div class="scroll"><table><thead><tr><th>Member</th><th>Product</th><th>Environment</th><th>Status</th><th>Current period ends</th><th>Actions</th></tr></thead><tbody>${rows || '<tr><td colspan="6">No subscriptions yet.</td></tr>'}</tbody></table></div>
+<div class="scroll"><table><thead><tr><th>Member</th><th>Product</th><th>Environment</th><th>Status</th><th>Current period ends</th><th>Order IDs</th><th>Actions</th></tr></thead><tbody>${rows || '<tr><td colspan="7">No subscriptions yet.</td></tr>'}</tbody></table></div>
 <h2>Test notification</h2>
 <p class="hint">What App Store Connect's “Request a Test Notification” sends: a <code>TEST</code> notification without a transaction.</p>
 ${postButton('/dev/test', 'Send a TEST notification', 'Send a TEST notification')}</div>`,
@@ -972,6 +1038,7 @@ ${postButton('/dev/test', 'Send a TEST notification', 'Send a TEST notification'
     baseUrl,
     devUrl: `${baseUrl}/dev`,
     rootCertificate: trusted.rootDer,
+    serverApiCredentials: serverApiKey.credentials,
     sign: signPayload,
     subscribe: ({ productId, appAccountToken, environment, deliver: shouldDeliver }) =>
       subscribe({
@@ -980,6 +1047,8 @@ ${postButton('/dev/test', 'Send a TEST notification', 'Send a TEST notification'
         ...(environment ? { environment } : {}),
         ...(shouldDeliver !== undefined ? { deliver: shouldDeliver } : {}),
       }),
+    orderIdsOf: (originalTransactionId) =>
+      subscriptionOf(originalTransactionId).transactions.map((each) => each.orderId),
     renew,
     setAutoRenew,
     failToRenew,

@@ -278,8 +278,8 @@ async function registerRoutes(
   await api.register(supportDeskRoutes, {
     db,
     auditTrail: createAuditTrail({ emailKey: deriveKey(config.tokenSecret, 'audit-email') }),
-    // Apple order ids are looked up once the App Store Server API is configured.
-    lookUpAppleOrder: async () => [],
+    // Through the App Store Server API (Look Up Order ID); none found while it is not configured.
+    lookUpAppleOrder: async (orderId) => (await api.appStoreServerApi?.lookUpOrder(orderId)) ?? [],
   });
 }
 

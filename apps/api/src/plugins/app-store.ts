@@ -2,6 +2,10 @@
 // of APPLE_ROOT_CERTIFICATES, or (development only) from a local App Store sandbox of its own,
 // which makes its own certificate chain and delivers its notifications back to this server.
 // Off in production without APPLE_BUNDLE_ID: `app.appStore` is null and the routes answer 404.
+//
+// Also the App Store Server API client (`app.appStoreServerApi`), which the server calls Apple
+// with: signed with the key of APPLE_ISSUER_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY_PATH, or with
+// the key the local App Store sandbox makes, against that sandbox. Null without a key.
 import { apiRoutes } from '@kegel/contract';
 import type { AppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import fp from 'fastify-plugin';
@@ -9,11 +13,17 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { AppError } from '../errors';
 import { isFromThisMachine } from '../security/loopback';
-import { type AppStoreVerifier, createAppStoreVerifier } from '../security/app-store-verifier';
+import {
+  type AppStoreEnvironment,
+  type AppStoreVerifier,
+  createAppStoreVerifier,
+} from '../security/app-store-verifier';
 
 declare module 'fastify' {
   interface FastifyInstance {
     appStore: AppStoreVerifier | null;
+    /** The App Store Server API, or null when this server has no key for it (lookups are off). */
+    appStoreServerApi: AppStoreServerApi | null;
     /** The local App Store stand-in, when this server runs one (development and tests). */
     appStoreSandbox: AppStoreSandbox | null;
   }
@@ -33,11 +43,45 @@ export interface AppStoreSandboxData {
   findAccountId(email: string): Promise<string | undefined>;
 }
 
+/** One purchase of an order, as Apple signed it and the verifier took it. */
+export interface AppStoreOrderTransaction {
+  originalTransactionId: string;
+  transactionId: string;
+  productId: string;
+  environment: AppStoreEnvironment;
+}
+
+/** The App Store Server API's calls, made by the app-store module's client (server-api.ts). */
+export interface AppStoreServerApi {
+  /**
+   * Look Up Order ID: the verified purchases of the order id in Apple's receipt email; none for
+   * an id Apple does not know or that is not shaped like one (then Apple is not asked). Throws an
+   * AppError 502 when the App Store cannot be reached or refuses the call.
+   */
+  lookUpOrder(orderId: string): Promise<AppStoreOrderTransaction[]>;
+}
+
+/** What the client needs: the key, the app, where to call, and how to verify what comes back. */
+export interface AppStoreServerApiSettings {
+  issuerId: string;
+  keyId: string;
+  /** PKCS#8 PEM of the EC P-256 key. */
+  privateKey: string;
+  bundleId: string;
+  /** A stand-in that answers every call; undefined: Apple's Production host, then its Sandbox's. */
+  baseUrl: string | undefined;
+  /** APPLE_REFUSE_SANDBOX: Apple's Sandbox host is never asked. */
+  refuseSandbox: boolean;
+  verifier: AppStoreVerifier;
+}
+
 export const appStorePlugin = fp<{
   config: Pick<Config, 'appStore' | 'port'>;
   sandboxData: AppStoreSandboxData;
+  /** The app-store module's client, handed in by app.ts (a plugin knows no module). */
+  createServerApi: (settings: AppStoreServerApiSettings) => AppStoreServerApi;
 }>(
-  async function appStorePlugin(app, { config, sandboxData }) {
+  async function appStorePlugin(app, { config, sandboxData, createServerApi }) {
     let sandbox: AppStoreSandbox | undefined;
     if (config.appStore === 'sandbox') {
       const plans = await sandboxData.listPlans();
@@ -92,7 +136,33 @@ export const appStorePlugin = fp<{
         });
       });
     }
-    app.decorate('appStore', settings ? createAppStoreVerifier(settings) : null);
+    const verifier = settings ? createAppStoreVerifier(settings) : null;
+    // The sandbox answers the App Store Server API too, with the key it made at start.
+    const serverApiKey: Omit<AppStoreServerApiSettings, 'verifier'> | undefined = sandbox
+      ? {
+          issuerId: sandbox.serverApiCredentials.issuerId,
+          keyId: sandbox.serverApiCredentials.keyId,
+          privateKey: sandbox.serverApiCredentials.privateKeyPem,
+          bundleId: SANDBOX_APP.bundleId,
+          baseUrl: sandbox.baseUrl,
+          refuseSandbox: false,
+        }
+      : typeof config.appStore === 'object' && config.appStore.serverApi
+        ? {
+            ...config.appStore.serverApi,
+            bundleId: config.appStore.bundleId,
+            refuseSandbox: config.appStore.refuseSandbox,
+          }
+        : undefined;
+    const serverApi =
+      serverApiKey && verifier ? createServerApi({ ...serverApiKey, verifier }) : null;
+    if (!serverApi) {
+      app.log.info(
+        'Apple order lookups are off: set APPLE_ISSUER_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY_PATH (an App Store Server API key) to turn them on',
+      );
+    }
+    app.decorate('appStore', verifier);
+    app.decorate('appStoreServerApi', serverApi);
     app.decorate('appStoreSandbox', sandbox ?? null);
     app.addHook('onClose', async () => {
       await sandbox?.close();

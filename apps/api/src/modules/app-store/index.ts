@@ -1,3 +1,4 @@
 // The App Store module's public face: what other modules may use of it.
 export { createAppStoreService } from './service';
 export { listAppStorePlans } from './repo';
+export { createAppStoreServerApi } from './server-api';

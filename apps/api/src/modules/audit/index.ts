@@ -10,3 +10,4 @@ export {
 } from './audit-trail';
 export { pseudonymOf } from './chain';
 export * as auditRepo from './repo';
+export type { CommandOutput } from './verify-command';

@@ -4,7 +4,7 @@ import { OPERATOR_ROLES, type OperatorRole } from '@kegel/contract';
 import type { Kysely } from 'kysely';
 
 import type { Database } from '../../db/schema';
-import type { AuditTrail } from '../audit';
+import type { AuditTrail, CommandOutput } from '../audit';
 import { listOperators } from './repo';
 import { grantRole, revokeRole, UnknownAccountError } from './roles';
 
@@ -12,11 +12,6 @@ export const OPERATOR_USAGE = `Usage:
   npm run operator -- grant <email> --role support|admin
   npm run operator -- revoke <email>
   npm run operator -- list`;
-
-export interface CommandOutput {
-  out(line: string): void;
-  error(line: string): void;
-}
 
 /** Runs one command; answers the process's exit code. */
 export async function runOperatorCommand(

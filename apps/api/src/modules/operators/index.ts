@@ -1,5 +1,4 @@
-// The operators module's public face (ADR 020): roles (granted on the command line only) and the
-// guard every support desk call passes.
+// The operators module's public face (ADR 020): the guard every support desk call passes.
 export {
   createDeskGuard,
   type Operator,
@@ -7,11 +6,5 @@ export {
   operatorStatus,
   requireAdmin,
 } from './desk-access';
-export {
-  commandLineActor,
-  grantRole,
-  revokeRole,
-  type RoleChange,
-  UnknownAccountError,
-} from './roles';
-export { listOperators } from './repo';
+// Roles are granted and taken by command.ts (`npm run operator`) alone: roles.ts is not part of
+// this face, so no other module (and no route) can reach it.

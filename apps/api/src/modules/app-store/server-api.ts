@@ -1,0 +1,141 @@
+// The server's client of the App Store Server API, Apple's own (`AppStoreServerAPIClient` of
+// @apple/app-store-server-library), signing each call with the App Store Server API key
+// (APPLE_ISSUER_ID, APPLE_KEY_ID, APPLE_PRIVATE_KEY_PATH). Every call Apple's API offers this
+// product goes through here; today that is Look Up Order ID, which finds the purchases of the
+// order id in Apple's receipt email ("Order ID: MK5TTTVWJH").
+//
+// What Apple answers is signed like a notification and is verified the same way (the server's
+// App Store verifier: the chain up to the configured roots, the bundle id, the environment
+// rules) before anything of it is used.
+import {
+  APIException,
+  AppStoreServerAPIClient,
+  Environment,
+  OrderLookupStatus,
+} from '@apple/app-store-server-library';
+
+import { AppError } from '../../errors';
+import type {
+  AppStoreOrderTransaction,
+  AppStoreServerApi,
+  AppStoreServerApiSettings,
+} from '../../plugins/app-store';
+import { AppStorePayloadRefused } from '../../security/app-store-verifier';
+
+export const appStoreServerApiMessages = {
+  unreachable: 'The App Store could not be reached; try again',
+  keyRefused:
+    "The App Store refused this server's API key (APPLE_ISSUER_ID, APPLE_KEY_ID, APPLE_PRIVATE_KEY_PATH)",
+  refused: 'The App Store refused the call',
+  notVerified: "The App Store's answer could not be verified",
+};
+
+/** Apple's order ids are 10 to 12 upper-case letters and digits; anything else is no order. */
+const ORDER_ID = /^[A-Z0-9]{10,12}$/;
+/** Longer than Apple takes on a bad day, short enough for a support agent waiting at a screen. */
+const CALL_TIMEOUT_MS = 15_000;
+
+/** The library's client for one environment, calling `baseUrl` instead of Apple when given. */
+function clientFor(
+  settings: AppStoreServerApiSettings,
+  environment: Environment.PRODUCTION | Environment.SANDBOX,
+  baseUrl?: string,
+): AppStoreServerAPIClient {
+  const client = new AppStoreServerAPIClient(
+    settings.privateKey,
+    settings.keyId,
+    settings.issuerId,
+    settings.bundleId,
+    environment,
+  );
+  if (baseUrl) {
+    // The one place the library's host is replaced. It fixes `urlBase` per environment in its
+    // constructor (Apple's two hosts) and offers no option for another; APPLE_API_BASE_URL and
+    // the local App Store sandbox answer elsewhere, so the field is set after construction. Every
+    // call of the library is `urlBase + path`, so this is all it takes.
+    (client as unknown as { urlBase: string }).urlBase = baseUrl.replace(/\/+$/, '');
+  }
+  return client;
+}
+
+/**
+ * Where each call goes, in order: the configured stand-in alone, or Apple's Production host and
+ * then (an order Production does not know may be a TestFlight or App Review purchase) its
+ * Sandbox host, unless Sandbox purchases are refused.
+ */
+function clientsOf(settings: AppStoreServerApiSettings): AppStoreServerAPIClient[] {
+  if (settings.baseUrl) return [clientFor(settings, Environment.PRODUCTION, settings.baseUrl)];
+  return [
+    clientFor(settings, Environment.PRODUCTION),
+    ...(settings.refuseSandbox ? [] : [clientFor(settings, Environment.SANDBOX)]),
+  ];
+}
+
+/** A call to Apple, its failures told as the AppError a caller can act on. */
+async function call<T>(work: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new Error('the App Store did not answer in time')),
+      CALL_TIMEOUT_MS,
+    );
+  });
+  try {
+    return await Promise.race([work(), timedOut]);
+  } catch (error) {
+    throw appStoreFailure(error);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function appStoreFailure(error: unknown): AppError {
+  let message = appStoreServerApiMessages.unreachable;
+  if (error instanceof APIException && error.httpStatusCode < 500) {
+    // 429 is Apple's rate limit: worth another try, like an outage.
+    if (error.httpStatusCode === 401 || error.httpStatusCode === 403)
+      message = appStoreServerApiMessages.keyRefused;
+    else if (error.httpStatusCode !== 429)
+      message = `${appStoreServerApiMessages.refused} (HTTP ${error.httpStatusCode}${error.apiError ? `, error ${error.apiError}` : ''})`;
+  }
+  // Kept for the log: what Apple or the network said.
+  return Object.assign(new AppError(502, message), { cause: error });
+}
+
+export function createAppStoreServerApi(settings: AppStoreServerApiSettings): AppStoreServerApi {
+  const clients = clientsOf(settings);
+
+  async function verifiedTransactions(signed: string[]): Promise<AppStoreOrderTransaction[]> {
+    const transactions: AppStoreOrderTransaction[] = [];
+    for (const jws of signed) {
+      try {
+        const { transaction, environment } = await settings.verifier.verifyTransaction(jws);
+        transactions.push({
+          originalTransactionId: transaction.originalTransactionId ?? '',
+          transactionId: transaction.transactionId ?? '',
+          productId: transaction.productId ?? '',
+          environment,
+        });
+      } catch (error) {
+        if (!(error instanceof AppStorePayloadRefused)) throw error;
+        throw Object.assign(
+          new AppError(502, `${appStoreServerApiMessages.notVerified}: ${error.message}`),
+          { cause: error },
+        );
+      }
+    }
+    return transactions;
+  }
+
+  return {
+    async lookUpOrder(orderId) {
+      if (!ORDER_ID.test(orderId)) return [];
+      for (const client of clients) {
+        const answer = await call(() => client.lookUpOrderId(orderId));
+        if (answer.status === OrderLookupStatus.VALID)
+          return verifiedTransactions(answer.signedTransactions ?? []);
+      }
+      return [];
+    },
+  };
+}
