@@ -77,7 +77,7 @@ export function DeskLayout(): React.JSX.Element | null {
   }
   return (
     <DeskFrame email={email} role={operator.role} showsNav>
-      <Outlet context={operator} />
+      <Outlet />
     </DeskFrame>
   );
 }

@@ -1,6 +1,5 @@
-import type { OperatorStatus } from '@kegel/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useOutletContext, useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 
 import { paths } from '../../../config/paths';
 import { ButtonLink } from '../../../shared/ui/button';
@@ -16,10 +15,12 @@ import { useErrorToast } from '../use-error-toast';
 /** `/ops/members/:id`: the member's whole story, and what the operator can do for him. */
 export function MemberPage(): React.JSX.Element {
   const { id = '' } = useParams();
-  const operator = useOutletContext<OperatorStatus>();
+  // The desk's frame read it before it showed this page: from the cache.
+  const operator = useQuery(deskQueries.operator());
   const story = useQuery(deskQueries.member(id));
   useErrorToast(story.error);
-  const role = operator.role ?? 'support';
+  // Until it is known, the least: support sees no admin control.
+  const role = operator.data?.role ?? 'support';
 
   if (story.isPending) {
     return (
