@@ -34,6 +34,7 @@ const OWNERS: Record<string, string> = {
   sign_in_events: 'modules/auth',
   operators: 'modules/operators',
   audit_events: 'modules/audit',
+  operator_grants: 'modules/support-desk',
   outbox_emails: 'mail',
   schema_migrations: 'db',
 };

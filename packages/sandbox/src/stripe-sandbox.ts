@@ -14,8 +14,8 @@
 //   redirects to the session's success URL; a payment makes a PaymentIntent and a Charge;
 // - webhook deliveries signed exactly as Stripe signs them (`Stripe-Signature: t=…,v1=…`, an
 //   HMAC-SHA256 of `t.payload` with the endpoint secret), retried with backoff on failure:
-//   `checkout.session.completed`, `charge.refunded`, `charge.dispute.created` and
-//   `charge.dispute.closed`;
+//   `checkout.session.completed`, `charge.refunded` with `refund.created`,
+//   `charge.dispute.created` and `charge.dispute.closed`;
 // - a minimal customer portal page listing the customer's payments and their refunds;
 // - a development page (`/dev`) listing the payments, where a refund (all that is left, or half)
 //   goes through the same code as `POST /v1/refunds`, and a dispute can be opened and then closed
@@ -665,7 +665,9 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
     refunds.set(refund.id, refund);
     charge.amount_refunded += amount;
     charge.refunded = charge.amount_refunded === charge.amount;
+    // Stripe sends both: the charge as it now stands, and the refund itself.
     emit('charge.refunded', charge);
+    emit('refund.created', refund);
     return refund;
   }
 
@@ -1023,7 +1025,7 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
     return page(
       'Stripe sandbox — payments',
       `<div class="card">${BADGE}<h1>Stripe sandbox — payments</h1>
-<p class="hint">Payments made on this sandbox's checkout pages, newest first. A refund here goes through the same code as <code>POST /v1/refunds</code>; refunds and disputes deliver the signed events Stripe would (<code>charge.refunded</code>, <code>charge.dispute.created</code>, <code>charge.dispute.closed</code>).</p>
+<p class="hint">Payments made on this sandbox's checkout pages, newest first. A refund here goes through the same code as <code>POST /v1/refunds</code>; refunds and disputes deliver the signed events Stripe would (<code>charge.refunded</code>, <code>refund.created</code>, <code>charge.dispute.created</code>, <code>charge.dispute.closed</code>).</p>
 <div class="scroll"><table><thead><tr><th>Date</th><th>Customer</th><th>Item</th><th>Amount</th><th>Refunded</th><th>Dispute</th><th>Actions</th></tr></thead><tbody>${rows || '<tr><td colspan="7">No payments yet.</td></tr>'}</tbody></table></div></div>`,
       'wide',
     );

@@ -242,6 +242,7 @@ async function registerRoutes(
   const { db } = api.database;
   const { publicUrl, supportEmail } = config;
   const { authService, paymentsService, stripeCustomers } = services;
+  const auditTrail = createAuditTrail({ emailKey: deriveKey(config.tokenSecret, 'audit-email') });
   api.setNotFoundHandler(sendRouteNotFound);
   await api.register(healthRoutes);
   await api.register(signInRoutes(api, config, services));
@@ -255,6 +256,7 @@ async function registerRoutes(
       auth: authService,
       stripeCustomers,
       secondStep: services.twoStepService,
+      auditTrail,
     }),
   });
   await api.register(paymentRoutes, {
@@ -277,9 +279,15 @@ async function registerRoutes(
   await api.register(operatorStatusRoutes, { db });
   await api.register(supportDeskRoutes, {
     db,
-    auditTrail: createAuditTrail({ emailKey: deriveKey(config.tokenSecret, 'audit-email') }),
+    auditTrail,
     // Through the App Store Server API (Look Up Order ID); none found while it is not configured.
     lookUpAppleOrder: async (orderId) => (await api.appStoreServerApi?.lookUpOrder(orderId)) ?? [],
+    mail: api.mail,
+    stripe: api.stripe,
+    auth: authService,
+    publicUrl,
+    supportEmail,
+    countAction: api.metrics.countOperatorAction,
   });
 }
 

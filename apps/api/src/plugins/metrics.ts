@@ -52,6 +52,8 @@ export type WebhookOutcome =
 
 export interface Metrics {
   countWebhook: (outcome: WebhookOutcome) => void;
+  /** One support desk action of that kind ('grant.add', 'refund.create' …), once committed. */
+  countOperatorAction: (action: string) => void;
   /** Where a scrape reads the outbox's backlog; the mail plugin, which owns it, tells. */
   readOutboxWith: (read: () => Promise<OutboxBacklog>) => void;
   /** Where a scrape reads the password hasher's load; the API's routes, which make it, tell. */
@@ -74,12 +76,14 @@ export const metricsPlugin = fp<{ config: Pick<Config, 'metricsToken'> }>(
     // process, and each must count only its own.
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
-    const { requestDuration, rateLimitRefusals, webhookEvents } = createRequestMetrics(registry);
+    const { requestDuration, rateLimitRefusals, webhookEvents, operatorActions } =
+      createRequestMetrics(registry);
     const readings = createLoadReadings(app.log);
     registerLoadGauges(registry, readings);
 
     app.decorate('metrics', {
       countWebhook: (outcome) => webhookEvents.inc({ outcome }),
+      countOperatorAction: (action) => operatorActions.inc({ action }),
       readOutboxWith: readings.readOutboxWith,
       readHashingWith: readings.readHashingWith,
     } satisfies Metrics);
@@ -99,7 +103,7 @@ export const metricsPlugin = fp<{ config: Pick<Config, 'metricsToken'> }>(
   { name: 'metrics' },
 );
 
-/** What each request and webhook delivery counts. */
+/** What each request, webhook delivery and operator action counts. */
 function createRequestMetrics(registry: Registry) {
   const requestDuration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -120,7 +124,13 @@ function createRequestMetrics(registry: Registry) {
     labelNames: ['outcome'],
     registers: [registry],
   });
-  return { requestDuration, rateLimitRefusals, webhookEvents };
+  const operatorActions = new Counter({
+    name: 'kegel_operator_actions_total',
+    help: 'Changes made on the support desk, by action (grant.add, refund.create …).',
+    labelNames: ['action'],
+    registers: [registry],
+  });
+  return { requestDuration, rateLimitRefusals, webhookEvents, operatorActions };
 }
 
 type LoadReadings = ReturnType<typeof createLoadReadings>;

@@ -351,7 +351,7 @@ describe('the Stripe sandbox', () => {
     expect((await fetch(portal.url)).status).toBe(404);
   });
 
-  it('refunds part then the rest, with a signed charge.refunded event each time', async () => {
+  it('refunds part then the rest, with signed charge.refunded and refund.created events each time', async () => {
     const paid = await paidSession();
     const partial = await stripe.refunds.create({
       payment_intent: paid.payment_intent,
@@ -385,6 +385,8 @@ describe('the Stripe sandbox', () => {
     });
 
     const events = await delivered(about('charge.refunded', chargeId as string), 2);
+    const [refundEvent] = await delivered(about('refund.created', partial.id));
+    expect(refundEvent?.event.data.object).toEqual(partial);
     const charges = events
       .map(({ event }) => event.data.object as Stripe.Charge)
       .sort((a, b) => a.amount_refunded - b.amount_refunded);

@@ -100,3 +100,10 @@ create table operator_grants (
 
 -- The support desk finds members by the start of their email, in any case.
 create index users_email_prefix on users (lower(email) text_pattern_ops);
+
+-- The desk's search and a member's timeline look these up by id alone (their keys and the
+-- existing indexes start with the environment, or hold only unapplied rows).
+create index app_store_subscriptions_original on app_store_subscriptions (original_transaction_id);
+create index app_store_notifications_transaction
+  on app_store_notifications (original_transaction_id, signed_at);
+create index purchases_provider_payment on purchases (provider_payment_id);

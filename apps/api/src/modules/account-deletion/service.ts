@@ -9,6 +9,7 @@ import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
 import { deleteUnownedMailTo, type Mailer } from '../../mail/outbox';
 import { accountDeletedEmail } from '../../mail/templates';
 import type { Caller } from '../../security/client-address';
+import type { AuditTrail } from '../audit';
 import type { AuthService } from '../auth';
 import { usersRepo } from '../users';
 import * as deletionRepo from './repo';
@@ -23,6 +24,8 @@ export interface AccountDeletionDependencies {
   supportEmail: string;
   auth: Pick<AuthService, 'confirmCurrentPassword' | 'sessionStartedAt' | 'hasOpenEmailChangeUndo'>;
   stripeCustomers: Pick<StripeCustomerCleanUp, 'deleteCustomer'>;
+  /** The audit rows about him keep a pseudonym instead of his email (ADR 020). */
+  auditTrail: Pick<AuditTrail, 'pseudonymise'>;
   /** Two-step sign-in: while it is on, deleting the account takes a current code too (ADR 018). */
   secondStep: {
     requireSecondFactorIfOn(
@@ -89,6 +92,7 @@ export function createAccountDeletionService(deps: AccountDeletionDependencies) 
         }
         const requested = await deletionRepo.listRequestedEmails(transaction, user.id);
         await deleteUnownedMailTo(transaction, [current.email, ...requested]);
+        await deps.auditTrail.pseudonymise(transaction, user.id);
         await usersRepo.deleteUser(transaction, user.id);
         // Stripe forgets the customer after the commit; the row makes sure it happens.
         if (customer.stripeCustomerId) {

@@ -65,3 +65,65 @@ export async function pseudonymiseEmailsOf(
     .where('actorId', '=', userId)
     .execute();
 }
+
+/** Who a filter of the audit list names: an account id, or an email (exact, any case). */
+export type AuditPartyFilter = { id: string } | { email: string };
+
+export interface AuditListFilter {
+  operator?: AuditPartyFilter;
+  member?: AuditPartyFilter;
+  action?: string;
+  from?: Date;
+  to?: Date;
+  /** Rows before this sequence (the previous page's last). */
+  beforeSequence?: string;
+}
+
+/**
+ * A page of the audit trail, newest first. An email matches the rows that carry it (as they were
+ * written, or the pseudonym that replaced it) and the rows of the account that has it now.
+ */
+export function listAuditRows(db: Executor, filter: AuditListFilter, limit: number) {
+  let query = db.selectFrom('auditEvents').selectAll().orderBy('sequence', 'desc').limit(limit);
+  if (filter.operator) {
+    const operator = filter.operator;
+    query = query.where((eb) =>
+      'id' in operator
+        ? eb('actorId', '=', operator.id)
+        : eb.or([
+            eb(sql<string>`lower(actor_email)`, '=', operator.email.toLowerCase()),
+            eb(
+              'actorId',
+              'in',
+              eb
+                .selectFrom('users')
+                .select('users.id')
+                .where(sql<string>`lower(users.email)`, '=', operator.email.toLowerCase()),
+            ),
+          ]),
+    );
+  }
+  if (filter.member) {
+    const member = filter.member;
+    query = query.where((eb) =>
+      'id' in member
+        ? eb('targetUserId', '=', member.id)
+        : eb.or([
+            eb(sql<string>`lower(target_email)`, '=', member.email.toLowerCase()),
+            eb(
+              'targetUserId',
+              'in',
+              eb
+                .selectFrom('users')
+                .select('users.id')
+                .where(sql<string>`lower(users.email)`, '=', member.email.toLowerCase()),
+            ),
+          ]),
+    );
+  }
+  if (filter.action) query = query.where('action', '=', filter.action);
+  if (filter.from) query = query.where('occurredAt', '>=', filter.from);
+  if (filter.to) query = query.where('occurredAt', '<=', filter.to);
+  if (filter.beforeSequence) query = query.where('sequence', '<', filter.beforeSequence);
+  return query.execute();
+}

@@ -2,3 +2,4 @@
 export { isAddressHeldForUndo } from './undo-repo';
 export { type AuthService, createAuthService, findSignedInAccount } from './service';
 export { recordSignInFailure, type SignInAttempt } from './sign-in-history';
+export { endEverySession } from './sessions';

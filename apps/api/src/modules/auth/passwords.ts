@@ -1,5 +1,8 @@
 // Passwords: a reset through an emailed link, and a change by the signed-in member.
 
+import type { Transaction } from 'kysely';
+
+import type { Database } from '../../db/schema';
 import { AppError } from '../../errors';
 import { passwordChangedEmail, passwordResetEmail } from '../../mail/templates';
 import type { Caller } from '../../security/client-address';
@@ -32,6 +35,11 @@ export function createPasswords(
   return {
     requestPasswordReset: (email: string, caller: Caller) =>
       requestPasswordReset(context, email, caller),
+    /** The reset mail sent for the member by the support desk, in its transaction. */
+    mailPasswordReset: (
+      transaction: Transaction<Database>,
+      user: { id: string; email: string; credentialVersion: number },
+    ) => mailPasswordReset(deps, transaction, user),
     confirmPasswordReset: (
       input: { email: string; code: string; newPassword: string },
       caller: Caller,
@@ -67,29 +75,39 @@ async function requestPasswordReset(
   if (!user) return messages.resetRequested;
   if (!(await checks.mayMailReset(user, caller))) return messages.resetRequested;
 
-  const code = randomSecret();
-  await db.transaction().execute(async (transaction) => {
-    await codeRepo.voidOpenCodes(transaction, user.id, ['password_reset']);
-    await codeRepo.insertCode(transaction, {
-      userId: user.id,
-      purpose: 'password_reset',
-      email: user.email,
-      codeHash: hashSecret(code),
-      validSeconds: PASSWORD_RESET_VALID_SECONDS,
-      credentialVersion: user.credentialVersion,
-    });
-    await deps.mail.enqueue(transaction, {
-      to: user.email,
-      userId: user.id,
-      template: 'password-reset',
-      content: passwordResetEmail({
-        link: passwordResetLink(deps, user.email, code),
-        validMinutes: PASSWORD_RESET_VALID_SECONDS / 60,
-      }),
-      uselessAfter: secondsFromNow(PASSWORD_RESET_VALID_SECONDS),
-    });
-  });
+  await db.transaction().execute((transaction) => mailPasswordReset(deps, transaction, user));
   return messages.resetRequested;
+}
+
+/**
+ * A fresh reset code (the older ones die) and its mail, inside the caller's transaction: the
+ * member's own request, or the support desk sending it for him.
+ */
+async function mailPasswordReset(
+  deps: AuthServiceDependencies,
+  transaction: Transaction<Database>,
+  user: { id: string; email: string; credentialVersion: number },
+): Promise<void> {
+  const code = randomSecret();
+  await codeRepo.voidOpenCodes(transaction, user.id, ['password_reset']);
+  await codeRepo.insertCode(transaction, {
+    userId: user.id,
+    purpose: 'password_reset',
+    email: user.email,
+    codeHash: hashSecret(code),
+    validSeconds: PASSWORD_RESET_VALID_SECONDS,
+    credentialVersion: user.credentialVersion,
+  });
+  await deps.mail.enqueue(transaction, {
+    to: user.email,
+    userId: user.id,
+    template: 'password-reset',
+    content: passwordResetEmail({
+      link: passwordResetLink(deps, user.email, code),
+      validMinutes: PASSWORD_RESET_VALID_SECONDS / 60,
+    }),
+    uselessAfter: secondsFromNow(PASSWORD_RESET_VALID_SECONDS),
+  });
 }
 
 async function confirmPasswordReset(

@@ -110,14 +110,15 @@ export async function revokeSessionsOfUser(
   db: Executor,
   userId: string,
   options: { reason: string; exceptSessionId?: string },
-): Promise<void> {
+): Promise<number> {
   let query = db
     .updateTable('authSessions')
     .set({ revokedAt: sql<Date>`now()`, revokedReason: options.reason })
     .where('userId', '=', userId)
     .where('revokedAt', 'is', null);
   if (options.exceptSessionId) query = query.where('id', '!=', options.exceptSessionId);
-  await query.execute();
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** The member's sessions still open, last used first. */

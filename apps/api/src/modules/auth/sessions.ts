@@ -153,3 +153,16 @@ async function login(
     credentialVersion: user.credentialVersion,
   });
 }
+
+/**
+ * Ends every session of the member (the support desk signing him out everywhere), inside the
+ * caller's transaction; answers how many were open. Their access tokens stop working at once:
+ * every signed-in call checks its session (findSignedInAccount).
+ */
+export function endEverySession(
+  transaction: Transaction<Database>,
+  userId: string,
+  reason: string,
+): Promise<number> {
+  return sessionRepo.revokeSessionsOfUser(transaction, userId, { reason });
+}

@@ -12,9 +12,9 @@ import type { Database } from '../../db/schema';
 import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
 import type { Caller } from '../../security/client-address';
 import type { RateLimiter, RateLimitRule } from '../../security/rate-limiter';
-import { purchasesRepo } from '../premium';
 import { currentCustomerFor, syncCustomerEmail } from './account-customers';
 import { describeCheckout, startCheckout } from './checkout-sessions';
+import { listPurchaseItems } from './purchase-items';
 import * as repo from './repo';
 import type { OperatorLog } from './stripe-events';
 import { reportingStripeFailures } from './stripe-failures';
@@ -102,16 +102,7 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       }));
     },
 
-    async listPurchases(userId: string): Promise<PurchaseItem[]> {
-      const purchases = await purchasesRepo.listPurchasesOfUser(db, userId);
-      return purchases.map((purchase) => ({
-        name: purchase.planName,
-        provider: purchase.provider,
-        createdAt: purchase.createdAt.toISOString(),
-        expiresAt: purchase.expiresAt.toISOString(),
-        ...(purchase.revokedAt ? { refundedAt: purchase.revokedAt.toISOString() } : {}),
-      }));
-    },
+    listPurchases: (userId: string): Promise<PurchaseItem[]> => listPurchaseItems(db, userId),
 
     /** After an email change (and before each checkout and portal visit, in case that failed). */
     syncCustomerEmail: (userId: string) => syncCustomerEmail(deps, userId),

@@ -139,6 +139,51 @@ export async function grantPass(
 }
 
 /**
+ * Adds days granted by the support team (a purchase of provider 'Support'), after the member's
+ * current end as any pass; answers the purchase's period and the member's new end.
+ */
+export async function grantSupportDays(
+  transaction: Transaction<Database>,
+  grant: { userId: string; purchaseId: string; days: number; reason: string; grantedAt: Date },
+): Promise<{ period: { startsAt: Date; expiresAt: Date }; endsAt: Date | null }> {
+  await usersRepo.lockUser(transaction, grant.userId);
+  await repo.appendEntry(transaction, {
+    userId: grant.userId,
+    source: 'support',
+    entry: 'grant',
+    purchaseId: grant.purchaseId,
+    days: grant.days,
+    reason: grant.reason,
+    occurredAt: grant.grantedAt,
+  });
+  const state = await recompute(transaction, grant.userId);
+  const period = state.periods.get(grant.purchaseId);
+  if (!period) throw new Error(`the grant ${grant.purchaseId} was written but has no period`);
+  return { period, endsAt: state.endsAt };
+}
+
+/**
+ * Takes the days of a support grant out (the passes after it shift back, as for a refund);
+ * answers the member's new end, or false when the grant was out already.
+ */
+export async function removeSupportGrant(
+  transaction: Transaction<Database>,
+  removal: { userId: string; purchaseId: string; reason: string; at: Date },
+): Promise<{ endsAt: Date | null } | false> {
+  const state = await currentState(transaction, removal.userId);
+  if (state.revoked.has(removal.purchaseId)) return false;
+  await repo.appendEntry(transaction, {
+    userId: removal.userId,
+    source: 'support',
+    entry: 'revoke',
+    purchaseId: removal.purchaseId,
+    reason: removal.reason,
+    occurredAt: removal.at,
+  });
+  return { endsAt: (await recompute(transaction, removal.userId)).endsAt };
+}
+
+/**
  * Writes a Stripe word on whether a purchase counts (a revocation or a reinstatement) when it
  * changes something; false when the purchase was already so.
  */

@@ -139,3 +139,26 @@ export async function markDetachedPurchase(
     .execute();
   return Boolean(revocation);
 }
+
+/**
+ * A purchase as the support desk refunds it: its provider, payment and what Stripe says was
+ * refunded of it so far (0 before any refund event).
+ */
+export function findPurchaseForRefund(db: Executor, purchaseId: string) {
+  return db
+    .selectFrom('purchases')
+    .leftJoin('stripeCharges', 'stripeCharges.paymentIntentId', 'purchases.paymentIntentId')
+    .select([
+      'purchases.id',
+      'purchases.userId',
+      'purchases.provider',
+      'purchases.planName',
+      'purchases.paymentIntentId',
+      'purchases.amountCents',
+      'purchases.currency',
+      'purchases.days',
+      'stripeCharges.amountRefundedCents',
+    ])
+    .where('purchases.id', '=', purchaseId)
+    .executeTakeFirst();
+}

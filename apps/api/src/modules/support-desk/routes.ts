@@ -3,12 +3,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { createDeskGuard } from '../operators';
+import { deskActionRoutes } from './action-routes';
+import { memberRoutes } from './member-routes';
 import type { SupportDeskDependencies } from './rules';
 
 export const supportDeskRoutes: FastifyPluginAsyncZod<SupportDeskDependencies> =
   async function supportDeskRoutes(app, deps) {
     const deskGuard = createDeskGuard(deps.db);
-    // The calls are added by the desk's features (member-routes.ts, action-routes.ts).
-    void deskGuard;
-    void app;
+    // Finding a member and reading his story; changing something for him.
+    await app.register(memberRoutes, { ...deps, deskGuard });
+    await app.register(deskActionRoutes, { ...deps, deskGuard });
   };

@@ -1,8 +1,11 @@
 // What the support desk (ADR 020) is made of, handed in by the composition root: the database,
 // the audit trail, and what it asks of other modules and of the outside world.
-import type { Kysely } from 'kysely';
+import type { AuditAction } from '@kegel/contract';
+import type { Kysely, Transaction } from 'kysely';
+import type Stripe from 'stripe';
 
 import type { Database } from '../../db/schema';
+import type { Mailer } from '../../mail/outbox';
 import type { AuditActor, AuditOrigin, AuditTrail } from '../audit';
 import type { Operator } from '../operators';
 
@@ -14,6 +17,21 @@ export interface SupportDeskDependencies {
    * ID); empty when the order is unknown or the App Store Server API is not configured.
    */
   lookUpAppleOrder: (orderId: string) => Promise<Array<{ originalTransactionId: string }>>;
+  /** The member is told of each change an operator makes, in the change's transaction. */
+  mail: Mailer;
+  /** Refunds go through Stripe's API (the official SDK; the local sandbox without a key). */
+  stripe: Stripe;
+  /** The auth module's own reset mail, sent for the member (same template, same code rules). */
+  auth: {
+    mailPasswordReset(
+      transaction: Transaction<Database>,
+      user: { id: string; email: string; credentialVersion: number },
+    ): Promise<void>;
+  };
+  publicUrl: string;
+  supportEmail: string;
+  /** Prometheus: one more operator action of that kind, once its transaction committed. */
+  countAction: (action: AuditAction) => void;
 }
 
 /** Who did it and from where, as the audit trail records it. */

@@ -1,0 +1,120 @@
+// A member's timeline on the support desk: everything the product recorded of him, newest first,
+// a page at a time (timeline-repo.ts reads the sources). Not audited: opening his page is.
+import {
+  supportDeskMessages,
+  type TimelineItem,
+  type TimelineKind,
+  type TimelineResponse,
+} from '@kegel/contract';
+import type { Kysely } from 'kysely';
+
+import type { Database } from '../../db/schema';
+import { AppError } from '../../errors';
+import * as memberRepo from './member-repo';
+import * as timelineRepo from './timeline-repo';
+
+export const TIMELINE_PAGE_SIZE = 50;
+
+const INVALID_CURSOR = 'This page of the timeline is out of date: start from its first page';
+
+/**
+ * The cursor is the last item's (at, id), opaque to the client (base64url of JSON): a page starts
+ * strictly after it, so items written meanwhile (newer ones) never shift the pages being read.
+ */
+function encodeCursor(position: timelineRepo.TimelinePosition): string {
+  return Buffer.from(JSON.stringify([position.at, position.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): timelineRepo.TimelinePosition {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (typeof at === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(at))) {
+      return { at, id };
+    }
+  } catch {
+    // Answered below, as any cursor this server did not make.
+  }
+  throw new AppError(400, INVALID_CURSOR);
+}
+
+export async function readMemberTimeline(
+  db: Kysely<Database>,
+  memberId: string,
+  cursor: string | undefined,
+  pageSize = TIMELINE_PAGE_SIZE,
+): Promise<TimelineResponse> {
+  const after = cursor === undefined ? undefined : decodeCursor(cursor);
+  if (!(await memberRepo.findMemberAccount(db, memberId))) {
+    throw new AppError(404, supportDeskMessages.memberNotFound);
+  }
+  // One more than a page tells whether another page follows.
+  const rows = await timelineRepo.listTimelinePage(db, memberId, after, pageSize + 1);
+  const page = rows.slice(0, pageSize);
+  const last = page.at(-1);
+  return {
+    data: page.map(timelineItemOf),
+    nextCursor: rows.length > pageSize && last ? encodeCursor(last) : null,
+  };
+}
+
+function money(cents: string | null, currency: string | null): string {
+  const amount = Number(cents ?? 0) / 100;
+  try {
+    return new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: (currency ?? 'usd').toUpperCase(),
+    }).format(amount);
+  } catch {
+    return `${amount.toFixed(2)} ${currency ?? ''}`.trim();
+  }
+}
+
+const PROVIDER_NAMES: Record<string, string> = { Stripe: 'Stripe', Apple: 'the App Store' };
+
+/** One line per row, in the desk's words. */
+function timelineItemOf(row: timelineRepo.TimelineRow): TimelineItem {
+  const item = (kind: TimelineKind, title: string, detail: string | null = null) => ({
+    id: row.id,
+    at: new Date(row.at).toISOString(),
+    kind,
+    title,
+    detail,
+    actor: row.actor,
+  });
+  const { a, b, c, d } = row;
+  switch (row.source) {
+    case 'account':
+      return item('account', 'Account created');
+    case 'purchase':
+      return b === 'Support'
+        ? item('purchase', a ?? 'Granted by support')
+        : item('purchase', `Bought ${a} (${money(c, d)}) with ${PROVIDER_NAMES[b ?? ''] ?? b}`);
+    case 'app store notification':
+      return item(
+        'app store notification',
+        `App Store: ${a}${b ? ` (${b})` : ''}`,
+        [c && `original transaction ${c}`, d].filter(Boolean).join(', ') || null,
+      );
+    case 'refund':
+      return item('refund', `Refunded ${money(a, b)}`, c && `of ${c}`);
+    case 'dispute':
+      return item('dispute', `Dispute (${d}): ${money(a, b)}`, c);
+    case 'ledger':
+      return item('ledger', `Ledger: ${b} (${a})`, d ? `${c}; ${d} days` : c);
+    case 'sign-in':
+      return a === 'success'
+        ? item('sign-in', `Signed in (${b})`, `${c}, ${d}`)
+        : item('sign-in failure', `Failed sign-in (${b})`, `${c}, ${d}`);
+    case 'email change':
+      return item('email change', `Email changed to ${a}`);
+    case 'password change':
+      return item('password change', 'Password changed');
+    case 'mail':
+      return b === 'sent'
+        ? item('mail', `Mail sent: ${a}`, c && `sent ${new Date(c).toISOString()}`)
+        : item('mail', `${b === 'failed' ? 'Mail failed' : 'Mail queued'}: ${a}`);
+    case 'audit':
+      // A note is an audit row of action 'note.add' whose reason is the note's text.
+      return a === 'note.add' ? item('note', 'Note', b) : item('operator action', `${a}`, b);
+  }
+}

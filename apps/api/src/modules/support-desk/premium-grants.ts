@@ -1,0 +1,190 @@
+// Premium days granted by the support desk (ADR 020): each grant is a purchase of provider
+// 'Support' (the member reads it, with its reason, in his Purchase History), an operator_grants
+// row holding its idempotency key, and a ledger grant; removing it is a ledger revocation. The
+// member's row is locked first, so a repeated request (or ten at once) finds the first one's key.
+import { randomUUID } from 'node:crypto';
+
+import {
+  type Grant,
+  type GrantDaysRequest,
+  SUPPORT_MAX_GRANT_DAYS,
+  supportDeskMessages,
+} from '@kegel/contract';
+
+import { AppError } from '../../errors';
+import {
+  premiumDaysGrantedEmail,
+  premiumGrantRemovedEmail,
+} from '../../mail/support-desk-templates';
+import { requireAdmin } from '../operators';
+import { ledger, purchasesRepo } from '../premium';
+import { usersRepo } from '../users';
+import { requireMember } from './find-member';
+import * as grantsRepo from './grants-repo';
+import { auditActorOf, type DeskAction, type SupportDeskDependencies } from './rules';
+
+/** What the member reads in his Purchase History: "Granted by support: 7 days, service outage". */
+export function grantName(days: number, reason: string): string {
+  return `Granted by support: ${days === 1 ? '1 day' : `${days} days`}, ${reason}`;
+}
+
+const iso = (moment: Date | null) => moment?.toISOString() ?? null;
+
+export async function grantPremiumDays(
+  deps: SupportDeskDependencies,
+  { operator, origin }: DeskAction,
+  memberId: string,
+  request: GrantDaysRequest,
+): Promise<Grant> {
+  if (request.days > SUPPORT_MAX_GRANT_DAYS && operator.role !== 'admin') {
+    throw new AppError(403, supportDeskMessages.supportGrantLimit);
+  }
+  const outcome = await deps.db.transaction().execute(async (transaction) => {
+    // Before looking for the key: a second request with it waits here until the first commits.
+    await usersRepo.lockUser(transaction, memberId);
+    const member = await requireMember(transaction, memberId);
+    const earlier = await grantsRepo.findGrantByKey(transaction, memberId, request.idempotencyKey);
+    if (earlier) {
+      if (earlier.days !== request.days || earlier.reason !== request.reason) {
+        throw new AppError(409, supportDeskMessages.idempotencyKeyReused);
+      }
+      const grant: Grant = {
+        id: earlier.id,
+        days: earlier.days,
+        reason: earlier.reason,
+        grantedAt: earlier.grantedAt.toISOString(),
+        name: earlier.planName,
+        subscriptionEndDate: iso(member.subscriptionEndDate),
+      };
+      return { grant, isNew: false };
+    }
+
+    const grantedAt = new Date();
+    const grantId = randomUUID();
+    const name = grantName(request.days, request.reason);
+    const purchaseId = await purchasesRepo.insertPurchase(transaction, {
+      userId: memberId,
+      planId: null,
+      planName: name,
+      provider: 'Support',
+      providerPaymentId: grantId,
+      amountCents: 0,
+      currency: 'usd',
+      days: request.days,
+      // The ledger writes the period below.
+      startsAt: grantedAt,
+      expiresAt: grantedAt,
+    });
+    if (!purchaseId) throw new Error(`the grant ${grantId} has a purchase already`);
+    await grantsRepo.insertGrant(transaction, {
+      id: grantId,
+      userId: memberId,
+      purchaseId,
+      idempotencyKey: request.idempotencyKey,
+      days: request.days,
+      reason: request.reason,
+      grantedBy: operator.userId,
+      grantedAt,
+    });
+    const { endsAt } = await ledger.grantSupportDays(transaction, {
+      userId: memberId,
+      purchaseId,
+      days: request.days,
+      reason: request.reason,
+      grantedAt,
+    });
+    await deps.auditTrail.record(
+      transaction,
+      { actor: auditActorOf(operator), origin },
+      {
+        action: 'grant.add',
+        target: { userId: memberId, email: member.email },
+        reason: request.reason,
+        changes: {
+          before: { subscriptionEndDate: iso(member.subscriptionEndDate) },
+          after: { subscriptionEndDate: iso(endsAt), grantId, days: request.days },
+        },
+      },
+    );
+    await deps.mail.enqueue(transaction, {
+      to: member.email,
+      userId: memberId,
+      template: 'support-grant',
+      content: premiumDaysGrantedEmail({
+        days: request.days,
+        reason: request.reason,
+        endsAt,
+        dashboardUrl: `${deps.publicUrl}/dashboard`,
+        supportEmail: deps.supportEmail,
+      }),
+    });
+    const grant: Grant = {
+      id: grantId,
+      days: request.days,
+      reason: request.reason,
+      grantedAt: grantedAt.toISOString(),
+      name,
+      subscriptionEndDate: iso(endsAt),
+    };
+    return { grant, isNew: true };
+  });
+  if (outcome.isNew) deps.countAction('grant.add');
+  return outcome.grant;
+}
+
+/** Admin only: the grant's days go out through the ledger (later passes shift back). */
+export async function removePremiumGrant(
+  deps: SupportDeskDependencies,
+  { operator, origin }: DeskAction,
+  grantId: string,
+  reason: string,
+): Promise<{ subscriptionEndDate: string | null }> {
+  requireAdmin(operator);
+  const found = await grantsRepo.findGrant(deps.db, grantId);
+  if (!found) throw new AppError(404, supportDeskMessages.grantNotFound);
+  const answer = await deps.db.transaction().execute(async (transaction) => {
+    await usersRepo.lockUser(transaction, found.userId);
+    // Read again under the member's lock: a removal may have committed since.
+    const grant = await grantsRepo.findGrant(transaction, grantId);
+    if (!grant) throw new AppError(404, supportDeskMessages.grantNotFound);
+    if (grant.removedAt) throw new AppError(409, supportDeskMessages.grantAlreadyRemoved);
+    const member = await requireMember(transaction, grant.userId);
+    const at = new Date();
+    const removed = await ledger.removeSupportGrant(transaction, {
+      userId: grant.userId,
+      purchaseId: grant.purchaseId,
+      reason: 'grant removed',
+      at,
+    });
+    if (!removed) throw new AppError(409, supportDeskMessages.grantAlreadyRemoved);
+    await grantsRepo.markGrantRemoved(transaction, grantId, { at, by: operator.userId, reason });
+    await deps.auditTrail.record(
+      transaction,
+      { actor: auditActorOf(operator), origin },
+      {
+        action: 'grant.remove',
+        target: { userId: grant.userId, email: member.email },
+        reason,
+        changes: {
+          before: { subscriptionEndDate: iso(member.subscriptionEndDate), grantId },
+          after: { subscriptionEndDate: iso(removed.endsAt) },
+        },
+      },
+    );
+    await deps.mail.enqueue(transaction, {
+      to: member.email,
+      userId: grant.userId,
+      template: 'support-grant-removed',
+      content: premiumGrantRemovedEmail({
+        days: grant.days,
+        reason,
+        endsAt: removed.endsAt,
+        dashboardUrl: `${deps.publicUrl}/dashboard`,
+        supportEmail: deps.supportEmail,
+      }),
+    });
+    return { subscriptionEndDate: iso(removed.endsAt) };
+  });
+  deps.countAction('grant.remove');
+  return answer;
+}
