@@ -72,10 +72,8 @@ export function PurchasesTable({
                 <td className={styles.wrapCell}>
                   <PurchaseStatus purchase={purchase} now={now} />
                 </td>
-                <td className={styles.wrapCell}>
-                  {purchase.provider === 'Apple' ? (
-                    <AppStoreRefundNote />
-                  ) : isAdmin && purchase.refundable ? (
+                <td>
+                  {isAdmin && purchase.refundable ? (
                     <Button
                       variant="outlined"
                       size={38}
@@ -94,6 +92,14 @@ export function PurchasesTable({
                   ) : null}
                 </td>
               </tr>
+              {purchase.provider === 'Apple' ? (
+                // Under the row, across the table: the words and Apple's link in one line.
+                <tr className={styles.noteRow}>
+                  <td colSpan={COLUMNS.length}>
+                    <AppStoreRefundNote />
+                  </td>
+                </tr>
+              ) : null}
               {open?.purchaseId === purchase.id ? (
                 <tr className={styles.actionRow}>
                   <td colSpan={COLUMNS.length}>

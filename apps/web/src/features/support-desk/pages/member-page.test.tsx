@@ -104,9 +104,13 @@ describe('/ops/members/:id for support', () => {
     expect(within(purchases).queryByRole('button', { name: 'Refund' })).toBeNull();
     expect(within(purchases).queryByRole('button', { name: 'Remove grant' })).toBeNull();
     expect(within(purchases).getByText('$9.99')).toBeVisible();
-    const appleRow = within(purchases).getByRole('row', { name: /1 Year/ });
-    expect(appleRow).toHaveTextContent(supportDeskMessages.appStoreRefund);
-    expect(within(appleRow).getByRole('link', { name: APPLE_REFUND_URL })).toHaveAttribute(
+    // Right under the App Store purchase, and under no other.
+    const rows = within(purchases).getAllByRole('row');
+    const appleIndex = rows.findIndex((row) => row.textContent.startsWith('1 Year'));
+    const note = rows[appleIndex + 1]!;
+    expect(note).toHaveTextContent(supportDeskMessages.appStoreRefund);
+    expect(within(purchases).getAllByText(/refunded by Apple/)).toHaveLength(1);
+    expect(within(note).getByRole('link', { name: APPLE_REFUND_URL })).toHaveAttribute(
       'href',
       APPLE_REFUND_URL,
     );
