@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { paths } from '../config/paths';
 import { renderApp } from '../testing/render-app';
+import { signInAsOperator } from '../testing/support-desk';
 import { pageModulesByPath } from './page-modules';
 import type * as DeskRoutes from './routes/support-desk-routes';
 
@@ -62,7 +63,7 @@ vi.mock('../features/account/pages/settings-page', () => ({
   SettingsPage: () => <p>module src/features/account/pages/settings-page.tsx</p>,
 }));
 // The desk's route tree is a lazily loaded module of its own, which draws its lazy pages in its
-// frame (statically imported by it: a stand-in here, which asks the server nothing).
+// frame (DeskLayout, imported by it statically, so the real one: it is shown an open desk).
 vi.mock('./routes/support-desk-routes', async (importOriginal) => {
   const { SupportDeskRoutes } = await importOriginal<typeof DeskRoutes>();
   return {
@@ -115,6 +116,7 @@ describe('the modules the build preloads for each address (page-modules.ts)', ()
   it.each(Object.entries(pageModulesByPath))(
     'are the ones the router shows at %s',
     async (address, modules) => {
+      if (address.startsWith(paths.ops.root.path)) signInAsOperator('support');
       renderApp(address);
       await waitFor(() => expect(shownModules()).toEqual([...modules].sort()));
     },
