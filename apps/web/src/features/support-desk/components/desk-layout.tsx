@@ -1,5 +1,4 @@
-import type { OperatorStatus } from '@kegel/contract';
-import { supportDeskMessages } from '@kegel/contract';
+import { type OperatorStatus, supportDeskMessages } from '@kegel/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
