@@ -2,6 +2,10 @@ export declare const INITIAL_JAVASCRIPT_BUDGETS_KB: Readonly<Record<string, numb
 
 export declare const NOT_FOR_HOME: RegExp;
 
+export declare const DESK_MODULE: RegExp;
+
+export declare function deskFiles(distDir: string): string[];
+
 export interface InitialJavaScript {
   address: string;
   files: Array<{ file: string; raw: number; gzip: number }>;

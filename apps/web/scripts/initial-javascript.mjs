@@ -17,6 +17,20 @@ export const INITIAL_JAVASCRIPT_BUDGETS_KB = {
 /** The files of the member area, the auth forms and checkout, none of which /home may load. */
 export const NOT_FOR_HOME = /(dashboard|settings|member|purchase|history|login|register)/;
 
+/**
+ * The support desk's modules (its route tree and its feature folder), which only the /ops addresses may
+ * load: operators are a handful of people, and no visitor or member carries their code.
+ */
+export const DESK_MODULE = /^src\/(features\/support-desk\/|app\/routes\/support-desk-routes)/;
+
+/** The built files that hold a module of the desk, from Vite's manifest. */
+export function deskFiles(distDir) {
+  const manifest = readJson(distDir, '.vite/manifest.json');
+  return Object.entries(manifest)
+    .filter(([key, chunk]) => DESK_MODULE.test(chunk.src ?? key))
+    .map(([, chunk]) => chunk.file);
+}
+
 function readJson(distDir, file) {
   return JSON.parse(readFileSync(path.join(distDir, file), 'utf8'));
 }

@@ -10,6 +10,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
+  deskFiles,
   INITIAL_JAVASCRIPT_BUDGETS_KB,
   type InitialJavaScript,
   measureInitialJavaScript,
@@ -19,6 +20,7 @@ import {
 const webRoot = fileURLToPath(new URL('..', import.meta.url));
 let outDir: string;
 let pages: InitialJavaScript[];
+let desk: string[];
 
 beforeAll(async () => {
   outDir = mkdtempSync(path.join(tmpdir(), 'kegel-web-build-'));
@@ -29,6 +31,7 @@ beforeAll(async () => {
     build: { outDir, emptyOutDir: true },
   });
   pages = measureInitialJavaScript(outDir);
+  desk = deskFiles(outDir);
 });
 
 afterAll(() => {
@@ -52,6 +55,18 @@ describe('the JavaScript a page loads before it shows', () => {
   it('is all named by the page itself, so it downloads beside the entry, not after it', () => {
     for (const { address, files, preloaded } of pages) {
       expect(preloaded.sort(), address).toEqual(files.map(({ file }) => file).sort());
+    }
+  });
+
+  it('carries none of the support desk outside /ops: the desk is its own chunks', () => {
+    // The desk's layout and each of its pages are files of their own.
+    expect(desk.length).toBeGreaterThanOrEqual(5);
+    for (const { address, files } of pages) {
+      if (address === '/ops' || address.startsWith('/ops/')) continue;
+      expect(
+        files.map(({ file }) => file).filter((file) => desk.includes(file)),
+        address,
+      ).toEqual([]);
     }
   });
 

@@ -53,25 +53,27 @@ import {
   EndedSessionsSchema,
   GrantDaysRequestSchema,
   GrantSchema,
-  MemberSearchQuerySchema,
   MemberSearchResponseSchema,
   MemberStorySchema,
   MemberViewSchema,
-  NoteRequestSchema,
   NoteSchema,
   OperatorStatusSchema,
   OpsIdParamsSchema,
   PremiumEndSchema,
-  ReasonRequestSchema,
   RefundRequestSchema,
   RefundSchema,
   ResendMailRequestSchema,
-  StepUpRequestSchema,
   StepUpResponseSchema,
-  SUPPORT_MAX_GRANT_DAYS,
   TimelineQuerySchema,
   TimelineResponseSchema,
 } from './ops';
+import {
+  MemberSearchQuerySchema,
+  NoteRequestSchema,
+  ReasonRequestSchema,
+  StepUpRequestSchema,
+  SUPPORT_MAX_GRANT_DAYS,
+} from './ops-forms';
 import { type ApiRouteName, apiRoutes as routes } from './routes';
 import { ReportSignInRequestSchema, SignInsResponseSchema } from './sign-ins';
 import {

@@ -5,6 +5,7 @@ export * from './errors';
 export * from './fields';
 export * from './messages';
 export * from './ops';
+export * from './ops-forms';
 export * from './passkeys';
 export * from './payments';
 export * from './routes';

@@ -1,70 +1,16 @@
 // The support desk (ADR 020): the calls under /ops, made by operators (accounts with the role
 // `support` or `admin`, granted on the server with `npm run operator`), and the two calls an
-// operator's browser makes before it may use them (its role, and confirming a second factor).
+// operator's browser makes before it may use them (its role, and confirming a second factor). The
+// desk's words, limits and form requests are in ops-forms.ts.
 import * as z from 'zod/mini';
 
 import { IsoDateTimeSchema } from './fields';
-import { SecondFactorCodeSchema } from './two-step';
+import { MAX_GRANT_DAYS, ReasonSchema, supportDeskMessages } from './ops-forms';
 import { ProfileSchema, PurchaseItemSchema, PurchaseProviderSchema } from './users';
 
 export const OPERATOR_ROLES = ['support', 'admin'] as const;
 export const OperatorRoleSchema = z.enum(OPERATOR_ROLES);
 export type OperatorRole = z.infer<typeof OperatorRoleSchema>;
-
-/** A second factor proved within this long lets an operator use the desk. */
-export const OPERATOR_SECOND_FACTOR_HOURS = 12;
-/**
- * A second factor added after the role was granted opens the desk only once it is this old: a
- * thief holding an operator's password or session cannot enrol his own and walk in (the owner is
- * mailed when a factor is added, and has the day to react).
- */
-export const NEW_SECOND_FACTOR_WAIT_HOURS = 24;
-/** The most days `support` may grant in one action; `admin` may grant up to MAX_GRANT_DAYS. */
-export const SUPPORT_MAX_GRANT_DAYS = 31;
-export const MAX_GRANT_DAYS = 3650;
-export const REASON_MAX_LENGTH = 500;
-export const NOTE_MAX_LENGTH = 2000;
-
-/** What the desk answers, written once for the API and the web app. */
-export const supportDeskMessages = {
-  notAnOperator: 'Only the support team can use the support desk',
-  confirmSecondFactor: 'Confirm your second factor to use the support desk',
-  secondFactorTooNew: `A second factor was added to your account lately: the support desk opens ${NEW_SECOND_FACTOR_WAIT_HOURS} hours after it was added`,
-  ownAccount: 'Operators cannot change their own premium or purchases from the support desk',
-  refundUnderWay: 'Another refund of this purchase is under way: reload to see it',
-  noSecondFactor:
-    'Turn on two-step sign-in or add a passkey in Account Settings to use the support desk',
-  adminOnly: 'Only an admin can do this',
-  supportGrantLimit: `Support can grant up to ${SUPPORT_MAX_GRANT_DAYS} days at a time; ask an admin for more`,
-  memberNotFound: 'No such member',
-  grantNotFound: 'No such grant',
-  grantAlreadyRemoved: 'This grant was removed already',
-  idempotencyKeyReused: 'This request key was used for a different grant',
-  purchaseNotFound: 'No such purchase',
-  appStoreRefund:
-    'App Store purchases are refunded by Apple: the member asks at https://reportaproblem.apple.com',
-  notRefundable: 'This purchase cannot be refunded',
-  refundTooLarge: 'The refund is more than what is left to refund',
-  reasonRequired: 'Reason is required',
-  reasonTooLong: `Use at most ${REASON_MAX_LENGTH} characters`,
-  noteRequired: 'Note is required',
-  noteTooLong: `Use at most ${NOTE_MAX_LENGTH} characters`,
-  daysInvalid: `Days must be a whole number from 1 to ${MAX_GRANT_DAYS}`,
-  amountInvalid: 'Amount must be a whole number of cents above 0',
-  queryRequired: 'Type an email, an id or an order id',
-  mailNotNeeded: 'This member has no use for that mail',
-} as const;
-
-/** Apple's page where a member asks for a refund of an App Store purchase. */
-export const APPLE_REFUND_URL = 'https://reportaproblem.apple.com';
-
-const ReasonSchema = z
-  .string({ error: supportDeskMessages.reasonRequired })
-  .check(
-    z.trim(),
-    z.minLength(1, supportDeskMessages.reasonRequired),
-    z.maxLength(REASON_MAX_LENGTH, supportDeskMessages.reasonTooLong),
-  );
 
 /** A path parameter naming a member, a grant or a purchase: ids are UUIDs. */
 export const OpsIdParamsSchema = z.object({ id: z.uuid() });
@@ -88,18 +34,9 @@ export const OperatorStatusSchema = z.object({
 });
 export type OperatorStatus = z.infer<typeof OperatorStatusSchema>;
 
-/** `POST /auth/mfa/step-up`: proves a second factor in the current session. */
-export const StepUpRequestSchema = z.object({ code: SecondFactorCodeSchema });
-export type StepUpRequest = z.infer<typeof StepUpRequestSchema>;
 export const StepUpResponseSchema = z.object({ secondFactorAt: IsoDateTimeSchema });
 
 // --- finding a member -----------------------------------------------------------------------
-
-export const MemberSearchQuerySchema = z.object({
-  query: z
-    .string({ error: supportDeskMessages.queryRequired })
-    .check(z.trim(), z.minLength(1, supportDeskMessages.queryRequired), z.maxLength(254)),
-});
 
 /** What a search term was taken for. */
 export const MemberMatchKindSchema = z.enum([
@@ -260,9 +197,6 @@ export const GrantSchema = z.object({
 });
 export type Grant = z.infer<typeof GrantSchema>;
 
-export const ReasonRequestSchema = z.object({ reason: ReasonSchema });
-export type ReasonRequest = z.infer<typeof ReasonRequestSchema>;
-
 export const PremiumEndSchema = z.object({ subscriptionEndDate: z.nullable(IsoDateTimeSchema) });
 
 export const RefundRequestSchema = z.object({
@@ -295,17 +229,6 @@ export const ResendMailRequestSchema = z.object({
   mail: z.enum(['verification', 'password-reset']),
 });
 export type ResendMailRequest = z.infer<typeof ResendMailRequestSchema>;
-
-export const NoteRequestSchema = z.object({
-  text: z
-    .string({ error: supportDeskMessages.noteRequired })
-    .check(
-      z.trim(),
-      z.minLength(1, supportDeskMessages.noteRequired),
-      z.maxLength(NOTE_MAX_LENGTH, supportDeskMessages.noteTooLong),
-    ),
-});
-export type NoteRequest = z.infer<typeof NoteRequestSchema>;
 
 export const NoteSchema = z.object({ id: z.string(), at: IsoDateTimeSchema });
 
@@ -343,19 +266,3 @@ export const AuditResponseSchema = z.object({
   nextCursor: z.nullable(z.string()),
 });
 export type AuditResponse = z.infer<typeof AuditResponseSchema>;
-
-/** The audit actions, by name (also the Prometheus counter's label values). */
-export const AUDIT_ACTIONS = [
-  'operator.grant-role',
-  'operator.revoke-role',
-  'member.view',
-  'member.timeline',
-  'member.view-as',
-  'grant.add',
-  'grant.remove',
-  'refund.create',
-  'sessions.revoke',
-  'mail.resend',
-  'note.add',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -2,7 +2,9 @@
 // address that preloads their code with the entry (scripts/page-preloads.ts), and the server
 // answers the address with it (the API's plugins/web-app.ts), so a page's code downloads beside
 // the entry instead of after it. Paths are spelled out rather than taken from config/paths.ts,
-// which the build cannot load; page-modules.test.tsx holds both to the router.
+// which the build cannot load; page-modules.test.tsx holds both to the router. Addresses with a
+// parameter (/ops/members/:id) have no copy of their own: they get index.html, and their code
+// follows the entry.
 export const pageModulesByPath: Readonly<Record<string, readonly string[]>> = {
   '/home': ['src/features/marketing/pages/home-page.tsx'],
   '/auth/login': ['src/features/auth/pages/login-page.tsx'],
@@ -26,6 +28,14 @@ export const pageModulesByPath: Readonly<Record<string, readonly string[]>> = {
   '/dashboard/settings': [
     'src/app/layouts/member-layout.tsx',
     'src/features/account/pages/settings-page.tsx',
+  ],
+  '/ops': [
+    'src/app/routes/support-desk-routes.tsx',
+    'src/features/support-desk/pages/find-member-page.tsx',
+  ],
+  '/ops/audit': [
+    'src/app/routes/support-desk-routes.tsx',
+    'src/features/support-desk/pages/audit-page.tsx',
   ],
 };
 

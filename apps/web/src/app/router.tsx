@@ -33,6 +33,15 @@ function lazyPage(load: () => Promise<ComponentType>): React.JSX.Element {
 function createRoutes(): RouteObject[] {
   return [
     {
+      // The support desk, for operators: a frame of its own, outside the site's, and a route tree
+      // of its own (routes/support-desk-routes.tsx), loaded the first time an /ops address opens,
+      // so that no visitor or member page carries more of it than this line.
+      path: `${paths.ops.root.path}/*`,
+      element: lazyPage(
+        async () => (await import('./routes/support-desk-routes')).SupportDeskRoutes,
+      ),
+    },
+    {
       path: paths.root.path,
       element: <SiteLayout />,
       children: [

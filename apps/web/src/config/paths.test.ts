@@ -18,10 +18,15 @@ describe('the 401 rule', () => {
     expect(isExemptFromLoginRedirect(pathname)).toBe(true),
   );
 
-  it.each(['/dashboard', '/dashboard/settings', '/home', '/authors', '/purchases'])(
-    'sends %s to login',
-    (pathname) => expect(isExemptFromLoginRedirect(pathname)).toBe(false),
-  );
+  it.each([
+    '/dashboard',
+    '/dashboard/settings',
+    '/home',
+    '/authors',
+    '/purchases',
+    '/ops',
+    '/ops/members/5b1c0a4e-0000-4000-8000-000000000000',
+  ])('sends %s to login', (pathname) => expect(isExemptFromLoginRedirect(pathname)).toBe(false));
 
   it('carries the current path as r', () => {
     expect(paths.auth.login.getHref('/dashboard/settings?tab=1')).toBe(

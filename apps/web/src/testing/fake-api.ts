@@ -8,6 +8,8 @@ export interface RecordedRequest {
   method: string;
   /** The API path, without the base URL: `/auth/local/login/email`. */
   path: string;
+  /** The query string's parameters: `query.get('cursor')`. */
+  query: URLSearchParams;
   body: unknown;
   headers: Headers;
 }
@@ -62,6 +64,7 @@ class FakeApi {
     const request: RecordedRequest = {
       method,
       path,
+      query: url.searchParams,
       body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
       headers: new Headers(init?.headers),
     };

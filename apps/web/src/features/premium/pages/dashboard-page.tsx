@@ -1,7 +1,7 @@
 import { useProfile } from '../../../shared/session/session';
 import { Card } from '../../../shared/ui/card';
 import { DownloadAppBanner } from '../../../shared/ui/download-app-banner';
-import { PremiumStatus } from '../components/premium-status';
+import { PremiumStatus } from '../../../shared/premium/premium-status';
 
 /** `/dashboard`: membership status and the app banner. */
 export function DashboardPage(): React.JSX.Element | null {

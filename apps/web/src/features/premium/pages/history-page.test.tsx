@@ -44,3 +44,39 @@ describe('/dashboard/history, a refunded purchase', () => {
     expect(active).not.toHaveTextContent('1 Month');
   });
 });
+
+describe('/dashboard/history, days granted by the support team', () => {
+  it('lists them as Support, and a removed grant as Removed rather than Refunded', async () => {
+    const inAWeek = new Date(Date.now() + 7 * DAY_MS).toISOString();
+    signInAs({ subscriptionEndDate: inAWeek });
+    fakeApi.on('listPurchases', {
+      body: {
+        data: [
+          {
+            name: 'Granted by support: 7 days, service outage',
+            provider: 'Support',
+            createdAt: new Date().toISOString(),
+            expiresAt: inAWeek,
+          },
+          {
+            name: 'Granted by support: 3 days, goodwill',
+            provider: 'Support',
+            createdAt: new Date(Date.now() - DAY_MS).toISOString(),
+            expiresAt: inAWeek,
+            refundedAt: new Date().toISOString(),
+          },
+        ],
+      },
+    });
+    renderApp('/dashboard/history');
+
+    const active = await screen.findByRole('table', { name: 'Active Subscriptions' });
+    const [, granted] = within(active).getAllByRole('row');
+    expect(granted).toHaveTextContent('Granted by support: 7 days, service outage');
+    expect(granted).toHaveTextContent('Support');
+    const purchases = screen.getByRole('table', { name: 'Purchases' });
+    const [, , removed] = within(purchases).getAllByRole('row');
+    expect(within(removed!).getByText('Removed')).toBeVisible();
+    expect(within(purchases).queryByText('Refunded')).toBeNull();
+  });
+});

@@ -1,16 +1,11 @@
-import { isRunningPurchase, type PurchaseItem } from '@kegel/contract';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
 
-import { formatShortDate } from '../../../shared/format/dates';
+import { PremiumStatus } from '../../../shared/premium/premium-status';
+import { PurchaseHistory, PurchaseHistorySections } from '../../../shared/premium/purchase-history';
 import { useProfile } from '../../../shared/session/session';
 import { Card } from '../../../shared/ui/card';
-import { Skeleton } from '../../../shared/ui/skeleton';
 import { premiumQueries } from '../api';
-import { AppleManagedNote } from '../components/apple-managed-note';
 import { ManageSubscriptionButton } from '../components/manage-subscription-button';
-import { PremiumStatus } from '../components/premium-status';
-import styles from '../components/purchase-history.module.css';
 
 /**
  * `/dashboard/history`: premium status, the subscriptions still running, and every
@@ -19,136 +14,19 @@ import styles from '../components/purchase-history.module.css';
 export function HistoryPage(): React.JSX.Element | null {
   const { data: profile } = useProfile();
   const subscriptions = useQuery(premiumQueries.subscriptions());
-  // Read once per mount, like the premium block: rows do not vanish while someone reads them.
-  const [now] = useState(() => Date.now());
   if (!profile) return null;
-
-  const purchases = subscriptions.data?.data ?? [];
-  // Active: the purchases still running (isRunningPurchase, in the contract).
-  const active = purchases.filter((item) => isRunningPurchase(item, now));
-  const hasStripe = active.some((item) => item.provider === 'Stripe');
-  const hasApple = active.some((item) => item.provider === 'Apple');
 
   return (
     <Card title="Purchase History" titleLevel={1} aside={profile.email}>
-      <div className={styles.sections}>
+      <PurchaseHistorySections>
         <PremiumStatus profile={profile} />
-
-        {active.length > 0 ? (
-          <section aria-labelledby="active-subscriptions-title">
-            <div className={styles.sectionHeader}>
-              <h2 className={styles.sectionTitle} id="active-subscriptions-title">
-                Active Subscriptions
-              </h2>
-              {hasApple ? (
-                // Stripe's portal cannot manage these: App Store subscriptions live on the iPhone.
-                <p className={styles.manageElsewhere}>
-                  Manage it in the App Store: Settings → your name → Subscriptions.
-                </p>
-              ) : null}
-              {hasStripe ? <ManageSubscriptionButton /> : null}
-            </div>
-            <HistoryTable
-              labelledBy="active-subscriptions-title"
-              columns={['Package', 'Provider', 'Expires on']}
-              rows={active.map((item) => ({
-                key: rowKey(item),
-                cells: [
-                  item.name,
-                  <span key="provider" className={styles.provider}>
-                    {item.provider}
-                    {item.provider === 'Apple' ? <AppleManagedNote /> : null}
-                  </span>,
-                  formatShortDate(item.expiresAt),
-                ],
-              }))}
-            />
-          </section>
-        ) : null}
-
-        <section aria-labelledby="purchases-title">
-          <div className={styles.sectionHeader}>
-            <h2 className={styles.sectionTitle} id="purchases-title">
-              Purchases
-            </h2>
-          </div>
-          {subscriptions.isError ? (
-            <p className={styles.loadError} role="alert">
-              Your purchases could not be loaded. {subscriptions.error.message}
-            </p>
-          ) : subscriptions.isPending ? (
-            <div className={styles.skeletonRows} aria-busy="true">
-              <span className="visually-hidden">Loading purchases</span>
-              {[0, 1, 2].map((index) => (
-                <Skeleton key={index} className={styles.skeletonRow} />
-              ))}
-            </div>
-          ) : purchases.length === 0 ? (
-            <p className={styles.empty}>You don&apos;t have any purchases yet</p>
-          ) : (
-            <HistoryTable
-              labelledBy="purchases-title"
-              columns={['Package', 'Purchased on', 'Expires on']}
-              rows={purchases.map((item) => ({
-                key: rowKey(item),
-                cells: [
-                  item.refundedAt ? (
-                    <span key="name" className={styles.packageName}>
-                      {item.name}
-                      <span className={styles.refundedLabel}>Refunded</span>
-                    </span>
-                  ) : (
-                    item.name
-                  ),
-                  formatShortDate(item.createdAt),
-                  formatShortDate(item.expiresAt),
-                ],
-              }))}
-            />
-          )}
-        </section>
-      </div>
+        <PurchaseHistory
+          purchases={subscriptions.data?.data ?? []}
+          isPending={subscriptions.isPending}
+          loadError={subscriptions.isError ? subscriptions.error.message : null}
+          manageStripe={<ManageSubscriptionButton />}
+        />
+      </PurchaseHistorySections>
     </Card>
   );
-}
-
-/** A table of the page, named by its section heading; the first column reads as the row's name. */
-function HistoryTable({
-  labelledBy,
-  columns,
-  rows,
-}: {
-  labelledBy: string;
-  columns: string[];
-  rows: Array<{ key: string; cells: ReactNode[] }>;
-}): React.JSX.Element {
-  return (
-    <div className={styles.tableWrap}>
-      <table className={styles.table} aria-labelledby={labelledBy}>
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th key={column} scope="col">
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.key}>
-              {row.cells.map((cell, index) => (
-                <td key={columns[index]}>{cell}</td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-/** The list carries no id; provider, times and name together tell purchases apart. */
-function rowKey(item: PurchaseItem): string {
-  return `${item.provider}|${item.createdAt}|${item.expiresAt}|${item.name}`;
 }

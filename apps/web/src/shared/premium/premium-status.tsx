@@ -1,14 +1,23 @@
 import type { Profile } from '@kegel/contract';
 import { useState } from 'react';
 
-import { paths } from '../../../config/paths';
-import { formatLongDate } from '../../../shared/format/dates';
-import { ButtonLink } from '../../../shared/ui/button';
+import { paths } from '../../config/paths';
+import { formatLongDate } from '../format/dates';
+import { ButtonLink } from '../ui/button';
+import { CrownIcon } from '../ui/icons/icon-set';
 import styles from './premium-status.module.css';
-import { CrownIcon } from '../../../shared/ui/icons/icon-set';
 
-/** Whether premium is active and until when; Extend goes to /purchase, adding to the end date. */
-export function PremiumStatus({ profile }: { profile: Profile }): React.JSX.Element {
+/**
+ * Whether premium is active and until when; Extend goes to /purchase, adding to the end date.
+ * `readOnly`: as the support desk shows it when viewing as the member, without the button.
+ */
+export function PremiumStatus({
+  profile,
+  readOnly = false,
+}: {
+  profile: Pick<Profile, 'subscriptionEndDate'>;
+  readOnly?: boolean;
+}): React.JSX.Element {
   // Read once per mount: the page does not flip while someone is looking at it.
   const [now] = useState(() => Date.now());
   const endsAt = profile.subscriptionEndDate;
@@ -28,9 +37,11 @@ export function PremiumStatus({ profile }: { profile: Profile }): React.JSX.Elem
           </p>
         </div>
       </div>
-      <ButtonLink to={paths.purchase.root.getHref()} size={48}>
-        {isActive ? 'Extend Premium' : 'Buy Premium'}
-      </ButtonLink>
+      {readOnly ? null : (
+        <ButtonLink to={paths.purchase.root.getHref()} size={48}>
+          {isActive ? 'Extend Premium' : 'Buy Premium'}
+        </ButtonLink>
+      )}
     </div>
   );
 }

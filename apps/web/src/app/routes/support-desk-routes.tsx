@@ -1,0 +1,74 @@
+import { type ComponentType, lazy, useState } from 'react';
+import { type RouteObject, useRoutes } from 'react-router';
+
+import { paths } from '../../config/paths';
+import { DeskLayout } from '../../features/support-desk/components/desk-layout';
+import { NotFoundPage } from './not-found-page';
+import { PageErrorBoundary } from './route-error-boundary';
+
+/** A page of the desk whose code loads the first time it is shown, from a file of its own. */
+function lazyPage(load: () => Promise<ComponentType>): React.JSX.Element {
+  const Page = lazy(async () => ({ default: await load() }));
+  return <Page />;
+}
+
+/** A path of config/paths.ts under /ops, as this tree (mounted at /ops/*) matches it. */
+function underOps(path: string): string {
+  return path.slice(`${paths.ops.root.path}/`.length);
+}
+
+/**
+ * The support desk's routes, in the desk's frame (DeskLayout, which first asks who the person is
+ * on the desk). Loaded with the frame the first time an /ops address opens; each page loads as a
+ * file of its own.
+ */
+function createDeskRoutes(): RouteObject[] {
+  return [
+    {
+      element: <DeskLayout />,
+      children: [
+        {
+          // Inside the desk's frame, so a failed page keeps its header.
+          element: <PageErrorBoundary />,
+          children: [
+            {
+              index: true,
+              element: lazyPage(
+                async () =>
+                  (await import('../../features/support-desk/pages/find-member-page'))
+                    .FindMemberPage,
+              ),
+            },
+            {
+              path: underOps(paths.ops.member.path),
+              element: lazyPage(
+                async () =>
+                  (await import('../../features/support-desk/pages/member-page')).MemberPage,
+              ),
+            },
+            {
+              path: underOps(paths.ops.viewAs.path),
+              element: lazyPage(
+                async () =>
+                  (await import('../../features/support-desk/pages/view-as-page')).ViewAsPage,
+              ),
+            },
+            {
+              path: underOps(paths.ops.audit.path),
+              element: lazyPage(
+                async () =>
+                  (await import('../../features/support-desk/pages/audit-page')).AuditPage,
+              ),
+            },
+            { path: '*', element: <NotFoundPage /> },
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+export function SupportDeskRoutes(): React.JSX.Element | null {
+  const [routes] = useState(createDeskRoutes);
+  return useRoutes(routes);
+}
