@@ -66,6 +66,13 @@ export const ReasonSchema = z
 export const StepUpRequestSchema = z.object({ code: SecondFactorCodeSchema });
 export type StepUpRequest = z.infer<typeof StepUpRequestSchema>;
 /** An email, an id or an order id: none is longer than the longest email. */
+/**
+ * No control characters in a term typed into the desk's search or filters: nobody types one, and
+ * PostgreSQL refuses a NUL in text (the answer would be a 500 rather than a 400).
+ */
+export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
+export const controlCharactersMessage = 'Remove the control characters';
+
 export const MemberSearchQuerySchema = z.object({
   query: z
     .string({ error: supportDeskMessages.queryRequired })
@@ -73,6 +80,7 @@ export const MemberSearchQuerySchema = z.object({
       z.trim(),
       z.minLength(1, supportDeskMessages.queryRequired),
       z.maxLength(EMAIL_MAX_LENGTH),
+      z.regex(NO_CONTROL_CHARACTERS, controlCharactersMessage),
     ),
 });
 

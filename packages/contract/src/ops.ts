@@ -5,7 +5,13 @@
 import * as z from 'zod/mini';
 
 import { IsoDateTimeSchema } from './fields';
-import { MAX_GRANT_DAYS, ReasonSchema, supportDeskMessages } from './ops-forms';
+import {
+  controlCharactersMessage,
+  MAX_GRANT_DAYS,
+  NO_CONTROL_CHARACTERS,
+  ReasonSchema,
+  supportDeskMessages,
+} from './ops-forms';
 import { ProfileSchema, PurchaseItemSchema, PurchaseProviderSchema } from './users';
 
 export const OPERATOR_ROLES = ['support', 'admin'] as const;
@@ -234,15 +240,27 @@ export const NoteSchema = z.object({ id: z.string(), at: IsoDateTimeSchema });
 
 // --- the audit trail ------------------------------------------------------------------------
 
+/** A filter of the audit list: trimmed, bounded, no control character. */
+const auditFilter = (maxLength: number) =>
+  z.optional(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.maxLength(maxLength),
+        z.regex(NO_CONTROL_CHARACTERS, controlCharactersMessage),
+      ),
+  );
+
 export const AuditQuerySchema = z.object({
   /** An operator's email (exact, any case) or account id. */
-  operator: z.optional(z.string().check(z.trim(), z.maxLength(254))),
+  operator: auditFilter(254),
   /** A member's email (exact, any case) or account id. */
-  member: z.optional(z.string().check(z.trim(), z.maxLength(254))),
-  action: z.optional(z.string().check(z.trim(), z.maxLength(64))),
+  member: auditFilter(254),
+  action: auditFilter(64),
   from: z.optional(IsoDateTimeSchema),
   to: z.optional(IsoDateTimeSchema),
-  cursor: z.optional(z.string().check(z.maxLength(200))),
+  cursor: auditFilter(200),
 });
 export type AuditQuery = z.infer<typeof AuditQuerySchema>;
 

@@ -58,6 +58,11 @@ export interface PasskeyAuthenticatorOptions {
   /** A synced passkey (iCloud Keychain, Google Password Manager): backup eligible and done. */
   synced?: boolean;
   transports?: string[];
+  /**
+   * Whether the authenticator checks its owner (PIN, fingerprint) and says so (the UV flag): a
+   * security key that is only touched answers false. True by default.
+   */
+  userVerified?: boolean;
 }
 
 export interface AnswerOptions {
@@ -85,7 +90,7 @@ export function createPasskeyAuthenticator(options: PasskeyAuthenticatorOptions 
   let userHandle: string | undefined;
   const flags =
     FLAGS.userPresent |
-    FLAGS.userVerified |
+    (options.userVerified === false ? 0 : FLAGS.userVerified) |
     (options.synced ? FLAGS.backupEligible | FLAGS.backedUp : 0);
   const defaultOrigin = new URL(TEST_PUBLIC_URL).origin;
   const defaultRpId = new URL(TEST_PUBLIC_URL).hostname;

@@ -11,6 +11,7 @@ import { accountDeletedEmail } from '../../mail/templates';
 import type { Caller } from '../../security/client-address';
 import type { AuditTrail } from '../audit';
 import type { AuthService } from '../auth';
+import { endRoleOfDeletedAccount } from '../operators';
 import { usersRepo } from '../users';
 import * as deletionRepo from './repo';
 import type { StripeCustomerCleanUp } from './stripe-customers';
@@ -25,7 +26,7 @@ export interface AccountDeletionDependencies {
   auth: Pick<AuthService, 'confirmCurrentPassword' | 'sessionStartedAt' | 'hasOpenEmailChangeUndo'>;
   stripeCustomers: Pick<StripeCustomerCleanUp, 'deleteCustomer'>;
   /** The audit rows about him keep a pseudonym instead of his email (ADR 020). */
-  auditTrail: Pick<AuditTrail, 'pseudonymise'>;
+  auditTrail: Pick<AuditTrail, 'pseudonymise' | 'record'>;
   /** Two-step sign-in: while it is on, deleting the account takes a current code too (ADR 018). */
   secondStep: {
     requireSecondFactorIfOn(
@@ -92,6 +93,7 @@ export function createAccountDeletionService(deps: AccountDeletionDependencies) 
         }
         const requested = await deletionRepo.listRequestedEmails(transaction, user.id);
         await deleteUnownedMailTo(transaction, [current.email, ...requested]);
+        await endRoleOfDeletedAccount(transaction, deps.auditTrail, current, caller);
         await deps.auditTrail.pseudonymise(transaction, user.id);
         await usersRepo.deleteUser(transaction, user.id);
         // Stripe forgets the customer after the commit; the row makes sure it happens.

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
-import { chainHash, emailDigest, GENESIS_HASH, pseudonymOf } from './chain';
+import { chainHash, emailDigest, GENESIS_HASH, pseudonymOf, withoutEmail } from './chain';
 import * as repo from './repo';
 
 /** Who acted: an operator (his account and role), or the server's command line. */
@@ -58,6 +58,9 @@ async function recordAuditEvent(
   event: AuditEvent,
 ): Promise<{ id: string; sequence: number; occurredAt: Date }> {
   const previousHash = (await repo.lockAndReadLastHash(transaction)) ?? GENESIS_HASH;
+  // The member's address is kept where a pseudonym can replace it, never in free text.
+  const scrub = (text: string): string =>
+    event.target ? withoutEmail(text, event.target.email) : text;
   const fields = {
     id: randomUUID(),
     // Milliseconds: what a Date carries, so the hash is the same when the row is read back.
@@ -68,8 +71,8 @@ async function recordAuditEvent(
     action: event.action,
     targetUserId: event.target?.userId ?? null,
     targetEmailDigest: event.target ? emailDigest(emailKey, event.target.email) : null,
-    reason: event.reason ?? null,
-    changes: event.changes ? JSON.stringify(event.changes) : null,
+    reason: event.reason === undefined ? null : scrub(event.reason),
+    changes: event.changes ? scrub(JSON.stringify(event.changes)) : null,
     requestId: origin.requestId,
     clientAddress: origin.clientAddress,
   };

@@ -51,3 +51,17 @@ export function emailDigest(key: Buffer, email: string): string {
 export function pseudonymOf(userId: string): string {
   return `deleted-member-${userId.slice(0, 8)}`;
 }
+
+/** What stands in the trail where an operator typed the member's own address. */
+export const MEMBER_EMAIL_PLACEHOLDER = "[the member's email]";
+
+/**
+ * Text an operator wrote (a reason, a note) without the member's address in it, in any case: the
+ * trail keeps rows about a deleted member with a pseudonym, and free text must not undo it.
+ */
+export function withoutEmail(text: string, email: string): string {
+  const address = email.trim();
+  if (address === '') return text;
+  const pattern = new RegExp(address.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi');
+  return text.replace(pattern, MEMBER_EMAIL_PLACEHOLDER);
+}

@@ -8,6 +8,6 @@ export {
   type AuditTrail,
   createAuditTrail,
 } from './audit-trail';
-export { pseudonymOf } from './chain';
+export { pseudonymOf, withoutEmail } from './chain';
 export * as auditRepo from './repo';
 export type { CommandOutput } from './verify-command';

@@ -1,4 +1,5 @@
 // The operators module's public face (ADR 020): the guard every support desk call passes.
+export { endRoleOfDeletedAccount } from './deleted-accounts';
 export {
   createDeskGuard,
   type Operator,

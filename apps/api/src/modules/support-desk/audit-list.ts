@@ -35,8 +35,8 @@ export async function listAudit(
       operator: partyOf(query.operator),
       member: partyOf(query.member),
       action: query.action || undefined,
-      from: query.from ? new Date(query.from) : undefined,
-      to: query.to ? new Date(query.to) : undefined,
+      from: query.from ? boundOf(query.from) : undefined,
+      to: query.to ? boundOf(query.to) : undefined,
       beforeSequence: query.cursor,
     },
     pageSize + 1,
@@ -62,4 +62,17 @@ function auditRowOf(row: Awaited<ReturnType<typeof auditRepo.listAuditRows>>[num
     requestId: row.requestId,
     clientAddress: row.clientAddress,
   };
+}
+
+/**
+ * A filter's date, within the years the trail can hold: ISO 8601 allows year 0000, which
+ * PostgreSQL refuses (a 500 rather than a 400).
+ */
+function boundOf(iso: string): Date {
+  const date = new Date(iso);
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(year) || year < 1970 || year > 9999) {
+    throw new AppError(400, 'Choose a date from the year 1970 to 9999');
+  }
+  return date;
 }

@@ -38,7 +38,12 @@ export const memberRoutes: FastifyPluginAsyncZod<
     app,
     endpoints.getMemberTimeline,
     async function getMemberTimeline(request) {
-      return readMemberTimeline(deps.db, request.params.id, request.query.cursor);
+      return readMemberTimeline(
+        deps,
+        deskActionOf(request),
+        request.params.id,
+        request.query.cursor,
+      );
     },
     checks,
   );

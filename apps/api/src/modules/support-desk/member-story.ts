@@ -37,7 +37,7 @@ export function readMemberStory(
       // The member's own Active Subscriptions table, as his Purchase History computes it.
       listPurchaseItems(transaction, memberId),
     ]);
-    await recordView(deps, transaction, action, 'member.view', profile);
+    await recordMemberRead(deps, transaction, action, 'member.view', profile);
     // Where the end comes from: of the purchases that count, the one whose period ends last.
     const source = purchases
       .filter((purchase) => purchase.revokedAt === null)
@@ -107,7 +107,7 @@ export function viewAsMember(
     const account = await memberRepo.findMemberAccount(transaction, memberId);
     if (!account) throw new AppError(404, supportDeskMessages.memberNotFound);
     const purchases = await listPurchaseItems(transaction, memberId);
-    await recordView(deps, transaction, action, 'member.view-as', account);
+    await recordMemberRead(deps, transaction, action, 'member.view-as', account);
     const profile = createUsersService({ db: deps.db }).readProfile({
       ...account,
       hasPassword: Boolean(account.hasPassword),
@@ -117,11 +117,12 @@ export function viewAsMember(
   });
 }
 
-function recordView(
-  deps: StoryDependencies,
+/** One audit row of an operator reading a member's page, in the read's transaction. */
+export function recordMemberRead(
+  deps: Pick<SupportDeskDependencies, 'auditTrail'>,
   transaction: Transaction<Database>,
   { operator, origin }: DeskAction,
-  auditAction: 'member.view' | 'member.view-as',
+  auditAction: 'member.view' | 'member.timeline' | 'member.view-as',
   member: { id: string; email: string },
 ) {
   return deps.auditTrail.record(

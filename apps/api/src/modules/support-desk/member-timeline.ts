@@ -1,16 +1,17 @@
 // A member's timeline on the support desk: everything the product recorded of him, newest first,
-// a page at a time (timeline-repo.ts reads the sources). Not audited: opening his page is.
+// a page at a time (timeline-repo.ts reads the sources). Each page read is audited
+// ('member.timeline'): it names his sign-ins, devices and addresses, whether or not his story
+// was opened first.
 import {
   supportDeskMessages,
   type TimelineItem,
   type TimelineKind,
   type TimelineResponse,
 } from '@kegel/contract';
-import type { Kysely } from 'kysely';
-
-import type { Database } from '../../db/schema';
 import { AppError } from '../../errors';
 import * as memberRepo from './member-repo';
+import { recordMemberRead } from './member-story';
+import type { DeskAction, SupportDeskDependencies } from './rules';
 import * as timelineRepo from './timeline-repo';
 
 export const TIMELINE_PAGE_SIZE = 50;
@@ -25,10 +26,20 @@ function encodeCursor(position: timelineRepo.TimelinePosition): string {
   return Buffer.from(JSON.stringify([position.at, position.id])).toString('base64url');
 }
 
+/** The shapes encodeCursor writes: anything else was not made here (and never reaches SQL). */
+const CURSOR_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const CURSOR_ID = /^[a-z-]+:[\w.-]{1,200}$/;
+
 function decodeCursor(cursor: string): timelineRepo.TimelinePosition {
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof at === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(at))) {
+    if (
+      typeof at === 'string' &&
+      typeof id === 'string' &&
+      CURSOR_INSTANT.test(at) &&
+      !Number.isNaN(Date.parse(at)) &&
+      CURSOR_ID.test(id)
+    ) {
       return { at, id };
     }
   } catch {
@@ -38,17 +49,20 @@ function decodeCursor(cursor: string): timelineRepo.TimelinePosition {
 }
 
 export async function readMemberTimeline(
-  db: Kysely<Database>,
+  deps: Pick<SupportDeskDependencies, 'db' | 'auditTrail'>,
+  action: DeskAction,
   memberId: string,
   cursor: string | undefined,
   pageSize = TIMELINE_PAGE_SIZE,
 ): Promise<TimelineResponse> {
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
-  if (!(await memberRepo.findMemberAccount(db, memberId))) {
-    throw new AppError(404, supportDeskMessages.memberNotFound);
-  }
   // One more than a page tells whether another page follows.
-  const rows = await timelineRepo.listTimelinePage(db, memberId, after, pageSize + 1);
+  const rows = await deps.db.transaction().execute(async (transaction) => {
+    const account = await memberRepo.findMemberAccount(transaction, memberId);
+    if (!account) throw new AppError(404, supportDeskMessages.memberNotFound);
+    await recordMemberRead(deps, transaction, action, 'member.timeline', account);
+    return timelineRepo.listTimelinePage(transaction, memberId, after, pageSize + 1);
+  });
   const page = rows.slice(0, pageSize);
   const last = page.at(-1);
   return {

@@ -16,12 +16,18 @@ import {
   premiumDaysGrantedEmail,
   premiumGrantRemovedEmail,
 } from '../../mail/support-desk-templates';
+import { withoutEmail } from '../audit';
 import { requireAdmin } from '../operators';
 import { ledger, purchasesRepo } from '../premium';
 import { usersRepo } from '../users';
 import { requireMember } from './find-member';
 import * as grantsRepo from './grants-repo';
-import { auditActorOf, type DeskAction, type SupportDeskDependencies } from './rules';
+import {
+  auditActorOf,
+  type DeskAction,
+  refuseOwnAccount,
+  type SupportDeskDependencies,
+} from './rules';
 
 /** What the member reads in his Purchase History: "Granted by support: 7 days, service outage". */
 export function grantName(days: number, reason: string): string {
@@ -36,6 +42,7 @@ export async function grantPremiumDays(
   memberId: string,
   request: GrantDaysRequest,
 ): Promise<Grant> {
+  refuseOwnAccount(operator, memberId);
   if (request.days > SUPPORT_MAX_GRANT_DAYS && operator.role !== 'admin') {
     throw new AppError(403, supportDeskMessages.supportGrantLimit);
   }
@@ -43,9 +50,11 @@ export async function grantPremiumDays(
     // Before looking for the key: a second request with it waits here until the first commits.
     await usersRepo.lockUser(transaction, memberId);
     const member = await requireMember(transaction, memberId);
+    // What the member's Purchase History keeps after his account is gone names no address.
+    const reason = withoutEmail(request.reason, member.email);
     const earlier = await grantsRepo.findGrantByKey(transaction, memberId, request.idempotencyKey);
     if (earlier) {
-      if (earlier.days !== request.days || earlier.reason !== request.reason) {
+      if (earlier.days !== request.days || earlier.reason !== reason) {
         throw new AppError(409, supportDeskMessages.idempotencyKeyReused);
       }
       const grant: Grant = {
@@ -61,7 +70,7 @@ export async function grantPremiumDays(
 
     const grantedAt = new Date();
     const grantId = randomUUID();
-    const name = grantName(request.days, request.reason);
+    const name = grantName(request.days, reason);
     const purchaseId = await purchasesRepo.insertPurchase(transaction, {
       userId: memberId,
       planId: null,
@@ -82,7 +91,7 @@ export async function grantPremiumDays(
       purchaseId,
       idempotencyKey: request.idempotencyKey,
       days: request.days,
-      reason: request.reason,
+      reason,
       grantedBy: operator.userId,
       grantedAt,
     });
@@ -90,7 +99,7 @@ export async function grantPremiumDays(
       userId: memberId,
       purchaseId,
       days: request.days,
-      reason: request.reason,
+      reason,
       grantedAt,
     });
     await deps.auditTrail.record(
@@ -99,7 +108,7 @@ export async function grantPremiumDays(
       {
         action: 'grant.add',
         target: { userId: memberId, email: member.email },
-        reason: request.reason,
+        reason,
         changes: {
           before: { subscriptionEndDate: iso(member.subscriptionEndDate) },
           after: { subscriptionEndDate: iso(endsAt), grantId, days: request.days },
@@ -112,7 +121,7 @@ export async function grantPremiumDays(
       template: 'support-grant',
       content: premiumDaysGrantedEmail({
         days: request.days,
-        reason: request.reason,
+        reason,
         endsAt,
         dashboardUrl: `${deps.publicUrl}/dashboard`,
         supportEmail: deps.supportEmail,
@@ -121,7 +130,7 @@ export async function grantPremiumDays(
     const grant: Grant = {
       id: grantId,
       days: request.days,
-      reason: request.reason,
+      reason,
       grantedAt: grantedAt.toISOString(),
       name,
       subscriptionEndDate: iso(endsAt),
@@ -142,6 +151,7 @@ export async function removePremiumGrant(
   requireAdmin(operator);
   const found = await grantsRepo.findGrant(deps.db, grantId);
   if (!found) throw new AppError(404, supportDeskMessages.grantNotFound);
+  refuseOwnAccount(operator, found.userId);
   const answer = await deps.db.transaction().execute(async (transaction) => {
     await usersRepo.lockUser(transaction, found.userId);
     // Read again under the member's lock: a removal may have committed since.

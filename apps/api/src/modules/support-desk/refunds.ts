@@ -10,7 +10,12 @@ import { refundIssuedEmail } from '../../mail/support-desk-templates';
 import { requireAdmin } from '../operators';
 import { purchasesRepo } from '../premium';
 import { usersRepo } from '../users';
-import { auditActorOf, type DeskAction, type SupportDeskDependencies } from './rules';
+import {
+  auditActorOf,
+  type DeskAction,
+  refuseOwnAccount,
+  type SupportDeskDependencies,
+} from './rules';
 
 /** Stripe's refusals that mean "more than what is left": a refund raced ours, or came first. */
 const TOO_LARGE_CODES = ['amount_too_large', 'charge_already_refunded'];
@@ -35,6 +40,7 @@ export async function refundPurchase(
   if (purchase.provider !== 'Stripe' || !purchase.paymentIntentId || purchase.amountCents <= 0) {
     throw new AppError(409, supportDeskMessages.notRefundable);
   }
+  refuseOwnAccount(operator, purchase.userId);
   const paymentIntentId = purchase.paymentIntentId;
 
   let refundedBefore: number;
@@ -73,6 +79,11 @@ export async function refundPurchase(
       TOO_LARGE_CODES.includes(error.code ?? '')
     ) {
       throw new AppError(409, supportDeskMessages.refundTooLarge);
+    }
+    // The same key from the same state, asked by another admin at once: his refund is the one
+    // (the metadata, naming the operator, differs, so Stripe refuses to replay it as ours).
+    if (error instanceof Stripe.errors.StripeIdempotencyError) {
+      throw new AppError(409, supportDeskMessages.refundUnderWay);
     }
     // Logged in full and answered 502: Stripe's text is about our account, not for the desk.
     throw new ProviderError('Stripe', false, error);

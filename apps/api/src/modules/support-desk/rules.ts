@@ -1,10 +1,11 @@
 // What the support desk (ADR 020) is made of, handed in by the composition root: the database,
 // the audit trail, and what it asks of other modules and of the outside world.
-import type { AuditAction } from '@kegel/contract';
+import { type AuditAction, supportDeskMessages } from '@kegel/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type Stripe from 'stripe';
 
 import type { Database } from '../../db/schema';
+import { AppError } from '../../errors';
 import type { Mailer } from '../../mail/outbox';
 import type { AuditActor, AuditOrigin, AuditTrail } from '../audit';
 import type { Operator } from '../operators';
@@ -42,4 +43,12 @@ export interface DeskAction {
 
 export function auditActorOf(operator: Operator): AuditActor {
   return { id: operator.userId, email: operator.email, role: operator.role };
+}
+
+/**
+ * An operator's own premium and purchases are another operator's to change: one person alone
+ * must not be able to grant himself days or refund himself.
+ */
+export function refuseOwnAccount(operator: Operator, memberId: string | null): void {
+  if (memberId === operator.userId) throw new AppError(403, supportDeskMessages.ownAccount);
 }

@@ -126,6 +126,8 @@ export async function listTimelinePage(
       select 'audit:' || e.id, e.occurred_at, 'audit',
         e.action, e.reason, e.actor_role, null, e.actor_email
       from audit_events e where e.target_user_id = ${userId}
+        -- Operators reading his pages are in the audit trail, not in his story.
+        and e.action not in ('member.view', 'member.timeline', 'member.view-as')
     )
     select items.id, to_char(items.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at,
       items.source, items.a, items.b, items.c, items.d, items.actor
