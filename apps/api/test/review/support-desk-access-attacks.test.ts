@@ -359,4 +359,27 @@ describe.each(testDatabaseKinds)('review: the support desk door under attack on 
     expect((await status(stolen.accessToken)).deskOpenUntil).toBeNull();
     expect((await search(stolen)).statusCode).toBe(403);
   });
+
+  it("keeps a thief's newly enrolled factor from opening the desk when the role is granted again (a promotion, or the same role re-run)", async () => {
+    const email = uniqueEmail('door-regrant');
+    const stolen = await registerAndLogin(server.app, email, OPERATOR_PASSWORD);
+    await operatorCommand(server.app, ['grant', email, '--role', 'support']);
+    waitForNextCode();
+    // The thief, with the password alone, enrols his app: the desk stays closed for now.
+    const { secret } = await setUpTwoStep(server.app, stolen.accessToken);
+    expect((await confirmTwoStep(server.app, stolen.accessToken, appCode(secret))).statusCode).toBe(
+      200,
+    );
+    waitForNextCode();
+    await stepUp(stolen.accessToken, appCode(secret));
+    expect((await search(stolen)).statusCode).toBe(403);
+    // Minutes later the operator is promoted on the server (or the grant is run again): the
+    // thief's factor is no older than it was, and must not open the desk now.
+    vi.setSystemTime(Date.now() + 10 * 60_000);
+    expect((await operatorCommand(server.app, ['grant', email, '--role', 'admin'])).code).toBe(0);
+    waitForNextCode();
+    await stepUp(stolen.accessToken, appCode(secret));
+    expect((await status(stolen.accessToken)).deskOpenUntil).toBeNull();
+    expect((await search(stolen)).statusCode).toBe(403);
+  });
 });

@@ -55,9 +55,9 @@ export async function setRole(
   await transaction
     .insertInto('operators')
     .values({ userId, role })
-    .onConflict((conflict) =>
-      conflict.column('userId').doUpdateSet({ role, grantedAt: sql`now()` }),
-    )
+    // A change of role keeps the time it was first granted: the desk's wait for a second factor
+    // added since then (desk-access.ts) must not be reset by granting again.
+    .onConflict((conflict) => conflict.column('userId').doUpdateSet({ role }))
     .execute();
   return before?.role ?? null;
 }
