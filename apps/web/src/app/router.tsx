@@ -35,8 +35,10 @@ function createRoutes(): RouteObject[] {
     {
       // The support desk, for operators: a frame of its own, outside the site's, and a route tree
       // of its own (routes/support-desk-routes.tsx), loaded the first time an /ops address opens,
-      // so that no visitor or member page carries more of it than this line.
-      path: `${paths.ops.root.path}/*`,
+      // so that no visitor or member page carries more of it than this line. Its addresses are the
+      // desk's (features/support-desk/paths.ts), spelled here only as this mount point: imported,
+      // that table would be in every page's first JavaScript.
+      path: '/ops/*',
       element: lazyPage(
         async () => (await import('./routes/support-desk-routes')).SupportDeskRoutes,
       ),

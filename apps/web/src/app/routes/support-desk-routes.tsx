@@ -1,7 +1,7 @@
 import { type ComponentType, lazy, useState } from 'react';
 import { type RouteObject, useRoutes } from 'react-router';
 
-import { paths } from '../../config/paths';
+import { deskPaths } from '../../features/support-desk/paths';
 import { DeskLayout } from '../../features/support-desk/components/desk-layout';
 import { NotFoundPage } from './not-found-page';
 import { PageErrorBoundary } from './route-error-boundary';
@@ -12,9 +12,9 @@ function lazyPage(load: () => Promise<ComponentType>): React.JSX.Element {
   return <Page />;
 }
 
-/** A path of config/paths.ts under /ops, as this tree (mounted at /ops/*) matches it. */
+/** A path of the desk's (features/support-desk/paths.ts), as this tree (mounted at /ops/*) matches it. */
 function underOps(path: string): string {
-  return path.slice(`${paths.ops.root.path}/`.length);
+  return path.slice(`${deskPaths.root.path}/`.length);
 }
 
 /**
@@ -40,21 +40,21 @@ function createDeskRoutes(): RouteObject[] {
               ),
             },
             {
-              path: underOps(paths.ops.member.path),
+              path: underOps(deskPaths.member.path),
               element: lazyPage(
                 async () =>
                   (await import('../../features/support-desk/pages/member-page')).MemberPage,
               ),
             },
             {
-              path: underOps(paths.ops.viewAs.path),
+              path: underOps(deskPaths.viewAs.path),
               element: lazyPage(
                 async () =>
                   (await import('../../features/support-desk/pages/view-as-page')).ViewAsPage,
               ),
             },
             {
-              path: underOps(paths.ops.audit.path),
+              path: underOps(deskPaths.audit.path),
               element: lazyPage(
                 async () =>
                   (await import('../../features/support-desk/pages/audit-page')).AuditPage,

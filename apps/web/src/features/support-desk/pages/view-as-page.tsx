@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 
-import { paths } from '../../../config/paths';
+import { deskPaths } from '../paths';
 import { PremiumStatus } from '../../../shared/premium/premium-status';
 import { PurchaseHistory, PurchaseHistorySections } from '../../../shared/premium/purchase-history';
 import { Card } from '../../../shared/ui/card';
@@ -18,7 +18,7 @@ export function ViewAsPage(): React.JSX.Element {
   const { id = '' } = useParams();
   const view = useQuery(deskQueries.view(id));
   useErrorToast(view.error);
-  const back = <Link to={paths.ops.member.getHref(id)}>Back to his story</Link>;
+  const back = <Link to={deskPaths.member.getHref(id)}>Back to his story</Link>;
 
   if (view.isPending) {
     return (
