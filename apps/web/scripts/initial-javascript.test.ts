@@ -10,11 +10,13 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
+  BEFORE_THE_DESK,
   deskFiles,
   INITIAL_JAVASCRIPT_BUDGETS_KB,
   type InitialJavaScript,
   measureInitialJavaScript,
   NOT_FOR_HOME,
+  STILL_OVER_BEFORE_THE_DESK,
 } from './initial-javascript.mjs';
 
 const webRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -49,6 +51,16 @@ describe('the JavaScript a page loads before it shows', () => {
     'stays within its budget on %s (%i kB of gzip)',
     (address, budgetKb) => {
       expect(page(address).gzip / 1024).toBeLessThanOrEqual(budgetKb);
+    },
+  );
+
+  it.each(Object.entries(BEFORE_THE_DESK))(
+    'is no bigger on %s than before the support desk',
+    (address, before) => {
+      const { raw, gzip } = page(address);
+      const over = STILL_OVER_BEFORE_THE_DESK[address] ?? { raw: 0, gzip: 0 };
+      expect(raw, 'raw bytes').toBeLessThanOrEqual(before.raw + over.raw);
+      expect(gzip, 'gzip bytes').toBeLessThanOrEqual(before.gzip + over.gzip);
     },
   );
 
