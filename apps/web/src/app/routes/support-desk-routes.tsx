@@ -48,10 +48,18 @@ function createDeskRoutes(): RouteObject[] {
             },
             {
               path: underOps(deskPaths.viewAs.path),
-              element: lazyPage(
-                async () =>
-                  (await import('../../features/support-desk/pages/view-as-page')).ViewAsPage,
-              ),
+              // The member's Purchase History tables come from his history page's file, loaded
+              // beside the desk's page: the desk importing them itself would split them into a
+              // file of their own, which the member's page would then load as well.
+              element: lazyPage(async () => {
+                const [{ ViewAsPage }, { PurchaseHistory }] = await Promise.all([
+                  import('../../features/support-desk/pages/view-as-page'),
+                  import('../../features/premium/pages/history-page'),
+                ]);
+                return function ViewAsMember(): React.JSX.Element {
+                  return <ViewAsPage PurchaseHistory={PurchaseHistory} />;
+                };
+              }),
             },
             {
               path: underOps(deskPaths.audit.path),

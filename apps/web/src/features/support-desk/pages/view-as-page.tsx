@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 
 import { deskPaths } from '../paths';
 import { PremiumStatus } from '../../../shared/premium/premium-status';
-import { PurchaseHistory, PurchaseHistorySections } from '../../../shared/premium/purchase-history';
+import type { PurchaseHistory as PurchaseHistoryComponent } from '../../../shared/premium/purchase-history';
 import { Card } from '../../../shared/ui/card';
 import { deskQueries } from '../api';
 import styles from '../components/desk.module.css';
@@ -14,7 +14,12 @@ import { useErrorToast } from '../use-error-toast';
  * what the server says he would see, with the member pages' own pieces and no control that
  * writes: no Extend, no billing portal.
  */
-export function ViewAsPage(): React.JSX.Element {
+export function ViewAsPage({
+  PurchaseHistory,
+}: {
+  /** The member's own Purchase History, as app/routes/support-desk-routes.tsx hands it on. */
+  PurchaseHistory: typeof PurchaseHistoryComponent;
+}): React.JSX.Element {
   const { id = '' } = useParams();
   const view = useQuery(deskQueries.view(id));
   useErrorToast(view.error);
@@ -49,12 +54,11 @@ export function ViewAsPage(): React.JSX.Element {
         <PremiumStatus profile={profile} readOnly />
       </Card>
       <Card title="Purchase History" aside={profile.email}>
-        <PurchaseHistorySections>
-          <PurchaseHistory
-            purchases={purchases}
-            noPurchasesText="He doesn't have any purchases yet"
-          />
-        </PurchaseHistorySections>
+        <PurchaseHistory
+          status={null}
+          purchases={purchases}
+          noPurchasesText="He doesn't have any purchases yet"
+        />
       </Card>
     </div>
   );
