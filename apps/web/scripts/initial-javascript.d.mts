@@ -1,5 +1,11 @@
 export declare const INITIAL_JAVASCRIPT_BUDGETS_KB: Readonly<Record<string, number>>;
 
+export declare const BEFORE_THE_DESK: Readonly<Record<string, { raw: number; gzip: number }>>;
+
+export declare const STILL_OVER_BEFORE_THE_DESK: Readonly<
+  Record<string, { raw: number; gzip: number }>
+>;
+
 export declare const NOT_FOR_HOME: RegExp;
 
 export declare const DESK_MODULE: RegExp;

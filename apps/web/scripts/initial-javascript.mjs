@@ -14,6 +14,40 @@ export const INITIAL_JAVASCRIPT_BUDGETS_KB = {
   '/purchase': 140,
 };
 
+/**
+ * What each visitor and member page loaded before the support desk was added (bytes, raw and gzip
+ * level 9, measured on the build of the commit before it): the desk is for a handful of
+ * operators, and no visitor or member page may carry one byte more for it. A page that shrinks
+ * may lower its figure here; a page that must grow for its own sake raises it in the same commit,
+ * saying why.
+ */
+export const BEFORE_THE_DESK = {
+  '/home': { raw: 333539, gzip: 105959 },
+  '/auth/login': { raw: 426560, gzip: 138408 },
+  '/auth/register': { raw: 414637, gzip: 134394 },
+  '/auth/reset': { raw: 410044, gzip: 132187 },
+  '/account/recover/new': { raw: 410542, gzip: 132554 },
+  '/account/verify-email': { raw: 383598, gzip: 122665 },
+  '/account/cancel-email-change': { raw: 385879, gzip: 123549 },
+  '/account/sign-in-not-me': { raw: 365411, gzip: 116493 },
+  '/account/deleted': { raw: 384803, gzip: 123307 },
+  '/purchase': { raw: 411587, gzip: 132665 },
+  '/purchase/complete': { raw: 337498, gzip: 107671 },
+  '/dashboard': { raw: 336636, gzip: 107558 },
+  '/dashboard/history': { raw: 377286, gzip: 121610 },
+  '/dashboard/settings': { raw: 467192, gzip: 151632 },
+};
+
+/**
+ * The one page that still carries more than before the desk, by how many bytes of gzip: the
+ * Purchase History (shared/premium/purchase-history.tsx) takes the props the desk's "view as
+ * member" needs (its premium block, no billing portal, the desk's words for no purchases) and
+ * names a support grant that was removed. Held here so that it cannot grow further unnoticed.
+ */
+export const STILL_OVER_BEFORE_THE_DESK = {
+  '/dashboard/history': { raw: 0, gzip: 44 },
+};
+
 /** The files of the member area, the auth forms and checkout, none of which /home may load. */
 export const NOT_FOR_HOME = /(dashboard|settings|member|purchase|history|login|register)/;
 

@@ -1,7 +1,7 @@
 // The first page's weight, held to its budget on a fresh build of the web app (into a folder of
 // its own: apps/web/dist may be serving the end-to-end tests meanwhile). Bytes of a build are the
 // same on every run, so these are exact; `npm run measure:bundle` prints the same figures.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,11 +10,13 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
+  BEFORE_THE_DESK,
   deskFiles,
   INITIAL_JAVASCRIPT_BUDGETS_KB,
   type InitialJavaScript,
   measureInitialJavaScript,
   NOT_FOR_HOME,
+  STILL_OVER_BEFORE_THE_DESK,
 } from './initial-javascript.mjs';
 
 const webRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -52,6 +54,16 @@ describe('the JavaScript a page loads before it shows', () => {
     },
   );
 
+  it.each(Object.entries(BEFORE_THE_DESK))(
+    'is no bigger on %s than before the support desk',
+    (address, before) => {
+      const { raw, gzip } = page(address);
+      const over = STILL_OVER_BEFORE_THE_DESK[address] ?? { raw: 0, gzip: 0 };
+      expect(raw, 'raw bytes').toBeLessThanOrEqual(before.raw + over.raw);
+      expect(gzip, 'gzip bytes').toBeLessThanOrEqual(before.gzip + over.gzip);
+    },
+  );
+
   it('is all named by the page itself, so it downloads beside the entry, not after it', () => {
     for (const { address, files, preloaded } of pages) {
       expect(preloaded.sort(), address).toEqual(files.map(({ file }) => file).sort());
@@ -67,6 +79,19 @@ describe('the JavaScript a page loads before it shows', () => {
         files.map(({ file }) => file).filter((file) => desk.includes(file)),
         address,
       ).toEqual([]);
+    }
+  });
+
+  it("names no address of the desk outside /ops but the router's mount point", () => {
+    // The desk's addresses live beside it (features/support-desk/paths.ts), not in the site's
+    // table of paths, which every page loads: the entry's `/ops/*` route is all a visitor carries.
+    // (The API's /ops calls are in the contract's table of calls, as before the desk had a page.)
+    for (const { address, files } of pages) {
+      if (address === '/ops' || address.startsWith('/ops/')) continue;
+      const code = files.map(({ file }) => readFileSync(path.join(outDir, file), 'utf8')).join('');
+      // A page address of the desk, as config/paths.ts spells one: `{ path: '/ops…', getHref }`.
+      expect(code.match(/[`'"]\/ops[^`'"]*[`'"],getHref|=>\s*[`'"]\/ops/g), address).toBeNull();
+      expect(code.split('`/ops/*`').length - 1, address).toBe(1);
     }
   });
 

@@ -3,6 +3,7 @@ import { Outlet } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 
 import { paths } from '../config/paths';
+import { deskPaths } from '../features/support-desk/paths';
 import { renderApp } from '../testing/render-app';
 import { signInAsOperator } from '../testing/support-desk';
 import { pageModulesByPath } from './page-modules';
@@ -86,7 +87,7 @@ vi.mock('../features/support-desk/pages/audit-page', () => ({
 }));
 
 /**
- * Every address of config/paths.ts that shows a page (`/` only redirects), but those with a
+ * Every address of config/paths.ts and of the desk's paths.ts that shows a page (`/` only redirects), but those with a
  * parameter: the server answers them with index.html (page-modules.ts).
  */
 function pageAddresses(): string[] {
@@ -96,6 +97,7 @@ function pageAddresses(): string[] {
     else for (const child of Object.values(node)) visit(child as object);
   };
   visit(paths);
+  visit(deskPaths);
   return addresses
     .filter((address) => address !== paths.root.path && !address.includes(':'))
     .sort();
@@ -116,7 +118,7 @@ describe('the modules the build preloads for each address (page-modules.ts)', ()
   it.each(Object.entries(pageModulesByPath))(
     'are the ones the router shows at %s',
     async (address, modules) => {
-      if (address.startsWith(paths.ops.root.path)) signInAsOperator('support');
+      if (address.startsWith(deskPaths.root.path)) signInAsOperator('support');
       renderApp(address);
       await waitFor(() => expect(shownModules()).toEqual([...modules].sort()));
     },

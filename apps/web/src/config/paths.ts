@@ -42,22 +42,6 @@ export const paths = {
     root: { path: '/purchase', getHref: (): string => '/purchase' },
     complete: { path: '/purchase/complete', getHref: (): string => '/purchase/complete' },
   },
-  /** The support desk, for operators only: its own lazily loaded route tree. */
-  ops: {
-    /** Find a member. */
-    root: { path: '/ops', getHref: (): string => '/ops' },
-    /** A member's whole story. */
-    member: {
-      path: '/ops/members/:id',
-      getHref: (id: string): string => `/ops/members/${encodeURIComponent(id)}`,
-    },
-    /** His dashboard and Purchase History as he sees them, read only. */
-    viewAs: {
-      path: '/ops/members/:id/view',
-      getHref: (id: string): string => `/ops/members/${encodeURIComponent(id)}/view`,
-    },
-    audit: { path: '/ops/audit', getHref: (): string => '/ops/audit' },
-  },
 } as const;
 
 /** Pages of the marketing site and the app store, linked from the footer and banner. */

@@ -1,7 +1,7 @@
 import { type ComponentType, lazy, useState } from 'react';
 import { type RouteObject, useRoutes } from 'react-router';
 
-import { paths } from '../../config/paths';
+import { deskPaths } from '../../features/support-desk/paths';
 import { DeskLayout } from '../../features/support-desk/components/desk-layout';
 import { NotFoundPage } from './not-found-page';
 import { PageErrorBoundary } from './route-error-boundary';
@@ -12,9 +12,9 @@ function lazyPage(load: () => Promise<ComponentType>): React.JSX.Element {
   return <Page />;
 }
 
-/** A path of config/paths.ts under /ops, as this tree (mounted at /ops/*) matches it. */
+/** A path of the desk's (features/support-desk/paths.ts), as this tree (mounted at /ops/*) matches it. */
 function underOps(path: string): string {
-  return path.slice(`${paths.ops.root.path}/`.length);
+  return path.slice(`${deskPaths.root.path}/`.length);
 }
 
 /**
@@ -40,21 +40,29 @@ function createDeskRoutes(): RouteObject[] {
               ),
             },
             {
-              path: underOps(paths.ops.member.path),
+              path: underOps(deskPaths.member.path),
               element: lazyPage(
                 async () =>
                   (await import('../../features/support-desk/pages/member-page')).MemberPage,
               ),
             },
             {
-              path: underOps(paths.ops.viewAs.path),
-              element: lazyPage(
-                async () =>
-                  (await import('../../features/support-desk/pages/view-as-page')).ViewAsPage,
-              ),
+              path: underOps(deskPaths.viewAs.path),
+              // The member's Purchase History tables come from his history page's file, loaded
+              // beside the desk's page: the desk importing them itself would split them into a
+              // file of their own, which the member's page would then load as well.
+              element: lazyPage(async () => {
+                const [{ ViewAsPage }, { PurchaseHistory }] = await Promise.all([
+                  import('../../features/support-desk/pages/view-as-page'),
+                  import('../../features/premium/pages/history-page'),
+                ]);
+                return function ViewAsMember(): React.JSX.Element {
+                  return <ViewAsPage PurchaseHistory={PurchaseHistory} />;
+                };
+              }),
             },
             {
-              path: underOps(paths.ops.audit.path),
+              path: underOps(deskPaths.audit.path),
               element: lazyPage(
                 async () =>
                   (await import('../../features/support-desk/pages/audit-page')).AuditPage,

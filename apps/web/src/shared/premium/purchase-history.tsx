@@ -1,4 +1,4 @@
-import { isRunningPurchase, type PurchaseItem, type PurchaseProvider } from '@kegel/contract';
+import { isRunningPurchase, type PurchaseItem } from '@kegel/contract';
 import { type ReactNode, useState } from 'react';
 
 import { formatShortDate } from '../format/dates';
@@ -6,23 +6,21 @@ import { Skeleton } from '../ui/skeleton';
 import { AppleManagedNote } from './apple-managed-note';
 import styles from './purchase-history.module.css';
 
-/** A purchase whose days no longer count, by how: a grant the support team removed, or a refund. */
-function revokedLabel(provider: PurchaseProvider): string {
-  return provider === 'Support' ? 'Removed' : 'Refunded';
-}
-
 /**
- * The Purchase History's tables: the subscriptions still running and every purchase, newest
- * first. Drawn from the data alone, so the support desk shows the member's history as he sees it;
- * `manageStripe` is the member's own way to Stripe's portal, which the desk leaves out.
+ * The Purchase History under its premium block (`status`): the subscriptions still running and
+ * every purchase, newest first. Drawn from the data alone, so the support desk shows the member's
+ * history as he sees it; `manageStripe` is the member's own way to Stripe's portal, which the desk
+ * leaves out.
  */
 export function PurchaseHistory({
+  status,
   purchases,
   isPending = false,
   loadError = null,
   manageStripe = null,
   noPurchasesText = "You don't have any purchases yet",
 }: {
+  status: ReactNode;
   purchases: PurchaseItem[];
   isPending?: boolean;
   loadError?: string | null;
@@ -37,7 +35,8 @@ export function PurchaseHistory({
   const hasApple = active.some((item) => item.provider === 'Apple');
 
   return (
-    <>
+    <div className={styles.sections}>
+      {status}
       {active.length > 0 ? (
         <section aria-labelledby="active-subscriptions-title">
           <div className={styles.sectionHeader}>
@@ -99,7 +98,10 @@ export function PurchaseHistory({
                 item.refundedAt ? (
                   <span key="name" className={styles.packageName}>
                     {item.name}
-                    <span className={styles.refundedLabel}>{revokedLabel(item.provider)}</span>
+                    <span className={styles.refundedLabel}>
+                      {/* A grant the support team removed, or a refund. */}
+                      {item.provider === 'Support' ? 'Removed' : 'Refunded'}
+                    </span>
                   </span>
                 ) : (
                   item.name
@@ -111,7 +113,7 @@ export function PurchaseHistory({
           />
         )}
       </section>
-    </>
+    </div>
   );
 }
 
@@ -154,9 +156,4 @@ function HistoryTable({
 /** The list carries no id; provider, times and name together tell purchases apart. */
 function rowKey(item: PurchaseItem): string {
   return `${item.provider}|${item.createdAt}|${item.expiresAt}|${item.name}`;
-}
-
-/** The page's sections, spaced as the Purchase History spaces them. */
-export function PurchaseHistorySections({ children }: { children: ReactNode }): React.JSX.Element {
-  return <div className={styles.sections}>{children}</div>;
 }

@@ -1,11 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 
 import { PremiumStatus } from '../../../shared/premium/premium-status';
-import { PurchaseHistory, PurchaseHistorySections } from '../../../shared/premium/purchase-history';
+import { PurchaseHistory } from '../../../shared/premium/purchase-history';
 import { useProfile } from '../../../shared/session/session';
 import { Card } from '../../../shared/ui/card';
 import { premiumQueries } from '../api';
 import { ManageSubscriptionButton } from '../components/manage-subscription-button';
+
+/**
+ * The Purchase History, handed on from this page's file to the support desk's "view as
+ * member" (app/routes/support-desk-routes.tsx), which loads this file for them: imported by the
+ * desk directly, they would be a file of their own, one more the member's page loads.
+ */
+export { PurchaseHistory };
 
 /**
  * `/dashboard/history`: premium status, the subscriptions still running, and every
@@ -18,15 +25,13 @@ export function HistoryPage(): React.JSX.Element | null {
 
   return (
     <Card title="Purchase History" titleLevel={1} aside={profile.email}>
-      <PurchaseHistorySections>
-        <PremiumStatus profile={profile} />
-        <PurchaseHistory
-          purchases={subscriptions.data?.data ?? []}
-          isPending={subscriptions.isPending}
-          loadError={subscriptions.isError ? subscriptions.error.message : null}
-          manageStripe={<ManageSubscriptionButton />}
-        />
-      </PurchaseHistorySections>
+      <PurchaseHistory
+        status={<PremiumStatus profile={profile} />}
+        purchases={subscriptions.data?.data ?? []}
+        isPending={subscriptions.isPending}
+        loadError={subscriptions.isError ? subscriptions.error.message : null}
+        manageStripe={<ManageSubscriptionButton />}
+      />
     </Card>
   );
 }

@@ -4,6 +4,7 @@ import { type ReactNode, useEffect } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
 
 import { paths } from '../../../config/paths';
+import { deskPaths } from '../paths';
 import { formatLongDate } from '../../../shared/format/dates';
 import { useHasTokens, useProfile } from '../../../shared/session/session';
 import { ButtonLink } from '../../../shared/ui/button';
@@ -14,8 +15,8 @@ import styles from './desk-layout.module.css';
 import { StepUpForm } from './step-up-form';
 
 const NAV = [
-  { to: paths.ops.root.getHref(), label: 'Find a member', end: false },
-  { to: paths.ops.audit.getHref(), label: 'Audit trail', end: true },
+  { to: deskPaths.root.getHref(), label: 'Find a member', end: false },
+  { to: deskPaths.audit.getHref(), label: 'Audit trail', end: true },
 ];
 
 /**
@@ -135,7 +136,7 @@ function DeskFrame({
       </a>
       <header className={styles.header}>
         <div className={styles.headerInner}>
-          <Link to={paths.ops.root.getHref()} className={styles.brand}>
+          <Link to={deskPaths.root.getHref()} className={styles.brand}>
             <ShieldIcon width={22} height={22} />
             Support desk
           </Link>

@@ -4,7 +4,7 @@ import { useEffect, useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { z } from 'zod/mini';
 
-import { paths } from '../../../config/paths';
+import { deskPaths } from '../paths';
 import { formatSessionDate } from '../../../shared/format/dates';
 import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { Button } from '../../../shared/ui/button';
@@ -190,7 +190,7 @@ function AuditRowsPage({
           </td>
           <td className={styles.wrapCell}>
             {row.member ? (
-              <Link to={paths.ops.member.getHref(row.member.id)}>
+              <Link to={deskPaths.member.getHref(row.member.id)}>
                 {row.member.email ?? row.member.id}
               </Link>
             ) : (

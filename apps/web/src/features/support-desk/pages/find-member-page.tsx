@@ -2,7 +2,7 @@ import { MemberSearchQuerySchema } from '@kegel/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 
-import { paths } from '../../../config/paths';
+import { deskPaths } from '../paths';
 import { formatShortDate } from '../../../shared/format/dates';
 import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { Button } from '../../../shared/ui/button';
@@ -81,7 +81,7 @@ export function FindMemberPage(): React.JSX.Element {
                   {results.data.data.map((member) => (
                     <tr key={member.id}>
                       <td>
-                        <Link to={paths.ops.member.getHref(member.id)}>{member.email}</Link>
+                        <Link to={deskPaths.member.getHref(member.id)}>{member.email}</Link>
                       </td>
                       <td>{formatShortDate(member.createdAt)}</td>
                       <td>

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 
-import { paths } from '../../../config/paths';
+import { deskPaths } from '../paths';
 import { ButtonLink } from '../../../shared/ui/button';
 import { ViewIcon } from '../../../shared/ui/icons/icon-set';
 import { deskQueries } from '../api';
@@ -34,7 +34,7 @@ export function MemberPage(): React.JSX.Element {
       <section className={styles.panel}>
         <h1 className={styles.pageTitle}>Member</h1>
         <p className={styles.loadError}>{story.error.message}</p>
-        <Link to={paths.ops.root.getHref()}>Find a member</Link>
+        <Link to={deskPaths.root.getHref()}>Find a member</Link>
       </section>
     );
   }
@@ -44,11 +44,11 @@ export function MemberPage(): React.JSX.Element {
       <div className={styles.pageHeader}>
         <div>
           <p className={styles.breadcrumb}>
-            <Link to={paths.ops.root.getHref()}>Find a member</Link>
+            <Link to={deskPaths.root.getHref()}>Find a member</Link>
           </p>
           <h1 className={styles.pageTitle}>{profile.email}</h1>
         </div>
-        <ButtonLink to={paths.ops.viewAs.getHref(profile.id)} variant="outlined" size={44}>
+        <ButtonLink to={deskPaths.viewAs.getHref(profile.id)} variant="outlined" size={44}>
           <ViewIcon width={18} height={18} />
           View as member
         </ButtonLink>

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 
-import { paths } from '../../../config/paths';
+import { deskPaths } from '../paths';
 import { PremiumStatus } from '../../../shared/premium/premium-status';
-import { PurchaseHistory, PurchaseHistorySections } from '../../../shared/premium/purchase-history';
+import type { PurchaseHistory as PurchaseHistoryComponent } from '../../../shared/premium/purchase-history';
 import { Card } from '../../../shared/ui/card';
 import { deskQueries } from '../api';
 import styles from '../components/desk.module.css';
@@ -14,11 +14,16 @@ import { useErrorToast } from '../use-error-toast';
  * what the server says he would see, with the member pages' own pieces and no control that
  * writes: no Extend, no billing portal.
  */
-export function ViewAsPage(): React.JSX.Element {
+export function ViewAsPage({
+  PurchaseHistory,
+}: {
+  /** The member's own Purchase History, as app/routes/support-desk-routes.tsx hands it on. */
+  PurchaseHistory: typeof PurchaseHistoryComponent;
+}): React.JSX.Element {
   const { id = '' } = useParams();
   const view = useQuery(deskQueries.view(id));
   useErrorToast(view.error);
-  const back = <Link to={paths.ops.member.getHref(id)}>Back to his story</Link>;
+  const back = <Link to={deskPaths.member.getHref(id)}>Back to his story</Link>;
 
   if (view.isPending) {
     return (
@@ -49,12 +54,11 @@ export function ViewAsPage(): React.JSX.Element {
         <PremiumStatus profile={profile} readOnly />
       </Card>
       <Card title="Purchase History" aside={profile.email}>
-        <PurchaseHistorySections>
-          <PurchaseHistory
-            purchases={purchases}
-            noPurchasesText="He doesn't have any purchases yet"
-          />
-        </PurchaseHistorySections>
+        <PurchaseHistory
+          status={null}
+          purchases={purchases}
+          noPurchasesText="He doesn't have any purchases yet"
+        />
       </Card>
     </div>
   );
