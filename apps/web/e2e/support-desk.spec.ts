@@ -1,10 +1,13 @@
-import { mkdirSync } from 'node:fs';
-
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 
-import { payWithCard, startCheckout, SUCCEEDS, waitForNewEndDate } from './support/checkout';
-import { activeUntil } from './support/checkout';
+import {
+  activeUntil,
+  payWithCard,
+  startCheckout,
+  SUCCEEDS,
+  waitForNewEndDate,
+} from './support/checkout';
 import {
   createUser,
   dismissToasts,
@@ -30,7 +33,6 @@ import { type OwnServer, ownServer } from './support/own-server';
  */
 const PASSWORD = 'correct horse battery';
 const DAY_MS = 24 * 60 * 60 * 1000;
-const SHOTS = '/work/shots';
 let server: OwnServer;
 
 test.use({ timezoneId: 'UTC' });
@@ -97,10 +99,12 @@ async function signInToDesk(page: Page, email: string, secret: string): Promise<
 }
 
 async function shot(page: Page, name: string, width: number): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
   await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
   await page.waitForTimeout(150);
-  await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+  // Beside the journey's other results (test-results/e2e/…), and attached to its report.
+  const path = test.info().outputPath(`${name}-${width}.png`);
+  const body = await page.screenshot({ path, fullPage: true });
+  await test.info().attach(`${name}-${width}`, { body, contentType: 'image/png' });
   await page.setViewportSize({ width: 1440, height: 900 });
 }
 
@@ -215,6 +219,7 @@ test('support finds a member by his Apple order id and grants 7 days; an admin r
   await expect(
     member.page.getByRole('table', { name: 'Purchases' }).getByRole('row').nth(1),
   ).toContainText(/7 days.*service outage/);
+  await shot(member.page, 'member-history-with-grant', 375);
 
   // The audit trail: one row for the grant.
   await agent.page.getByRole('link', { name: 'Audit trail' }).click();
