@@ -137,23 +137,7 @@ export const appStorePlugin = fp<{
       });
     }
     const verifier = settings ? createAppStoreVerifier(settings) : null;
-    // The sandbox answers the App Store Server API too, with the key it made at start.
-    const serverApiKey: Omit<AppStoreServerApiSettings, 'verifier'> | undefined = sandbox
-      ? {
-          issuerId: sandbox.serverApiCredentials.issuerId,
-          keyId: sandbox.serverApiCredentials.keyId,
-          privateKey: sandbox.serverApiCredentials.privateKeyPem,
-          bundleId: SANDBOX_APP.bundleId,
-          baseUrl: sandbox.baseUrl,
-          refuseSandbox: false,
-        }
-      : typeof config.appStore === 'object' && config.appStore.serverApi
-        ? {
-            ...config.appStore.serverApi,
-            bundleId: config.appStore.bundleId,
-            refuseSandbox: config.appStore.refuseSandbox,
-          }
-        : undefined;
+    const serverApiKey = serverApiKeyOf(config, sandbox);
     const serverApi =
       serverApiKey && verifier ? createServerApi({ ...serverApiKey, verifier }) : null;
     if (!serverApi) {
@@ -170,3 +154,29 @@ export const appStorePlugin = fp<{
   },
   { name: 'app-store', dependencies: ['database'] },
 );
+
+/**
+ * The App Store Server API's key: the sandbox's (it answers that API too, with the key it made at
+ * start), or the configured one; none without APPLE_ISSUER_ID and the rest.
+ */
+function serverApiKeyOf(
+  config: Pick<Config, 'appStore'>,
+  sandbox: AppStoreSandbox | undefined,
+): Omit<AppStoreServerApiSettings, 'verifier'> | undefined {
+  if (sandbox) {
+    return {
+      issuerId: sandbox.serverApiCredentials.issuerId,
+      keyId: sandbox.serverApiCredentials.keyId,
+      privateKey: sandbox.serverApiCredentials.privateKeyPem,
+      bundleId: SANDBOX_APP.bundleId,
+      baseUrl: sandbox.baseUrl,
+      refuseSandbox: false,
+    };
+  }
+  if (typeof config.appStore !== 'object' || !config.appStore.serverApi) return undefined;
+  return {
+    ...config.appStore.serverApi,
+    bundleId: config.appStore.bundleId,
+    refuseSandbox: config.appStore.refuseSandbox,
+  };
+}

@@ -2,7 +2,7 @@
 // clean-up stripe-customers.ts; what it needs of the account's credentials and sessions comes from
 // the auth service.
 import { deleteAccountMessages } from '@kegel/contract';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
 import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
@@ -91,10 +91,7 @@ export function createAccountDeletionService(deps: AccountDeletionDependencies) 
         if (!current || !customer || current.credentialVersion !== user.credentialVersion) {
           return undefined;
         }
-        const requested = await deletionRepo.listRequestedEmails(transaction, user.id);
-        await deleteUnownedMailTo(transaction, [current.email, ...requested]);
-        await endRoleOfDeletedAccount(transaction, deps.auditTrail, current, caller);
-        await deps.auditTrail.pseudonymise(transaction, user.id);
+        await forgetOutsideHisRows(deps, transaction, current, caller);
         await usersRepo.deleteUser(transaction, user.id);
         // Stripe forgets the customer after the commit; the row makes sure it happens.
         if (customer.stripeCustomerId) {
@@ -120,4 +117,21 @@ export function createAccountDeletionService(deps: AccountDeletionDependencies) 
       });
     },
   };
+}
+
+/**
+ * What names the member outside the rows that go with his account: mail waiting for his
+ * addresses, his operator role (its end written to the audit trail), and his email in the trail,
+ * which becomes a pseudonym (ADR 020).
+ */
+async function forgetOutsideHisRows(
+  deps: Pick<AccountDeletionDependencies, 'auditTrail'>,
+  transaction: Transaction<Database>,
+  member: { id: string; email: string },
+  caller: Caller,
+): Promise<void> {
+  const requested = await deletionRepo.listRequestedEmails(transaction, member.id);
+  await deleteUnownedMailTo(transaction, [member.email, ...requested]);
+  await endRoleOfDeletedAccount(transaction, deps.auditTrail, member, caller);
+  await deps.auditTrail.pseudonymise(transaction, member.id);
 }

@@ -10,7 +10,9 @@ import {
   SUPPORT_MAX_GRANT_DAYS,
   supportDeskMessages,
 } from '@kegel/contract';
+import type { Transaction } from 'kysely';
 
+import type { Database } from '../../db/schema';
 import { AppError } from '../../errors';
 import {
   premiumDaysGrantedEmail,
@@ -38,12 +40,12 @@ const iso = (moment: Date | null) => moment?.toISOString() ?? null;
 
 export async function grantPremiumDays(
   deps: SupportDeskDependencies,
-  { operator, origin }: DeskAction,
+  action: DeskAction,
   memberId: string,
   request: GrantDaysRequest,
 ): Promise<Grant> {
-  refuseOwnAccount(operator, memberId);
-  if (request.days > SUPPORT_MAX_GRANT_DAYS && operator.role !== 'admin') {
+  refuseOwnAccount(action.operator, memberId);
+  if (request.days > SUPPORT_MAX_GRANT_DAYS && action.operator.role !== 'admin') {
     throw new AppError(403, supportDeskMessages.supportGrantLimit);
   }
   const outcome = await deps.db.transaction().execute(async (transaction) => {
@@ -53,92 +55,103 @@ export async function grantPremiumDays(
     // What the member's Purchase History keeps after his account is gone names no address.
     const reason = withoutEmail(request.reason, member.email);
     const earlier = await grantsRepo.findGrantByKey(transaction, memberId, request.idempotencyKey);
-    if (earlier) {
-      if (earlier.days !== request.days || earlier.reason !== reason) {
-        throw new AppError(409, supportDeskMessages.idempotencyKeyReused);
-      }
-      const grant: Grant = {
-        id: earlier.id,
-        days: earlier.days,
-        reason: earlier.reason,
-        grantedAt: earlier.grantedAt.toISOString(),
-        name: earlier.planName,
-        subscriptionEndDate: iso(member.subscriptionEndDate),
-      };
-      return { grant, isNew: false };
+    if (!earlier) {
+      const grant = await writeGrant(deps, transaction, action, member, { ...request, reason });
+      return { grant, isNew: true };
     }
-
-    const grantedAt = new Date();
-    const grantId = randomUUID();
-    const name = grantName(request.days, reason);
-    const purchaseId = await purchasesRepo.insertPurchase(transaction, {
-      userId: memberId,
-      planId: null,
-      planName: name,
-      provider: 'Support',
-      providerPaymentId: grantId,
-      amountCents: 0,
-      currency: 'usd',
-      days: request.days,
-      // The ledger writes the period below.
-      startsAt: grantedAt,
-      expiresAt: grantedAt,
-    });
-    if (!purchaseId) throw new Error(`the grant ${grantId} has a purchase already`);
-    await grantsRepo.insertGrant(transaction, {
-      id: grantId,
-      userId: memberId,
-      purchaseId,
-      idempotencyKey: request.idempotencyKey,
-      days: request.days,
-      reason,
-      grantedBy: operator.userId,
-      grantedAt,
-    });
-    const { endsAt } = await ledger.grantSupportDays(transaction, {
-      userId: memberId,
-      purchaseId,
-      days: request.days,
-      reason,
-      grantedAt,
-    });
-    await deps.auditTrail.record(
-      transaction,
-      { actor: auditActorOf(operator), origin },
-      {
-        action: 'grant.add',
-        target: { userId: memberId, email: member.email },
-        reason,
-        changes: {
-          before: { subscriptionEndDate: iso(member.subscriptionEndDate) },
-          after: { subscriptionEndDate: iso(endsAt), grantId, days: request.days },
-        },
-      },
-    );
-    await deps.mail.enqueue(transaction, {
-      to: member.email,
-      userId: memberId,
-      template: 'support-grant',
-      content: premiumDaysGrantedEmail({
-        days: request.days,
-        reason,
-        endsAt,
-        dashboardUrl: `${deps.publicUrl}/dashboard`,
-        supportEmail: deps.supportEmail,
-      }),
-    });
+    if (earlier.days !== request.days || earlier.reason !== reason) {
+      throw new AppError(409, supportDeskMessages.idempotencyKeyReused);
+    }
     const grant: Grant = {
-      id: grantId,
-      days: request.days,
-      reason,
-      grantedAt: grantedAt.toISOString(),
-      name,
-      subscriptionEndDate: iso(endsAt),
+      id: earlier.id,
+      days: earlier.days,
+      reason: earlier.reason,
+      grantedAt: earlier.grantedAt.toISOString(),
+      name: earlier.planName,
+      subscriptionEndDate: iso(member.subscriptionEndDate),
     };
-    return { grant, isNew: true };
+    return { grant, isNew: false };
   });
   if (outcome.isNew) deps.countAction('grant.add');
   return outcome.grant;
+}
+
+/** A new grant: its purchase, its row, its ledger entry, its audit row and the member's mail. */
+async function writeGrant(
+  deps: SupportDeskDependencies,
+  transaction: Transaction<Database>,
+  { operator, origin }: DeskAction,
+  member: { id: string; email: string; subscriptionEndDate: Date | null },
+  request: GrantDaysRequest,
+): Promise<Grant> {
+  const { days, reason } = request;
+  const grantedAt = new Date();
+  const grantId = randomUUID();
+  const name = grantName(days, reason);
+  const purchaseId = await purchasesRepo.insertPurchase(transaction, {
+    userId: member.id,
+    planId: null,
+    planName: name,
+    provider: 'Support',
+    providerPaymentId: grantId,
+    amountCents: 0,
+    currency: 'usd',
+    days,
+    // The ledger writes the period below.
+    startsAt: grantedAt,
+    expiresAt: grantedAt,
+  });
+  if (!purchaseId) throw new Error(`the grant ${grantId} has a purchase already`);
+  await grantsRepo.insertGrant(transaction, {
+    id: grantId,
+    userId: member.id,
+    purchaseId,
+    idempotencyKey: request.idempotencyKey,
+    days,
+    reason,
+    grantedBy: operator.userId,
+    grantedAt,
+  });
+  const { endsAt } = await ledger.grantSupportDays(transaction, {
+    userId: member.id,
+    purchaseId,
+    days,
+    reason,
+    grantedAt,
+  });
+  await deps.auditTrail.record(
+    transaction,
+    { actor: auditActorOf(operator), origin },
+    {
+      action: 'grant.add',
+      target: { userId: member.id, email: member.email },
+      reason,
+      changes: {
+        before: { subscriptionEndDate: iso(member.subscriptionEndDate) },
+        after: { subscriptionEndDate: iso(endsAt), grantId, days },
+      },
+    },
+  );
+  await deps.mail.enqueue(transaction, {
+    to: member.email,
+    userId: member.id,
+    template: 'support-grant',
+    content: premiumDaysGrantedEmail({
+      days,
+      reason,
+      endsAt,
+      dashboardUrl: `${deps.publicUrl}/dashboard`,
+      supportEmail: deps.supportEmail,
+    }),
+  });
+  return {
+    id: grantId,
+    days,
+    reason,
+    grantedAt: grantedAt.toISOString(),
+    name,
+    subscriptionEndDate: iso(endsAt),
+  };
 }
 
 /** Admin only: the grant's days go out through the ledger (later passes shift back). */

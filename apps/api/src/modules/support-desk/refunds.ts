@@ -7,7 +7,7 @@ import Stripe from 'stripe';
 
 import { AppError, ProviderError } from '../../errors';
 import { refundIssuedEmail } from '../../mail/support-desk-templates';
-import { requireAdmin } from '../operators';
+import { type Operator, requireAdmin } from '../operators';
 import { purchasesRepo } from '../premium';
 import { usersRepo } from '../users';
 import {
@@ -43,51 +43,11 @@ export async function refundPurchase(
   refuseOwnAccount(operator, purchase.userId);
   const paymentIntentId = purchase.paymentIntentId;
 
-  let refundedBefore: number;
-  let refund: Stripe.Response<Stripe.Refund>;
-  try {
-    // What Stripe's events told us may lag behind a refund made a moment ago: Stripe's own list
-    // says what is left now, so a second refund asked meanwhile is neither too large nor taken
-    // for a repeat of the first.
-    refundedBefore = Math.max(
-      purchase.amountRefundedCents ?? 0,
-      await refundedAtStripe(deps.stripe, paymentIntentId),
-    );
-    const left = purchase.amountCents - refundedBefore;
-    const amount = request.amountCents ?? left;
-    if (left <= 0 || amount > left) throw new AppError(409, supportDeskMessages.refundTooLarge);
-    refund = await deps.stripe.refunds.create(
-      {
-        payment_intent: paymentIntentId,
-        amount,
-        reason: 'requested_by_customer',
-        metadata: {
-          purchaseId: purchase.id,
-          operatorId: operator.userId,
-          operatorEmail: operator.email,
-          operatorRole: operator.role,
-        },
-      },
-      // The same refund asked twice from the same state (a double click, two admins at once) is
-      // made once: Stripe answers the second with the first's refund.
-      { idempotencyKey: `ops-refund:${purchase.id}:${refundedBefore}:${amount}` },
-    );
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    if (
-      error instanceof Stripe.errors.StripeInvalidRequestError &&
-      TOO_LARGE_CODES.includes(error.code ?? '')
-    ) {
-      throw new AppError(409, supportDeskMessages.refundTooLarge);
-    }
-    // The same key from the same state, asked by another admin at once: his refund is the one
-    // (the metadata, naming the operator, differs, so Stripe refuses to replay it as ours).
-    if (error instanceof Stripe.errors.StripeIdempotencyError) {
-      throw new AppError(409, supportDeskMessages.refundUnderWay);
-    }
-    // Logged in full and answered 502: Stripe's text is about our account, not for the desk.
-    throw new ProviderError('Stripe', false, error);
-  }
+  const { refund, refundedBefore } = await createStripeRefund(deps.stripe, operator, {
+    purchase,
+    paymentIntentId,
+    amountCents: request.amountCents,
+  });
 
   // Stripe answered an earlier request with this key (a double click): that one recorded it.
   if (refund.lastResponse?.headers['idempotent-replayed'] === 'true') return answerOf(refund);
@@ -130,6 +90,69 @@ export async function refundPurchase(
   });
   deps.countAction('refund.create');
   return answerOf(refund);
+}
+
+/**
+ * Asks Stripe for the refund, from what Stripe says is left: 409 when it is more than that (or
+ * another admin's is under way), 502 for any other refusal of Stripe's.
+ */
+async function createStripeRefund(
+  stripe: Stripe,
+  operator: Operator,
+  {
+    purchase,
+    paymentIntentId,
+    amountCents,
+  }: {
+    purchase: { id: string; amountCents: number; amountRefundedCents: number | null };
+    paymentIntentId: string;
+    amountCents: number | undefined;
+  },
+): Promise<{ refund: Stripe.Response<Stripe.Refund>; refundedBefore: number }> {
+  try {
+    // What Stripe's events told us may lag behind a refund made a moment ago: Stripe's own list
+    // says what is left now, so a second refund asked meanwhile is neither too large nor taken
+    // for a repeat of the first.
+    const refundedBefore = Math.max(
+      purchase.amountRefundedCents ?? 0,
+      await refundedAtStripe(stripe, paymentIntentId),
+    );
+    const left = purchase.amountCents - refundedBefore;
+    const amount = amountCents ?? left;
+    if (left <= 0 || amount > left) throw new AppError(409, supportDeskMessages.refundTooLarge);
+    const refund = await stripe.refunds.create(
+      {
+        payment_intent: paymentIntentId,
+        amount,
+        reason: 'requested_by_customer',
+        metadata: {
+          purchaseId: purchase.id,
+          operatorId: operator.userId,
+          operatorEmail: operator.email,
+          operatorRole: operator.role,
+        },
+      },
+      // The same refund asked twice from the same state (a double click, two admins at once) is
+      // made once: Stripe answers the second with the first's refund.
+      { idempotencyKey: `ops-refund:${purchase.id}:${refundedBefore}:${amount}` },
+    );
+    return { refund, refundedBefore };
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if (
+      error instanceof Stripe.errors.StripeInvalidRequestError &&
+      TOO_LARGE_CODES.includes(error.code ?? '')
+    ) {
+      throw new AppError(409, supportDeskMessages.refundTooLarge);
+    }
+    // The same key from the same state, asked by another admin at once: his refund is the one
+    // (the metadata, naming the operator, differs, so Stripe refuses to replay it as ours).
+    if (error instanceof Stripe.errors.StripeIdempotencyError) {
+      throw new AppError(409, supportDeskMessages.refundUnderWay);
+    }
+    // Logged in full and answered 502: Stripe's text is about our account, not for the desk.
+    throw new ProviderError('Stripe', false, error);
+  }
 }
 
 /** The refunds of a payment that Stripe made or is making (not failed or canceled). */

@@ -59,7 +59,22 @@ export async function listTimelinePage(
       select id, plan_name, provider, amount_cents, currency, created_at, payment_intent_id
       from purchases where user_id = ${userId}
     ),
-    items as (
+    items as (${timelineItems(userId)})
+    select items.id, to_char(items.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at,
+      items.source, items.a, items.b, items.c, items.d, items.actor
+    from items ${position}
+    order by items.at desc, items.id desc
+    limit ${limit}
+  `.execute(db);
+  return result.rows;
+}
+
+/**
+ * Every source, one branch each, in one shape (`member_purchases` is the member's purchases, a
+ * CTE of the query above).
+ */
+function timelineItems(userId: string) {
+  return sql`
       select 'account:' || u.id as id, u.created_at as at, 'account' as source,
         null::text as a, null::text as b, null::text as c, null::text as d, null::text as actor
       from users u where u.id = ${userId}
@@ -128,12 +143,5 @@ export async function listTimelinePage(
       from audit_events e where e.target_user_id = ${userId}
         -- Operators reading his pages are in the audit trail, not in his story.
         and e.action not in ('member.view', 'member.timeline', 'member.view-as')
-    )
-    select items.id, to_char(items.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at,
-      items.source, items.a, items.b, items.c, items.d, items.actor
-    from items ${position}
-    order by items.at desc, items.id desc
-    limit ${limit}
-  `.execute(db);
-  return result.rows;
+  `;
 }
