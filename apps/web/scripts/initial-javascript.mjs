@@ -45,7 +45,10 @@ export const BEFORE_THE_DESK = {
  * names a support grant that was removed. Held here so that it cannot grow further unnoticed.
  */
 export const STILL_OVER_BEFORE_THE_DESK = {
-  '/dashboard/history': { raw: 0, gzip: 44 },
+  // Measured +44 B of gzip (the member's own History gained the Support and "Removed" labels and
+  // the props the desk's read-only view needs); the rest is room for the file names' hashes,
+  // which move the gzip of an entry by a few bytes from one build to the next.
+  '/dashboard/history': { raw: 0, gzip: 64 },
 };
 
 /** The files of the member area, the auth forms and checkout, none of which /home may load. */
