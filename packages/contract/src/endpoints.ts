@@ -89,8 +89,10 @@ import {
   DeleteAccountRequestSchema,
   EmailChangeUndoWindowsSchema,
   MessageSchema,
+  PreferencesSchema,
   ProfileSchema,
   SessionParamsSchema,
+  UpdatePreferencesRequestSchema,
   SessionsResponseSchema,
   PurchasesResponseSchema,
 } from './users';
@@ -358,6 +360,18 @@ export const endpoints = {
     description:
       'Profile, sign-in identities (provider and email), sessions, purchases and refunds, App Store subscriptions, passkeys (name, when added and last used, transports), whether two-step sign-in is on, the emails sent to the member (template, time, recipient) and the sign-in history (90 days of sign-ins and failed attempts). Never a password hash, token, code, two-step secret, recovery code, passkey key or email body.',
     success: { 200: DataExportSchema },
+  }),
+  readPreferences: defineEndpoint(routes.readPreferences, {
+    tag: 'Profile',
+    summary:
+      'What the member chose: sharing his usage with Apple when he asks Apple for a refund (and when he chose it), and mails before his premium ends.',
+    success: { 200: PreferencesSchema },
+  }),
+  updatePreferences: defineEndpoint(routes.updatePreferences, {
+    tag: 'Profile',
+    summary: 'Changes any of the preferences; the others stay as they are. Answers all of them.',
+    body: UpdatePreferencesRequestSchema,
+    success: { 200: PreferencesSchema },
   }),
   listSignIns: defineEndpoint(routes.listSignIns, {
     tag: 'Profile',

@@ -65,6 +65,8 @@ export const apiRoutes = {
   listPurchases: { method: 'GET', path: '/users/subscriptions/personal', auth: true },
   listSessions: { method: 'GET', path: '/users/sessions', auth: true },
   exportData: { method: 'GET', path: '/users/export', auth: true },
+  readPreferences: { method: 'GET', path: '/users/preferences', auth: true },
+  updatePreferences: { method: 'PUT', path: '/users/preferences', auth: true },
   listSignIns: { method: 'GET', path: '/users/sign-ins', auth: true },
   endSession: { method: 'DELETE', path: '/users/sessions/:id', auth: true },
   endOtherSessions: { method: 'POST', path: '/users/sessions/revoke-others', auth: true },

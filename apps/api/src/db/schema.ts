@@ -60,6 +60,12 @@ export interface UsersTable {
   credentialVersion: Generated<number>;
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
+  /** Apple may be told his usage when he asks Apple for a refund (migrations/0021). */
+  appleConsumptionConsent: Generated<boolean>;
+  /** When he last gave or withdrew that consent; null: never touched (off). */
+  appleConsumptionConsentChangedAt: Generated<Date | null>;
+  /** He is mailed before his premium ends. */
+  expiryReminders: Generated<boolean>;
 }
 
 export interface AuthSessionsTable {

@@ -191,3 +191,48 @@ export async function deleteUser(db: Executor, userId: string): Promise<boolean>
   const result = await db.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
+
+const PREFERENCE_COLUMNS = [
+  'appleConsumptionConsent',
+  'appleConsumptionConsentChangedAt',
+  'expiryReminders',
+] as const;
+
+export function readPreferences(db: Executor, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(PREFERENCE_COLUMNS)
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
+/**
+ * Changes the preferences given. The consent's time moves only when the consent itself changes:
+ * saving the same answer again is not a new consent.
+ */
+export function updatePreferences(
+  db: Executor,
+  userId: string,
+  changes: { appleConsumptionConsent?: boolean; expiryReminders?: boolean },
+) {
+  const consent = changes.appleConsumptionConsent;
+  return db
+    .updateTable('users')
+    .set({
+      ...(consent === undefined
+        ? {}
+        : {
+            appleConsumptionConsent: consent,
+            appleConsumptionConsentChangedAt: sql<Date | null>`case
+              when apple_consumption_consent is distinct from ${consent} then now()
+              else apple_consumption_consent_changed_at end`,
+          }),
+      ...(changes.expiryReminders === undefined
+        ? {}
+        : { expiryReminders: changes.expiryReminders }),
+      updatedAt: sql<Date>`now()`,
+    })
+    .where('id', '=', userId)
+    .returning(PREFERENCE_COLUMNS)
+    .executeTakeFirst();
+}

@@ -24,6 +24,14 @@ export const userRoutes: FastifyPluginAsyncZod<{
     return data;
   });
 
+  serveEndpoint(app, endpoints.readPreferences, async function readPreferences(request) {
+    return usersService.readPreferences(callerOf(request).userId);
+  });
+
+  serveEndpoint(app, endpoints.updatePreferences, async function updatePreferences(request) {
+    return usersService.updatePreferences(callerOf(request).userId, request.body);
+  });
+
   serveEndpoint(app, endpoints.listSignIns, async function listSignIns(request) {
     return { data: await authService.listSignIns(callerOf(request).userId) };
   });

@@ -1,13 +1,26 @@
 // The member's own account as the web app shows it.
-import type { DataExport, Profile } from '@kegel/contract';
+import type { DataExport, Preferences, Profile, UpdatePreferencesRequest } from '@kegel/contract';
 import type { Kysely } from 'kysely';
 
 import type { Database } from '../../db/schema';
 import type { SignedInAccount } from '../../plugins/authenticate';
 import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
 import * as exportRepo from './export-repo';
+import * as usersRepo from './repo';
 
 const iso = (value: Date | null): string | null => value?.toISOString() ?? null;
+
+type PreferenceRow = NonNullable<Awaited<ReturnType<typeof usersRepo.readPreferences>>>;
+
+function preferencesOf(row: PreferenceRow | undefined): Preferences {
+  // The session was checked a moment ago: a missing row is an account deleted since.
+  if (!row) throw new AppError(401, SESSION_ENDED_MESSAGE);
+  return {
+    appleConsumptionConsent: row.appleConsumptionConsent,
+    appleConsumptionConsentChangedAt: iso(row.appleConsumptionConsentChangedAt),
+    expiryReminders: row.expiryReminders,
+  };
+}
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
@@ -54,6 +67,17 @@ export function createUsersService(deps: { db: Kysely<Database> }) {
         hasPassword: account.hasPassword,
         twoStepEnabled: account.twoStepEnabled,
       };
+    },
+
+    async readPreferences(userId: string): Promise<Preferences> {
+      return preferencesOf(await usersRepo.readPreferences(deps.db, userId));
+    },
+
+    async updatePreferences(
+      userId: string,
+      changes: UpdatePreferencesRequest,
+    ): Promise<Preferences> {
+      return preferencesOf(await usersRepo.updatePreferences(deps.db, userId, changes));
     },
 
     /** "Download your data": what the product keeps about the member, never a secret. */
