@@ -46,8 +46,8 @@ import {
   AppStoreNotificationRequestSchema,
   AppStoreTransactionRequestSchema,
   AppStoreTransactionResponseSchema,
-  AppStoreClaimRequestSchema,
 } from './payments';
+import { AppStoreClaimRequestSchema } from './app-store-claims';
 import {
   AuditQuerySchema,
   AuditResponseSchema,

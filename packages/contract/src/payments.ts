@@ -71,26 +71,3 @@ export const AppStoreTransactionResponseSchema = z.object({
   subscriptionEndDate: z.nullable(IsoDateTimeSchema),
 });
 export type AppStoreTransactionResponse = z.infer<typeof AppStoreTransactionResponseSchema>;
-
-/** Apple's order ids, as its receipt email shows them ("Order ID: MK5TTTVWJH"). */
-export const APPLE_ORDER_ID_PATTERN = /^[A-Z0-9]{10,12}$/;
-
-export const appStoreClaimMessages = {
-  orderIdInvalid: 'Order ID must be 10 to 12 letters and digits, like MK5TTTVWJH',
-} as const;
-
-/**
- * "I bought on my iPhone": the order id of Apple's receipt email, typed by the member. Spaces
- * around it are dropped and letters upper-cased: the email shows it in capitals, people type it
- * as they like.
- */
-export const AppStoreClaimRequestSchema = z.object({
-  orderId: z
-    .string({ error: appStoreClaimMessages.orderIdInvalid })
-    .check(
-      z.trim(),
-      z.toUpperCase(),
-      z.regex(APPLE_ORDER_ID_PATTERN, appStoreClaimMessages.orderIdInvalid),
-    ),
-});
-export type AppStoreClaimRequest = z.infer<typeof AppStoreClaimRequestSchema>;
