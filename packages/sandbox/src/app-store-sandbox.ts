@@ -957,6 +957,7 @@ export async function startAppStoreSandbox(
 <div class="row"><div><label for="email">Member email</label><input id="email" name="email" type="email" required autocomplete="off" placeholder="member@example.com"></div>
 <div><label for="productId">Product</label><select id="productId" name="productId">${productOptions}</select></div>
 <div><label for="environment">Environment</label><select id="environment" name="environment"><option value="Sandbox" selected>Sandbox</option><option value="Production">Production</option></select></div></div>
+<p><label><input type="checkbox" name="signedOut" style="width:auto;height:auto"> Bought while signed out of the app: no appAccountToken (the member claims it on the web by its order ID)</label></p>
 <button type="submit">Subscribe</button></form>
 <h2>Subscriptions</h2>
 <div class="scroll"><table><thead><tr><th>Member</th><th>Product</th><th>Environment</th><th>Status</th><th>Current period ends</th><th>Order IDs</th><th>Actions</th></tr></thead><tbody>${rows || '<tr><td colspan="7">No subscriptions yet.</td></tr>'}</tbody></table></div>
@@ -981,7 +982,8 @@ ${postButton('/dev/test', 'Send a TEST notification', 'Send a TEST notification'
       const email = (form.get('email') ?? '').trim();
       if (!email) throw new Refusal(400, 'Type the email of the member who subscribes.');
       let appAccountToken: string | undefined;
-      if (options.findAccountId) {
+      // Signed out of the app: StoreKit sets no token, and the email is only the row's label.
+      if (options.findAccountId && form.get('signedOut') !== 'on') {
         appAccountToken = await options.findAccountId(email);
         if (!appAccountToken)
           throw new Refusal(404, `No member with the email ${email}: sign up in the app first.`);

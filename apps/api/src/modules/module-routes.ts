@@ -20,6 +20,7 @@ import {
   createStripeCustomerCleanUp,
   type StripeCustomerCleanUp,
 } from './account-deletion/stripe-customers';
+import { createOrderClaims } from './app-store/order-claims';
 import { appStoreRoutes } from './app-store/routes';
 import { createAppStoreService } from './app-store/service';
 import { authRoutes, limitRequestsPerAddress } from './auth/routes';
@@ -275,6 +276,15 @@ async function registerRoutes(
   });
   await api.register(appStoreRoutes, {
     appStoreService: createAppStoreService({ db, verifier: api.appStore }),
+    orderClaims: createOrderClaims({
+      db,
+      lookUpOrder: api.appStoreServerApi
+        ? (orderId) => api.appStoreServerApi?.lookUpOrder(orderId) ?? Promise.resolve([])
+        : null,
+      rateLimiter: api.rateLimiter,
+      claimsPerMember: { name: 'apple-order-claims-member', limit: 10, windowSeconds: 60 * 60 },
+      supportEmail,
+    }),
   });
   await api.register(operatorStatusRoutes, { db });
   await api.register(supportDeskRoutes, {

@@ -6,6 +6,7 @@
 // Also the App Store Server API client (`app.appStoreServerApi`), which the server calls Apple
 // with: signed with the key of APPLE_ISSUER_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY_PATH, or with
 // the key the local App Store sandbox makes, against that sandbox. Null without a key.
+import type { JWSTransactionDecodedPayload } from '@apple/app-store-server-library';
 import { apiRoutes } from '@kegel/contract';
 import type { AppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import fp from 'fastify-plugin';
@@ -49,6 +50,8 @@ export interface AppStoreOrderTransaction {
   transactionId: string;
   productId: string;
   environment: AppStoreEnvironment;
+  /** The whole verified transaction: what a claim by order id records, as a posted one is. */
+  payload: JWSTransactionDecodedPayload;
 }
 
 /** The App Store Server API's calls, made by the app-store module's client (server-api.ts). */

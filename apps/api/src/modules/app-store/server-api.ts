@@ -115,6 +115,7 @@ export function createAppStoreServerApi(settings: AppStoreServerApiSettings): Ap
           transactionId: transaction.transactionId ?? '',
           productId: transaction.productId ?? '',
           environment,
+          payload: transaction,
         });
       } catch (error) {
         if (!(error instanceof AppStorePayloadRefused)) throw error;
