@@ -7,8 +7,9 @@
 //
 // Where it is in each history is kept in app_store_history_cursors after every page: the time it
 // read through and, mid-walk, the window and the next page's token, so a run that fails or stops
-// resumes on the page after the last one applied. Apple asks a later page with the first page's
-// body; a token Apple no longer takes starts the window again (duplicates cost a verification).
+// resumes on the page after the last one applied. Apple takes a page's token only with the body
+// of the walk's first page, so the window is kept with it; a token Apple no longer takes starts
+// the window again (the duplicates that brings cost a verification each).
 import type { Kysely } from 'kysely';
 
 import type { Database } from '../../db/schema';
@@ -39,7 +40,7 @@ export interface NotificationRecoveryOptions {
     warn(details: object, message: string): void;
     error(details: object, message: string): void;
   };
-  /** Every hour, the first run a minute after start. */
+  /** Every hour, the first run five minutes after start. */
   intervalMs?: number;
   /** Tests run two holders in one process. */
   holder?: string;
@@ -182,7 +183,8 @@ export function createNotificationRecovery(options: NotificationRecoveryOptions)
   const job = createPeriodicJob<RecoveryRun>({
     name: 'app-store notification recovery',
     intervalMs: options.intervalMs ?? 60 * MINUTE_MS,
-    firstDelayMs: MINUTE_MS,
+    // Nothing is urgent at start (Apple's own first retry comes an hour after a failure).
+    firstDelayMs: 5 * MINUTE_MS,
     run: () =>
       serverApi
         ? recoverOnce({ options, serverApi, lease, now })
