@@ -209,6 +209,25 @@ describe.each(testDatabaseKinds)('App Store notification recovery on $name', (ki
     expect(await recovery().runOnce()).toMatchObject({ ran: true, recovered: 0 });
   });
 
+  it('reads the window again from its first page when Apple no longer takes the page token', async () => {
+    const { id } = await member('expired-token');
+    await dropNotifications(25, id);
+    sandbox.failNotificationHistoryRequests(1, { after: 1 });
+    await expect(recovery().runOnce()).rejects.toBeInstanceOf(AppError);
+    // As Apple answers a token past its time, or one made for another request body.
+    await server.app.database.db
+      .updateTable('appStoreHistoryCursors')
+      .set({ paginationToken: 'a-token-apple-no-longer-takes' })
+      .execute();
+
+    expect(await recovery().runOnce()).toMatchObject({
+      ran: true,
+      recovered: 5,
+      alreadyApplied: 20,
+    });
+    expect(log.find(LOG_LEVEL.warn, /history token refused/)).toHaveLength(1);
+  });
+
   it('is off, saying so once at start, without an App Store Server API key', async () => {
     const { db } = server.app.database;
     const job = createNotificationRecovery({

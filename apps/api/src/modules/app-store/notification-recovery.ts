@@ -158,14 +158,17 @@ async function readHistory(run: Run, source: NotificationHistorySource): Promise
 async function recoverOnce(run: Omit<Run, 'tally'>): Promise<RecoveryRun> {
   const tally: Tally = { recovered: 0, alreadyApplied: 0, refused: 0 };
   if (!(await run.lease.take())) return { ran: false, ...tally };
+  const failures: unknown[] = [];
   try {
+    // One history failing (Apple's Sandbox host down) does not keep the other from being read.
     for (const source of run.serverApi.notificationHistories)
-      await readHistory({ ...run, tally }, source);
+      await readHistory({ ...run, tally }, source).catch((error: unknown) => failures.push(error));
   } finally {
     await run.lease.release();
     if (tally.recovered + tally.alreadyApplied + tally.refused > 0)
       run.options.log.info(tally, `app-store: ${tally.recovered} missed notifications recovered`);
   }
+  if (failures.length > 0) throw failures[0];
   return { ran: true, ...tally };
 }
 
