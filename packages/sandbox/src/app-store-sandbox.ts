@@ -39,6 +39,7 @@ import {
   newOrderId,
   type ServerApiCredentials,
 } from './app-store-server-api';
+import { attemptResultOf, createNotificationHistory } from './app-store-notification-history';
 import {
   escapeHtml,
   listenOnLoopback,
@@ -152,6 +153,8 @@ export interface AppStoreSandbox {
   revoke(originalTransactionId: string, options?: ActionOptions): Promise<string>;
   /** TEST: a notification without a transaction, as App Store Connect's "Request a Test Notification". */
   test(options?: { environment?: AppStoreEnvironment; deliver?: boolean }): Promise<string>;
+  /** `count` Get Notification History calls answer 500, after `after` (app-store-notification-history.ts). */
+  failNotificationHistoryRequests(count: number, options?: { after?: number }): void;
   close(): Promise<void>;
 }
 
@@ -461,6 +464,8 @@ export async function startAppStoreSandbox(
   let lastSignedDate = 0;
   const serverApiKey = makeServerApiKey();
   const orderIds = new Set<string>();
+  // Every notification signed here, delivered or not, for Get Notification History.
+  const history = createNotificationHistory({ serverApiKey, bundleId: options.bundleId });
 
   // ---- Every endpoint of the sandbox, in one place: the development page and its forms ----
   /** A subscription's button: its path ends in `action`, and it takes that action on it. */
@@ -486,6 +491,7 @@ export async function startAppStoreSandbox(
     subscriptionButton('revoke', (id) => revoke(id)),
     // The App Store Server API.
     get('/inApps/v1/lookup/:orderId(.+)', lookUpOrder),
+    post('/inApps/v1/notifications/history', history.answer),
     // Anything else under /dev is the development page's own 404.
     anyMethod('/dev', noSuchDevPage),
     anyMethod('/dev/*', noSuchDevPage),
@@ -508,9 +514,11 @@ export async function startAppStoreSandbox(
         typeof options.notificationUrl === 'function'
           ? options.notificationUrl()
           : options.notificationUrl;
-      const status = await postOnce(url, JSON.stringify({ signedPayload }));
+      // Undefined: the receiver never answered.
+      const status = await postOnce(url, JSON.stringify({ signedPayload })).catch(() => undefined);
+      history.recordAttempt(signedPayload, attemptResultOf(status));
       if (status === 200) return;
-      throw new Error(`notification answered ${status}`);
+      throw new Error(`notification answered ${status ?? 'nothing'}`);
     } catch {
       if (attempt >= 5) return;
       // Apple resends the same signedPayload: the receiver must take a duplicate calmly.
@@ -675,7 +683,7 @@ export async function startAppStoreSandbox(
           }
         : {}),
     };
-    return signPayload(
+    const signedPayload = signPayload(
       {
         notificationType,
         ...(subtype ? { subtype } : {}),
@@ -686,10 +694,16 @@ export async function startAppStoreSandbox(
       },
       signOptions,
     );
+    // What the look-alike chain signs is no notification of this App Store's.
+    if (!signOptions.untrusted)
+      history.keep(signedPayload, { signedDate, notificationType, subtype });
+    return signedPayload;
   }
 
   async function send(signedPayload: SignedPayload, shouldDeliver = true): Promise<SignedPayload> {
     if (shouldDeliver) await deliver(signedPayload);
+    // Not delivered: a send the network lost, as the history tells it.
+    else history.recordAttempt(signedPayload, 'NO_RESPONSE');
     return signedPayload;
   }
 
@@ -1060,6 +1074,8 @@ ${postButton('/dev/test', 'Send a TEST notification', 'Send a TEST notification'
     reverseRefund,
     revoke,
     test,
+    failNotificationHistoryRequests: (count, failOptions) =>
+      history.failRequests(count, failOptions),
     async close() {
       for (const timer of pendingDeliveries) clearTimeout(timer);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -23,6 +23,7 @@ import {
 import { createOrderClaims } from './app-store/order-claims';
 import { appStoreRoutes } from './app-store/routes';
 import { createAppStoreService } from './app-store/service';
+import { createNotificationRecovery } from './app-store/notification-recovery';
 import { authRoutes, limitRequestsPerAddress } from './auth/routes';
 import { type AuthService, createAuthService } from './auth/service';
 import { createSessionPruning } from './auth/session-pruning';
@@ -227,9 +228,19 @@ function startBackgroundJobs(
     log: api.log,
   });
   customerDeletionRetries.start();
+  // App Store notifications Apple could not deliver, read back from its notification history.
+  const notificationRecovery = createNotificationRecovery({
+    db: api.database.db,
+    serverApi: api.appStoreServerApi,
+    receiveNotification: createAppStoreService({ db: api.database.db, verifier: api.appStore })
+      .receiveNotification,
+    log: api.log,
+  });
+  notificationRecovery.start();
   api.addHook('onClose', async () => {
     sessionPruning.stop();
     customerDeletionRetries.stop();
+    notificationRecovery.stop();
     if (ownHasher) await ownHasher.close();
   });
 }

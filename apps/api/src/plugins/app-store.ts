@@ -62,6 +62,39 @@ export interface AppStoreServerApi {
    * AppError 502 when the App Store cannot be reached or refuses the call.
    */
   lookUpOrder(orderId: string): Promise<AppStoreOrderTransaction[]>;
+  /**
+   * The notification histories this server reads: Apple keeps one per host (Production for 180
+   * days, Sandbox for 30), a stand-in at APPLE_API_BASE_URL answers for both as one.
+   */
+  notificationHistories: NotificationHistorySource[];
+  /**
+   * One page of Get Notification History: the notifications the App Store tried to send between
+   * startDate and endDate, as signed (not verified here: the notification path verifies them).
+   * A page after the first repeats the first page's window with its token. Throws as lookUpOrder.
+   */
+  getNotificationHistory(request: NotificationHistoryRequest): Promise<NotificationHistoryPage>;
+}
+
+/** A notification history the App Store keeps, and for how long it keeps it. */
+export interface NotificationHistorySource {
+  name: string;
+  keptDays: number;
+}
+
+export interface NotificationHistoryRequest {
+  /** The `name` of one of `notificationHistories`. */
+  history: string;
+  /** Milliseconds since the epoch, as Apple takes them. */
+  startDate: number;
+  endDate: number;
+  paginationToken?: string | undefined;
+}
+
+export interface NotificationHistoryPage {
+  signedPayloads: string[];
+  hasMore: boolean;
+  /** The next page's token, when `hasMore`. */
+  paginationToken: string | undefined;
 }
 
 /** What the client needs: the key, the app, where to call, and how to verify what comes back. */
