@@ -272,11 +272,23 @@ function nowInSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
 
-function formatAmount(cents: number, currency: string): string {
+/**
+ * Stripe's zero- and three-decimal currencies (stripe.com/docs/currencies): its amounts are in
+ * minor units, so 1200 JPY is ¥1,200 and 1500 BHD is 1.500 dinars. The sandbox stands in for
+ * Stripe and keeps its own list, as Stripe does; the product's is @kegel/contract's money.ts.
+ */
+const ZERO_DECIMAL_CURRENCIES = new Set(
+  'bif clp djf gnf jpy kmf krw mga pyg rwf ugx vnd vuv xaf xof xpf'.split(' '),
+);
+const THREE_DECIMAL_CURRENCIES = new Set('bhd jod kwd omr tnd'.split(' '));
+
+function formatAmount(minorUnits: number, currency: string): string {
+  const code = currency.toLowerCase();
+  const digits = ZERO_DECIMAL_CURRENCIES.has(code) ? 0 : THREE_DECIMAL_CURRENCIES.has(code) ? 3 : 2;
   return new Intl.NumberFormat('en-US', {
     style: 'currency',
     currency: currency.toUpperCase(),
-  }).format(cents / 100);
+  }).format(minorUnits / 10 ** digits);
 }
 
 /** The header Stripe puts on a webhook delivery. */

@@ -143,6 +143,7 @@ export interface PurchasesTable {
   planName: string;
   provider: PurchaseProvider;
   providerPaymentId: string;
+  /** In minor units of `currency` as Stripe counts them (0025): ¥1,200 is 1200, $9.99 is 999. */
   amountCents: number;
   currency: string;
   days: number;

@@ -1,5 +1,11 @@
 // The member's own account as the web app shows it.
-import type { DataExport, Preferences, Profile, UpdatePreferencesRequest } from '@kegel/contract';
+import {
+  type DataExport,
+  fromMinorUnits,
+  type Preferences,
+  type Profile,
+  type UpdatePreferencesRequest,
+} from '@kegel/contract';
 import type { Kysely } from 'kysely';
 
 import type { Database } from '../../db/schema';
@@ -114,14 +120,16 @@ export function createUsersService(deps: { db: Kysely<Database> }) {
           plan: purchase.planName,
           provider: purchase.provider,
           environment: purchase.environment,
-          amount: purchase.amountCents / 100,
+          amount: fromMinorUnits(purchase.amountCents, purchase.currency),
           currency: purchase.currency,
           purchasedAt: purchase.createdAt.toISOString(),
           startsAt: purchase.startsAt.toISOString(),
           expiresAt: purchase.expiresAt.toISOString(),
           refundedAt: iso(purchase.revokedAt),
           refundedAmount:
-            purchase.amountRefundedCents === null ? null : purchase.amountRefundedCents / 100,
+            purchase.amountRefundedCents === null
+              ? null
+              : fromMinorUnits(purchase.amountRefundedCents, purchase.currency),
         })),
         appStoreSubscriptions: data.appStoreSubscriptions.map((subscription) => ({
           originalTransactionId: subscription.originalTransactionId,
