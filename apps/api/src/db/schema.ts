@@ -15,6 +15,7 @@ export interface Database {
   premiumLedger: PremiumLedgerTable;
   stripeCharges: StripeChargesTable;
   stripeDisputes: StripeDisputesTable;
+  stripeFailedRefunds: StripeFailedRefundsTable;
   stripeParkedEvents: StripeParkedEventsTable;
   appStoreSubscriptions: AppStoreSubscriptionsTable;
   appStoreNotifications: AppStoreNotificationsTable;
@@ -191,6 +192,16 @@ export interface StripeChargesTable {
   currency: string;
   refundedAt: Date | null;
   updatedAt: Generated<Date>;
+}
+
+/** A refund that failed after Stripe reported it: counted once (0025). */
+export interface StripeFailedRefundsTable {
+  refundId: string;
+  paymentIntentId: string;
+  amountCents: number;
+  currency: string;
+  failedAt: Date;
+  createdAt: Generated<Date>;
 }
 
 export interface StripeDisputesTable {

@@ -13,3 +13,16 @@ update purchases
 set amount_cents = amount_cents * 10
 where provider = 'Apple'
   and currency in ('bhd', 'jod', 'kwd', 'omr', 'tnd');
+
+-- Refunds Stripe reported and that then failed (charge.refund.updated with status failed: the
+-- card holder's bank sent the money back to us). Each is counted once, however many events tell
+-- it; a charge event older than the failure still counts the failed refund, and is read less it.
+create table stripe_failed_refunds (
+  refund_id text primary key,
+  payment_intent_id text not null,
+  amount_cents integer not null check (amount_cents >= 0),
+  currency text not null,
+  failed_at timestamptz not null,
+  created_at timestamptz not null default now()
+);
+create index stripe_failed_refunds_payment on stripe_failed_refunds (payment_intent_id);
