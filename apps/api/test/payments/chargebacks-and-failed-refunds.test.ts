@@ -3,9 +3,11 @@
 // that failed after Stripe reported it (charge.refund.updated, status failed) gives the days
 // back through the ledger, once however often the event comes.
 import type { PurchaseItem, PurchasesResponse } from '@kegel/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { getProfile, registerAndLogin } from '../support/accounts';
+import { getProfile, post, registerAndLogin } from '../support/accounts';
+import { deskCall } from '../support/desk-actions';
+import { makeOperator } from '../support/operators';
 import {
   chargeRefundedEvent,
   checkoutEvent,
@@ -13,10 +15,12 @@ import {
   disputeEvent,
   newDisputeId,
   newPaymentIntentId,
+  payOnSandboxPage,
   refundUpdatedEvent,
 } from '../support/stripe-events';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
+import { useMovableClock } from '../support/two-step';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -24,6 +28,8 @@ describe.each(testDatabaseKinds)('chargebacks and failed refunds on $name', (kin
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(kind);
+    // Listening for real: the Stripe sandbox delivers its webhooks over HTTP.
+    await server.app.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(() => server.close());
 
@@ -64,6 +70,15 @@ describe.each(testDatabaseKinds)('chargebacks and failed refunds on $name', (kin
       headers: { authorization: `Bearer ${accessToken}` },
     });
     return response.json<PurchasesResponse>().data.reverse();
+  }
+
+  /** Waits (bounded by the test's timeout) until `read` answers something `done` accepts. */
+  async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+    for (;;) {
+      const value = await read();
+      if (done(value)) return value;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 
   async function ledgerWords(email: string): Promise<string[]> {
@@ -160,5 +175,50 @@ describe.each(testDatabaseKinds)('chargebacks and failed refunds on $name', (kin
     );
     expect(await premiumEnd(accessToken)).toBe(end);
     expect((await purchases(accessToken))[0]!.refundKind).toBe('refund');
+  });
+
+  it("gives the days back when the Stripe sandbox's refund fails (test card 4000 0000 0000 5126)", async () => {
+    useMovableClock();
+    try {
+      const admin = await makeOperator(server.app, 'admin', 'failing-refund');
+      const { email, accessToken } = await member('sandbox-failed');
+      const started = await post(
+        server.app,
+        '/payments/stripe/new',
+        { planId: '1-week', email, price: 0 },
+        accessToken,
+      );
+      expect(started.statusCode, started.body).toBe(200);
+      const paymentURL = started.json<{ paymentURL: string }>().paymentURL;
+      expect((await payOnSandboxPage(paymentURL, '4000000000005126')).status).toBe(303);
+      const end = await eventually(
+        () => premiumEnd(accessToken),
+        (value) => value !== null,
+      );
+      const [purchase] = await server.app.database.db
+        .selectFrom('purchases')
+        .innerJoin('users', 'users.id', 'purchases.userId')
+        .select('purchases.id')
+        .where('users.email', '=', email)
+        .execute();
+      const refund = await deskCall(
+        server.app,
+        'POST',
+        `/ops/purchases/${purchase!.id}/refund`,
+        admin.accessToken,
+        { reason: 'asked for it' },
+      );
+      expect(refund.statusCode, refund.body).toBe(200);
+      // Refunded first (the days go), then the refund fails and they come back.
+      await eventually(
+        () => ledgerWords(email),
+        (words) => words.includes('reinstate'),
+      );
+      expect(await ledgerWords(email)).toEqual(['grant', 'revoke', 'reinstate']);
+      expect(await premiumEnd(accessToken)).toBe(end);
+      expect((await purchases(accessToken))[0]!.refundedAt).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
