@@ -59,6 +59,29 @@ function exportedPasskey(passkey: PasskeyRow): DataExport['passkeys'][number] {
   };
 }
 
+type PurchaseRow = NonNullable<
+  Awaited<ReturnType<typeof exportRepo.readMemberData>>
+>['purchases'][number];
+
+/** A purchase as the export shows it: amounts in whole units of its currency (¥1200, $9.99). */
+function exportedPurchase(purchase: PurchaseRow): DataExport['purchases'][number] {
+  return {
+    plan: purchase.planName,
+    provider: purchase.provider,
+    environment: purchase.environment,
+    amount: fromMinorUnits(purchase.amountCents, purchase.currency),
+    currency: purchase.currency,
+    purchasedAt: purchase.createdAt.toISOString(),
+    startsAt: purchase.startsAt.toISOString(),
+    expiresAt: purchase.expiresAt.toISOString(),
+    refundedAt: iso(purchase.revokedAt),
+    refundedAmount:
+      purchase.amountRefundedCents === null
+        ? null
+        : fromMinorUnits(purchase.amountRefundedCents, purchase.currency),
+  };
+}
+
 export function createUsersService(deps: { db: Kysely<Database> }) {
   return {
     /**
@@ -116,21 +139,7 @@ export function createUsersService(deps: { db: Kysely<Database> }) {
           device: session.deviceLabel,
           method: session.signInMethod,
         })),
-        purchases: data.purchases.map((purchase) => ({
-          plan: purchase.planName,
-          provider: purchase.provider,
-          environment: purchase.environment,
-          amount: fromMinorUnits(purchase.amountCents, purchase.currency),
-          currency: purchase.currency,
-          purchasedAt: purchase.createdAt.toISOString(),
-          startsAt: purchase.startsAt.toISOString(),
-          expiresAt: purchase.expiresAt.toISOString(),
-          refundedAt: iso(purchase.revokedAt),
-          refundedAmount:
-            purchase.amountRefundedCents === null
-              ? null
-              : fromMinorUnits(purchase.amountRefundedCents, purchase.currency),
-        })),
+        purchases: data.purchases.map(exportedPurchase),
         appStoreSubscriptions: data.appStoreSubscriptions.map((subscription) => ({
           originalTransactionId: subscription.originalTransactionId,
           productId: subscription.productId,
