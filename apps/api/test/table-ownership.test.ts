@@ -24,6 +24,7 @@ const OWNERS: Record<string, string> = {
   stripe_events: 'modules/payments',
   stripe_charges: 'modules/payments',
   stripe_disputes: 'modules/payments',
+  stripe_failed_refunds: 'modules/payments',
   stripe_parked_events: 'modules/payments',
   app_store_notifications: 'modules/app-store',
   app_store_subscriptions: 'modules/app-store',

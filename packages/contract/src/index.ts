@@ -13,3 +13,4 @@ export * from './routes';
 export * from './two-step';
 export * from './sign-ins';
 export * from './users';
+export * from './money';

@@ -34,6 +34,11 @@ export const PurchaseItemSchema = z.object({
   expiresAt: IsoDateTimeSchema,
   /** Set when the purchase was refunded (or charged back): its days no longer count. */
   refundedAt: z.optional(IsoDateTimeSchema),
+  /**
+   * With `refundedAt`, how the money went back: 'chargeback' when the card holder's bank took it
+   * (a dispute lost), 'refund' otherwise. Beyond the specification's fields; clients may ignore it.
+   */
+  refundKind: z.optional(z.enum(['refund', 'chargeback'])),
 });
 export type PurchaseItem = z.infer<typeof PurchaseItemSchema>;
 

@@ -10,11 +10,12 @@
 //   them, answered in Stripe's shapes and error shapes, a POST's `Idempotency-Key` replayed, and
 //   (with `secretKey`) any other API key refused with 401 as Stripe refuses it;
 // - a hosted checkout page (`/checkout/:id`) with a card form that accepts Stripe's documented
-//   test cards (4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined) and then
+//   test cards (4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined, 4000 0000 0000 5126
+//   succeeds but a refund of it fails a moment later, with `charge.refund.updated`) and then
 //   redirects to the session's success URL; a payment makes a PaymentIntent and a Charge;
 // - webhook deliveries signed exactly as Stripe signs them (`Stripe-Signature: t=…,v1=…`, an
 //   HMAC-SHA256 of `t.payload` with the endpoint secret), retried with backoff on failure:
-//   `checkout.session.completed`, `charge.refunded` with `refund.created`,
+//   `checkout.session.completed`, `charge.refunded` with `refund.created`, `charge.refund.updated`,
 //   `charge.dispute.created` and `charge.dispute.closed`;
 // - a minimal customer portal page listing the customer's payments and their refunds;
 // - a development page (`/dev`) listing the payments, where a refund (all that is left, or half)
@@ -144,7 +145,8 @@ interface Refund {
   charge: string;
   payment_intent: string;
   currency: string;
-  status: 'succeeded';
+  status: 'succeeded' | 'failed';
+  failure_reason?: string;
   reason: string | null;
   metadata: Record<string, string>;
 }
@@ -268,15 +270,30 @@ function id(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString('hex')}`;
 }
 
+/** Stripe's test card whose payment succeeds and whose refunds fail a moment after succeeding. */
+const REFUND_FAILS_CARD = '4000000000005126';
+
 function nowInSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
 
-function formatAmount(cents: number, currency: string): string {
+/**
+ * Stripe's zero- and three-decimal currencies (stripe.com/docs/currencies): its amounts are in
+ * minor units, so 1200 JPY is ¥1,200 and 1500 BHD is 1.500 dinars. The sandbox stands in for
+ * Stripe and keeps its own list, as Stripe does; the product's is @kegel/contract's money.ts.
+ */
+const ZERO_DECIMAL_CURRENCIES = new Set(
+  'bif clp djf gnf jpy kmf krw mga pyg rwf ugx vnd vuv xaf xof xpf'.split(' '),
+);
+const THREE_DECIMAL_CURRENCIES = new Set('bhd jod kwd omr tnd'.split(' '));
+
+function formatAmount(minorUnits: number, currency: string): string {
+  const code = currency.toLowerCase();
+  const digits = ZERO_DECIMAL_CURRENCIES.has(code) ? 0 : THREE_DECIMAL_CURRENCIES.has(code) ? 3 : 2;
   return new Intl.NumberFormat('en-US', {
     style: 'currency',
     currency: currency.toUpperCase(),
-  }).format(cents / 100);
+  }).format(minorUnits / 10 ** digits);
 }
 
 /** The header Stripe puts on a webhook delivery. */
@@ -418,6 +435,8 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
   const idempotentAnswers = new Map<string, { request: string; body: unknown }>();
   const retryBaseMs = options.retryBaseMs ?? 1000;
   const pendingDeliveries = new Set<NodeJS.Timeout>();
+  // Charges paid with 4000 0000 0000 5126, whose refunds fail after they succeeded (as Stripe's).
+  const refundsFailLater = new Set<string>();
   let baseUrl = '';
 
   // ---- Every endpoint of the sandbox, in one place; each handler is a named function below ----
@@ -668,7 +687,25 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
     // Stripe sends both: the charge as it now stands, and the refund itself.
     emit('charge.refunded', charge);
     emit('refund.created', refund);
+    if (refundsFailLater.has(charge.id)) failRefundLater(refund, charge);
     return refund;
+  }
+
+  /**
+   * The card holder's bank sends the refund back (Stripe's test card 4000 0000 0000 5126): the
+   * refund becomes failed and the charge no longer counts it. A second later, so the event's
+   * `created` (in seconds) comes after the refund's own events, as it does days later at Stripe.
+   */
+  function failRefundLater(refund: Refund, charge: Charge): void {
+    const timer = setTimeout(() => {
+      pendingDeliveries.delete(timer);
+      refund.status = 'failed';
+      refund.failure_reason = 'expired_or_canceled_card';
+      charge.amount_refunded -= refund.amount;
+      charge.refunded = false;
+      emit('charge.refund.updated', refund);
+    }, 1100);
+    pendingDeliveries.add(timer);
   }
 
   /** The development page's "Open dispute": the cardholder says the payment was fraud. */
@@ -881,7 +918,7 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
       sendHtml(response, 200, checkoutPage(session, payerEmail(session), error));
     if (session.status !== 'open') return again('This checkout is already complete.');
     if (card === '4000000000000002') return again('Your card was declined.');
-    if (card !== '4242424242424242')
+    if (card !== '4242424242424242' && card !== REFUND_FAILS_CARD)
       return again(
         'Use a test card: 4242 4242 4242 4242 (or 4000 0000 0000 0002 to see a decline).',
       );
@@ -908,6 +945,7 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
       livemode: false,
     };
     charges.set(charge.id, charge);
+    if (card === REFUND_FAILS_CARD) refundsFailLater.add(charge.id);
     paymentIntents.set(paymentIntentId, {
       id: paymentIntentId,
       object: 'payment_intent',

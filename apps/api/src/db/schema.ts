@@ -15,6 +15,7 @@ export interface Database {
   premiumLedger: PremiumLedgerTable;
   stripeCharges: StripeChargesTable;
   stripeDisputes: StripeDisputesTable;
+  stripeFailedRefunds: StripeFailedRefundsTable;
   stripeParkedEvents: StripeParkedEventsTable;
   appStoreSubscriptions: AppStoreSubscriptionsTable;
   appStoreNotifications: AppStoreNotificationsTable;
@@ -145,6 +146,7 @@ export interface PurchasesTable {
   planName: string;
   provider: PurchaseProvider;
   providerPaymentId: string;
+  /** In minor units of `currency` as Stripe counts them (0025): ¥1,200 is 1200, $9.99 is 999. */
   amountCents: number;
   currency: string;
   days: number;
@@ -192,6 +194,16 @@ export interface StripeChargesTable {
   currency: string;
   refundedAt: Date | null;
   updatedAt: Generated<Date>;
+}
+
+/** A refund that failed after Stripe reported it: counted once (0025). */
+export interface StripeFailedRefundsTable {
+  refundId: string;
+  paymentIntentId: string;
+  amountCents: number;
+  currency: string;
+  failedAt: Date;
+  createdAt: Generated<Date>;
 }
 
 export interface StripeDisputesTable {

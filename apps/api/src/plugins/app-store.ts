@@ -7,7 +7,7 @@
 // with: signed with the key of APPLE_ISSUER_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY_PATH, or with
 // the key the local App Store sandbox makes, against that sandbox. Null without a key.
 import type { JWSTransactionDecodedPayload } from '@apple/app-store-server-library';
-import { apiRoutes } from '@kegel/contract';
+import { apiRoutes, milliunitsFromMinorUnits } from '@kegel/contract';
 import type { AppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import fp from 'fastify-plugin';
 
@@ -131,7 +131,8 @@ export const appStorePlugin = fp<{
           productId: plan.appStoreProductId ?? '',
           name: plan.name,
           days: plan.days,
-          priceMilliunits: plan.priceCents * 10,
+          // The sandbox's storefront is the USA: it sells every plan in US dollars.
+          priceMilliunits: milliunitsFromMinorUnits(plan.priceCents, 'usd'),
         })),
         notificationUrl: () => {
           const address = app.server.address();

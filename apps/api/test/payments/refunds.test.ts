@@ -87,7 +87,11 @@ describe.each(testDatabaseKinds)('refunds and disputes on $name', (kind) => {
     expect(await premiumEnd(accessToken)).toBe(endBefore - 30 * DAY_MS);
     const after = await purchases(accessToken);
     expect(after[0]).toEqual(before[0]);
-    expect(after[1]).toEqual({ ...before[1], refundedAt: expect.any(String) });
+    expect(after[1]).toEqual({
+      ...before[1],
+      refundedAt: expect.any(String),
+      refundKind: 'refund',
+    });
     expect(new Date(after[2]!.expiresAt).getTime()).toBe(
       new Date(before[2]!.expiresAt).getTime() - 30 * DAY_MS,
     );

@@ -39,6 +39,9 @@ export interface TransactionFacts {
   environment?: 'Sandbox' | 'Production';
   signedDate?: number;
   bundleId?: string;
+  /** Apple's price in milliunits of `currency` (1000 is one unit of any currency). */
+  price?: number;
+  currency?: string;
 }
 
 export function transactionPayload(facts: TransactionFacts): Record<string, unknown> {
@@ -61,8 +64,8 @@ export function transactionPayload(facts: TransactionFacts): Record<string, unkn
     transactionReason: facts.transactionId ? 'RENEWAL' : 'PURCHASE',
     storefront: 'USA',
     storefrontId: '143441',
-    price: 29990,
-    currency: 'USD',
+    price: facts.price ?? 29990,
+    currency: facts.currency ?? 'USD',
     ...(facts.revocationDate ? { revocationDate: facts.revocationDate, revocationReason: 0 } : {}),
   };
 }

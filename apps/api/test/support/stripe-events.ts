@@ -89,6 +89,37 @@ export function chargeRefundedEvent(options: {
   };
 }
 
+/**
+ * `charge.refund.updated`: a refund of `amount` (all of 999 unless told) whose status changed,
+ * to `failed` when the bank returned the money to us instead of to the card holder.
+ */
+export function refundUpdatedEvent(options: {
+  paymentIntentId: string;
+  chargeId: string;
+  status: 'succeeded' | 'pending' | 'failed' | 'canceled';
+  amount?: number;
+  refundId?: string;
+}): StripeTestEvent {
+  return {
+    id: stripeId('evt'),
+    object: 'event',
+    type: 'charge.refund.updated',
+    created: Math.floor(Date.now() / 1000),
+    data: {
+      object: {
+        id: options.refundId ?? stripeId('re'),
+        object: 'refund',
+        amount: options.amount ?? 999,
+        charge: options.chargeId,
+        payment_intent: options.paymentIntentId,
+        currency: 'usd',
+        status: options.status,
+        ...(options.status === 'failed' ? { failure_reason: 'expired_or_canceled_card' } : {}),
+      },
+    },
+  };
+}
+
 /** `charge.dispute.created` (status needs_response) or `charge.dispute.closed` (won or lost). */
 export function disputeEvent(options: {
   paymentIntentId: string;

@@ -5,6 +5,7 @@ import type {
   JWSRenewalInfoDecodedPayload,
   JWSTransactionDecodedPayload,
 } from '@apple/app-store-server-library';
+import { minorUnitsFromMilliunits } from '@kegel/contract';
 import type { Transaction } from 'kysely';
 
 import { isUuid } from '../../db/ids';
@@ -167,8 +168,8 @@ async function findOrRecordPurchase(
     planName: plan?.name ?? payment.productId,
     provider: 'Apple',
     providerPaymentId: payment.transactionId,
-    // Apple's price is in milliunits of the currency.
-    amountCents: Math.round((payment.price ?? 0) / 10),
+    // Apple's price is in milliunits of any currency; stored in its minor units like Stripe's.
+    amountCents: minorUnitsFromMilliunits(payment.price ?? 0, payment.currency ?? 'usd'),
     currency: (payment.currency ?? 'usd').toLowerCase(),
     listedPriceCents: plan?.priceCents ?? null,
     listedCurrency: plan?.currency ?? null,

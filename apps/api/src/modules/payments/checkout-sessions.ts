@@ -2,7 +2,7 @@
 // and described (without personal data) for the page the buyer comes back to.
 import { randomUUID } from 'node:crypto';
 
-import type { CheckoutSession } from '@kegel/contract';
+import { type CheckoutSession, fromMinorUnits } from '@kegel/contract';
 import Stripe from 'stripe';
 
 import { AppError } from '../../errors';
@@ -116,6 +116,9 @@ export async function describeCheckout(
     durationDays: purchase?.days ?? plan.days,
     beginsAt: (purchase?.startsAt ?? new Date(session.created * 1000)).toISOString(),
     providerType: 'Stripe',
-    price: (session.amount_total ?? plan.priceCents) / 100,
+    price: fromMinorUnits(
+      session.amount_total ?? plan.priceCents,
+      session.currency ?? plan.currency,
+    ),
   };
 }

@@ -1,6 +1,8 @@
 // Refunds and disputes: each event recorded once, and applied to the purchase its payment paid
 // for. A full refund or a lost dispute takes the purchase's days out (the ledger shifts the
-// later passes back); a partial refund or an opened dispute is only recorded.
+// later passes back); a partial refund or an opened dispute is only recorded. A refund that
+// failed afterwards (charge.refund.updated, status failed) gives the days back, as a dispute
+// won on appeal does.
 import type { Transaction } from 'kysely';
 import type Stripe from 'stripe';
 
@@ -20,6 +22,7 @@ export async function applyReversal(
   transaction: Transaction<Database>,
   purchase: { id: string; userId: string | null },
   paymentIntentId: string,
+  reinstatedBecause = 'dispute won',
 ): Promise<boolean> {
   const reversal = await repo.findPaymentReversal(transaction, paymentIntentId);
   const revokedAt = reversal.refundedAt ?? reversal.disputeLostAt;
@@ -41,11 +44,12 @@ export async function applyReversal(
       at: revokedAt,
     });
   }
-  // Neither (any more): a dispute lost and then won on appeal gives the days back.
+  // Neither (any more): a dispute lost and then won on appeal, or a refund that failed, gives the
+  // days back.
   await ledger.reinstatePurchase(transaction, {
     userId: purchase.userId,
     purchaseId: purchase.id,
-    reason: 'dispute won',
+    reason: reinstatedBecause,
     at: new Date(),
   });
   return false;
@@ -72,6 +76,7 @@ async function recordReversal(
   event: Stripe.Event,
   paymentIntentId: string,
   record: (transaction: Transaction<Database>) => Promise<void>,
+  reinstatedBecause?: string,
 ): Promise<StripeEventOutcome | { revoked: boolean }> {
   const known = await findPurchaseOfPayment(deps, paymentIntentId);
   return deps.db.transaction().execute(async (transaction) => {
@@ -87,7 +92,9 @@ async function recordReversal(
     // Read again under the payment's lock: a grant may have committed since.
     const purchase = await purchasesRepo.findPurchaseByPaymentIntent(transaction, paymentIntentId);
     if (!purchase) return { kind: 'unknown-payment' as const };
-    return { revoked: await applyReversal(transaction, purchase, paymentIntentId) };
+    return {
+      revoked: await applyReversal(transaction, purchase, paymentIntentId, reinstatedBecause),
+    };
   });
 }
 
@@ -98,17 +105,53 @@ export async function handleRefund(
   const charge = event.data.object as Stripe.Charge;
   const paymentIntentId = idOf(charge.payment_intent);
   if (!paymentIntentId) return { kind: 'incomplete', reason: 'refund without a payment' };
-  const result = await recordReversal(deps, event, paymentIntentId, (transaction) =>
-    repo.recordChargeRefunds(transaction, {
+  const at = eventTime(event);
+  const result = await recordReversal(deps, event, paymentIntentId, async (transaction) => {
+    // An event older than a refund's failure still counts that refund: read less what failed.
+    const failed = await repo.sumRefundsFailedAfter(transaction, paymentIntentId, at);
+    const amountRefunded = Math.max(0, charge.amount_refunded - failed);
+    await repo.recordChargeRefunds(transaction, {
       paymentIntentId,
       chargeId: charge.id,
       amountCents: charge.amount,
-      amountRefundedCents: charge.amount_refunded,
+      amountRefundedCents: amountRefunded,
       currency: charge.currency,
       // A partial refund keeps the days: the member still paid for them (ADR 012).
-      isFullyRefunded: charge.refunded || charge.amount_refunded >= charge.amount,
-      at: eventTime(event),
-    }),
+      isFullyRefunded: amountRefunded >= charge.amount,
+      at,
+    });
+  });
+  return 'kind' in result ? result : { kind: 'refund-recorded', revoked: result.revoked };
+}
+
+/**
+ * `charge.refund.updated`: a refund that failed (the card holder's bank returned the money) no
+ * longer counts, once per refund; the purchase's days come back unless what is still refunded
+ * covers the whole charge. Other updates (pending → succeeded) change nothing here.
+ */
+export async function handleRefundUpdate(
+  deps: StripeEventsDependencies,
+  event: Stripe.Event,
+): Promise<StripeEventOutcome> {
+  const refund = event.data.object as Stripe.Refund;
+  if (refund.status !== 'failed') return { kind: 'refund-recorded', revoked: false };
+  const paymentIntentId = idOf(refund.payment_intent);
+  if (!paymentIntentId) return { kind: 'incomplete', reason: 'refund without a payment' };
+  const result = await recordReversal(
+    deps,
+    event,
+    paymentIntentId,
+    async (transaction) => {
+      const isNew = await repo.recordFailedRefund(transaction, {
+        refundId: refund.id,
+        paymentIntentId,
+        amountCents: refund.amount,
+        currency: refund.currency,
+        failedAt: eventTime(event),
+      });
+      if (isNew) await repo.takeBackFailedRefund(transaction, paymentIntentId, refund.amount);
+    },
+    'refund failed',
   );
   return 'kind' in result ? result : { kind: 'refund-recorded', revoked: result.revoked };
 }

@@ -16,6 +16,12 @@ export async function listPurchaseItems(
     provider: purchase.provider,
     createdAt: purchase.createdAt.toISOString(),
     expiresAt: purchase.expiresAt.toISOString(),
-    ...(purchase.revokedAt ? { refundedAt: purchase.revokedAt.toISOString() } : {}),
+    ...(purchase.revokedAt
+      ? {
+          refundedAt: purchase.revokedAt.toISOString(),
+          // The ledger's reason for a lost dispute (payment-reversals.ts).
+          refundKind: purchase.revokedReason === 'dispute lost' ? 'chargeback' : 'refund',
+        }
+      : {}),
   }));
 }

@@ -1,7 +1,7 @@
 // The SQL of plans, Stripe events, charges, disputes and parked events. No rules live here.
 import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
 
-import type { Database, StripeDisputesTable } from '../../db/schema';
+import type { Database, StripeDisputesTable, StripeFailedRefundsTable } from '../../db/schema';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -76,6 +76,52 @@ export async function recordChargeRefunds(
         updatedAt: sql<Date>`now()`,
       }),
     )
+    .execute();
+}
+
+/** True when this failed refund is new: each failure is counted once, whatever the events. */
+export async function recordFailedRefund(
+  db: Transaction<Database>,
+  refund: Insertable<StripeFailedRefundsTable>,
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('stripeFailedRefunds')
+    .values(refund)
+    .onConflict((conflict) => conflict.column('refundId').doNothing())
+    .returning('refundId')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** What failed of the payment's refunds after `at`: a charge event from before still counts it. */
+export async function sumRefundsFailedAfter(
+  db: Transaction<Database>,
+  paymentIntentId: string,
+  at: Date,
+): Promise<number> {
+  const row = await db
+    .selectFrom('stripeFailedRefunds')
+    .select(sql<string>`coalesce(sum(amount_cents), 0)`.as('total'))
+    .where('paymentIntentId', '=', paymentIntentId)
+    .where('failedAt', '>', at)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
+/** Takes a failed refund's amount off what was refunded of the charge; no longer refunded in full. */
+export async function takeBackFailedRefund(
+  db: Transaction<Database>,
+  paymentIntentId: string,
+  amountCents: number,
+): Promise<void> {
+  await db
+    .updateTable('stripeCharges')
+    .set({
+      amountRefundedCents: sql<number>`greatest(0, amount_refunded_cents - ${amountCents})`,
+      refundedAt: sql<Date | null>`case when amount_refunded_cents - ${amountCents} >= amount_cents then refunded_at end`,
+      updatedAt: sql<Date>`now()`,
+    })
+    .where('paymentIntentId', '=', paymentIntentId)
     .execute();
 }
 

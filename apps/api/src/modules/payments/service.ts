@@ -4,7 +4,7 @@
 // stripe-events.ts.
 import { randomUUID } from 'node:crypto';
 
-import type { Plan, PurchaseItem } from '@kegel/contract';
+import { fromMinorUnits, type Plan, type PurchaseItem } from '@kegel/contract';
 import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
 
@@ -98,7 +98,7 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
         id: plan.id,
         name: plan.name,
         days: plan.days,
-        price: plan.priceCents / 100,
+        price: fromMinorUnits(plan.priceCents, plan.currency),
       }));
     },
 

@@ -14,6 +14,7 @@ export const HANDLED_STRIPE_EVENTS = new Set([
   'checkout.session.async_payment_succeeded',
   'checkout.session.async_payment_failed',
   'charge.refunded',
+  'charge.refund.updated',
   'charge.dispute.created',
   'charge.dispute.closed',
 ]);

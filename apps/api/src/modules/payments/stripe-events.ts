@@ -1,11 +1,12 @@
 // What Stripe's webhook events do, each exactly once whatever the number, order or concurrency of
 // their deliveries: a paid Checkout Session grants its plan's days to the buyer's account
 // (checkout-grants.ts), a full refund or a lost dispute takes those days out again, and a partial
-// refund or an opened dispute is recorded (payment-reversals.ts).
+// refund or an opened dispute is recorded, and a refund that failed gives them back
+// (payment-reversals.ts).
 import type Stripe from 'stripe';
 
 import { grantCheckout } from './checkout-grants';
-import { handleDispute, handleRefund } from './payment-reversals';
+import { handleDispute, handleRefund, handleRefundUpdate } from './payment-reversals';
 import * as repo from './repo';
 import {
   HANDLED_STRIPE_EVENTS,
@@ -38,6 +39,7 @@ export function createStripeEventHandler(deps: StripeEventsDependencies) {
       if (!HANDLED_STRIPE_EVENTS.has(event.type)) return { kind: 'ignored-type' };
       if (event.type.startsWith('checkout.session.')) return grantCheckout(deps, event);
       if (event.type === 'charge.refunded') return handleRefund(deps, event);
+      if (event.type === 'charge.refund.updated') return handleRefundUpdate(deps, event);
       return handleDispute(deps, event);
     }),
 

@@ -29,7 +29,7 @@ export async function insertPurchase(
 export function listPurchasesOfUser(db: Executor, userId: string) {
   return db
     .selectFrom('purchases')
-    .select(['planName', 'provider', 'createdAt', 'expiresAt', 'revokedAt'])
+    .select(['planName', 'provider', 'createdAt', 'expiresAt', 'revokedAt', 'revokedReason'])
     .where('userId', '=', userId)
     .orderBy('createdAt', 'desc')
     .execute();

@@ -3,6 +3,7 @@
 // ('member.timeline'): it names his sign-ins, devices and addresses, whether or not his story
 // was opened first.
 import {
+  formatMoney,
   supportDeskMessages,
   type TimelineItem,
   type TimelineKind,
@@ -71,16 +72,9 @@ export async function readMemberTimeline(
   };
 }
 
-function money(cents: string | null, currency: string | null): string {
-  const amount = Number(cents ?? 0) / 100;
-  try {
-    return new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency: (currency ?? 'usd').toUpperCase(),
-    }).format(amount);
-  } catch {
-    return `${amount.toFixed(2)} ${currency ?? ''}`.trim();
-  }
+/** An amount the timeline's SQL gives as text, in minor units of its currency. */
+function money(minorUnits: string | null, currency: string | null): string {
+  return formatMoney(Number(minorUnits ?? 0), currency ?? 'usd');
 }
 
 const PROVIDER_NAMES: Record<string, string> = { Stripe: 'Stripe', Apple: 'the App Store' };

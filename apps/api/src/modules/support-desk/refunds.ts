@@ -2,7 +2,7 @@
 // touched here: Stripe's charge.refunded event takes them out (payments/payment-reversals.ts), as
 // for a refund made in Stripe's dashboard, so both ways end the same. Nothing is recorded unless
 // Stripe refunded: the audit row is written after its answer, in a transaction of its own.
-import { type Refund, type RefundRequest, supportDeskMessages } from '@kegel/contract';
+import { formatMoney, type Refund, type RefundRequest, supportDeskMessages } from '@kegel/contract';
 import Stripe from 'stripe';
 
 import { AppError, ProviderError } from '../../errors';
@@ -19,13 +19,6 @@ import {
 
 /** Stripe's refusals that mean "more than what is left": a refund raced ours, or came first. */
 const TOO_LARGE_CODES = ['amount_too_large', 'charge_already_refunded'];
-
-function formatMoney(cents: number, currency: string): string {
-  return new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: currency.toUpperCase(),
-  }).format(cents / 100);
-}
 
 export async function refundPurchase(
   deps: SupportDeskDependencies,

@@ -1,5 +1,11 @@
 // The member's own account as the web app shows it.
-import type { DataExport, Preferences, Profile, UpdatePreferencesRequest } from '@kegel/contract';
+import {
+  type DataExport,
+  fromMinorUnits,
+  type Preferences,
+  type Profile,
+  type UpdatePreferencesRequest,
+} from '@kegel/contract';
 import type { Kysely } from 'kysely';
 
 import type { Database } from '../../db/schema';
@@ -50,6 +56,29 @@ function exportedPasskey(passkey: PasskeyRow): DataExport['passkeys'][number] {
     createdAt: passkey.createdAt.toISOString(),
     lastUsedAt: iso(passkey.lastUsedAt),
     transports: passkey.transports,
+  };
+}
+
+type PurchaseRow = NonNullable<
+  Awaited<ReturnType<typeof exportRepo.readMemberData>>
+>['purchases'][number];
+
+/** A purchase as the export shows it: amounts in whole units of its currency (¥1200, $9.99). */
+function exportedPurchase(purchase: PurchaseRow): DataExport['purchases'][number] {
+  return {
+    plan: purchase.planName,
+    provider: purchase.provider,
+    environment: purchase.environment,
+    amount: fromMinorUnits(purchase.amountCents, purchase.currency),
+    currency: purchase.currency,
+    purchasedAt: purchase.createdAt.toISOString(),
+    startsAt: purchase.startsAt.toISOString(),
+    expiresAt: purchase.expiresAt.toISOString(),
+    refundedAt: iso(purchase.revokedAt),
+    refundedAmount:
+      purchase.amountRefundedCents === null
+        ? null
+        : fromMinorUnits(purchase.amountRefundedCents, purchase.currency),
   };
 }
 
@@ -110,19 +139,7 @@ export function createUsersService(deps: { db: Kysely<Database> }) {
           device: session.deviceLabel,
           method: session.signInMethod,
         })),
-        purchases: data.purchases.map((purchase) => ({
-          plan: purchase.planName,
-          provider: purchase.provider,
-          environment: purchase.environment,
-          amount: purchase.amountCents / 100,
-          currency: purchase.currency,
-          purchasedAt: purchase.createdAt.toISOString(),
-          startsAt: purchase.startsAt.toISOString(),
-          expiresAt: purchase.expiresAt.toISOString(),
-          refundedAt: iso(purchase.revokedAt),
-          refundedAmount:
-            purchase.amountRefundedCents === null ? null : purchase.amountRefundedCents / 100,
-        })),
+        purchases: data.purchases.map(exportedPurchase),
         appStoreSubscriptions: data.appStoreSubscriptions.map((subscription) => ({
           originalTransactionId: subscription.originalTransactionId,
           productId: subscription.productId,

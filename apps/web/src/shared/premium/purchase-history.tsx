@@ -99,8 +99,12 @@ export function PurchaseHistory({
                   <span key="name" className={styles.packageName}>
                     {item.name}
                     <span className={styles.refundedLabel}>
-                      {/* A grant the support team removed, or a refund. */}
-                      {item.provider === 'Support' ? 'Removed' : 'Refunded'}
+                      {/* A grant the support team removed, a chargeback, or a refund. */}
+                      {item.provider === 'Support'
+                        ? 'Removed'
+                        : item.refundKind === 'chargeback'
+                          ? 'Charged back'
+                          : 'Refunded'}
                     </span>
                   </span>
                 ) : (

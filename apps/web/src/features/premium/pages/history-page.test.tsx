@@ -80,3 +80,39 @@ describe('/dashboard/history, days granted by the support team', () => {
     expect(within(purchases).queryByText('Refunded')).toBeNull();
   });
 });
+
+describe('/dashboard/history, a charged-back purchase', () => {
+  it('is labelled Charged back, not Refunded', async () => {
+    const inAMonth = new Date(Date.now() + 30 * DAY_MS).toISOString();
+    signInAs({ subscriptionEndDate: null });
+    fakeApi.on('listPurchases', {
+      body: {
+        data: [
+          {
+            name: '1 Month',
+            provider: 'Stripe',
+            createdAt: new Date().toISOString(),
+            expiresAt: inAMonth,
+            refundedAt: new Date().toISOString(),
+            refundKind: 'chargeback',
+          },
+          {
+            name: '1 Week',
+            provider: 'Stripe',
+            createdAt: new Date(Date.now() - DAY_MS).toISOString(),
+            expiresAt: inAMonth,
+            refundedAt: new Date().toISOString(),
+            refundKind: 'refund',
+          },
+        ],
+      },
+    });
+    renderApp('/dashboard/history');
+
+    const purchases = await screen.findByRole('table', { name: 'Purchases' });
+    const [, chargedBack, refunded] = within(purchases).getAllByRole('row');
+    expect(within(chargedBack!).getByText('Charged back')).toBeVisible();
+    expect(within(chargedBack!).queryByText('Refunded')).toBeNull();
+    expect(within(refunded!).getByText('Refunded')).toBeVisible();
+  });
+});

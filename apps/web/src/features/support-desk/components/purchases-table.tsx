@@ -1,5 +1,6 @@
 import {
   APPLE_REFUND_URL,
+  formatMoney,
   type MemberPurchase,
   type OperatorRole,
   supportDeskMessages,
@@ -8,7 +9,6 @@ import { Fragment, useState } from 'react';
 
 import { formatShortDate } from '../../../shared/format/dates';
 import { Button } from '../../../shared/ui/button';
-import { formatMoney } from '../money';
 import styles from './desk.module.css';
 import { ReasonForm } from './reason-form';
 import { RefundForm } from './refund-form';

@@ -1,32 +1,48 @@
-import { type MemberPurchase, ReasonRequestSchema, supportDeskMessages } from '@kegel/contract';
-import { useState } from 'react';
+import {
+  formatMoney,
+  type MemberPurchase,
+  minorUnitDigits,
+  ReasonRequestSchema,
+  supportDeskMessages,
+  toMinorUnits,
+} from '@kegel/contract';
+import { useMemo, useState } from 'react';
 import { z } from 'zod/mini';
 
 import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { Button } from '../../../shared/ui/button';
 import { TextInput } from '../../../shared/ui/text-input';
 import { useRefundPurchase } from '../api';
-import { formatMoney } from '../money';
 import { showRefusalOnField } from '../server-refusals';
 import { ConfirmStep } from './confirm-step';
 import styles from './desk.module.css';
 
-const AMOUNT_FORMAT =
-  'Type the amount in dollars (4.99), or leave it empty to refund all that is left';
+/** What the amount is typed in: "dollars" for US dollars, else the currency's code. */
+function unitName(currency: string): string {
+  return currency.toLowerCase() === 'usd' ? 'dollars' : currency.toUpperCase();
+}
 
-/** The refund as the operator types it: dollars, which the API takes as cents. */
-const RefundFormSchema = z.object({
-  amount: z.string().check(
-    z.trim(),
-    z.regex(/^(\d+(\.\d{1,2})?)?$/, AMOUNT_FORMAT),
-    z.refine((amount) => amount === '' || Number(amount) > 0, AMOUNT_FORMAT),
-  ),
-  reason: ReasonRequestSchema.shape.reason,
-});
+/**
+ * The refund as the operator types it: whole units of the purchase's currency with at most its
+ * decimals (4.99 dollars, 500 yen, 4.990 dinars), which the API takes in minor units.
+ */
+function refundFormSchema(currency: string) {
+  const digits = minorUnitDigits(currency);
+  const format = `Type the amount in ${unitName(currency)} (${(4.99).toFixed(digits)}), or leave it empty to refund all that is left`;
+  const decimals = digits === 0 ? '' : `(\\.\\d{1,${digits}})?`;
+  return z.object({
+    amount: z.string().check(
+      z.trim(),
+      z.regex(new RegExp(`^(\\d+${decimals})?$`), format),
+      z.refine((amount) => amount === '' || Number(amount) > 0, format),
+    ),
+    reason: ReasonRequestSchema.shape.reason,
+  });
+}
 
-/** "4.99" is 499 cents; empty is all that is left. */
-function centsOf(amount: string): number | undefined {
-  return amount === '' ? undefined : Math.round(Number(amount) * 100);
+/** "4.99" dollars is 499; empty is all that is left. */
+function minorUnitsOf(amount: string, currency: string): number | undefined {
+  return amount === '' ? undefined : toMinorUnits(Number(amount), currency);
 }
 
 /** Refund a Stripe purchase, whole or in part (admin only): amount, reason, then confirm. */
@@ -39,7 +55,8 @@ export function RefundForm({
   purchase: MemberPurchase;
   onDone: () => void;
 }): React.JSX.Element {
-  const { form, field } = useContractForm(RefundFormSchema, { amount: '', reason: '' });
+  const schema = useMemo(() => refundFormSchema(purchase.currency), [purchase.currency]);
+  const { form, field } = useContractForm(schema, { amount: '', reason: '' });
   const [request, setRequest] = useState<{ amountCents?: number; reason: string } | null>(null);
   const refund = useRefundPurchase(memberId, {
     showOnField: (error) => {
@@ -59,12 +76,12 @@ export function RefundForm({
       noValidate
       aria-label={`Refund ${purchase.name}`}
       onSubmit={form.handleSubmit(({ amount, reason }) =>
-        setRequest({ amountCents: centsOf(amount), reason }),
+        setRequest({ amountCents: minorUnitsOf(amount, purchase.currency), reason }),
       )}
     >
       <div className={styles.inlineFields}>
         <TextInput
-          label="Amount in dollars (optional)"
+          label={`Amount in ${unitName(purchase.currency)} (optional)`}
           hint={`Empty: all that is left, ${formatMoney(leftCents, purchase.currency)}.`}
           inputMode="decimal"
           readOnly={request !== null}

@@ -224,6 +224,50 @@ describe('/ops/members/:id for an admin', () => {
     });
   });
 
+  it('shows and refunds a purchase in yen, and shows one in dinars with three decimals', async () => {
+    signInAsOperator('admin');
+    const base = story();
+    const [stripe, , apple] = base.purchases;
+    fakeApi.on('getMember', {
+      body: {
+        ...base,
+        purchases: [
+          { ...stripe!, amountCents: 1200, currency: 'jpy', refundedCents: 200 },
+          { ...apple!, amountCents: 2750, currency: 'kwd' },
+        ],
+      },
+    });
+    fakeApi.on('getMemberTimeline', { body: { data: [timelineItem(1)], nextCursor: null } });
+    fakeApi.on('refundPurchase', {
+      body: { id: 're_1', amountCents: 500, currency: 'jpy', status: 'succeeded' },
+    });
+    const { user } = renderApp(`/ops/members/${MEMBER_ID}`);
+    const purchases = await screen.findByRole('table', { name: 'Purchases' });
+    expect(within(purchases).getByText('¥1,200')).toBeVisible();
+    expect(within(purchases).getByText('¥200')).toBeVisible();
+    expect(within(purchases).getByText(/^KWD\s2\.750$/)).toBeVisible();
+
+    await user.click(within(purchases).getByRole('button', { name: 'Refund' }));
+    const form = screen.getByRole('form', { name: 'Refund 1 Month' });
+    expect(form).toHaveTextContent('Empty: all that is left, ¥1,000.');
+    const amount = within(form).getByLabelText('Amount in JPY (optional)');
+    await user.type(amount, '4.99');
+    await user.type(within(form).getByLabelText('Reason'), 'goodwill');
+    await user.click(within(form).getByRole('button', { name: 'Refund' }));
+    // A yen has no decimals.
+    expect(await within(form).findByText(/Type the amount in JPY \(5\)/)).toBeVisible();
+    await user.clear(amount);
+    await user.type(amount, '500');
+    await user.click(within(form).getByRole('button', { name: 'Refund' }));
+    const confirm = within(form).getByRole('alertdialog');
+    expect(confirm).toHaveTextContent('Refund ¥500 of 1 Month through Stripe?');
+    await user.click(within(confirm).getByRole('button', { name: 'Yes, refund' }));
+    expect(await findToast('Refund sent to Stripe')).toBeVisible();
+    expect(fakeApi.requestsTo('refundPurchase')[0]).toMatchObject({
+      body: { amountCents: 500, reason: 'goodwill' },
+    });
+  });
+
   it('removes a grant of the support team with a reason', async () => {
     const { user } = openMember('admin');
     fakeApi.on('removeGrant', { body: { subscriptionEndDate: inDays(27) } });
