@@ -59,6 +59,7 @@ import {
   sendText,
   serveRoutes,
 } from './route-table';
+import { passTheClock } from './app-store-clock';
 
 export type AppStoreEnvironment = 'Sandbox' | 'Production';
 
@@ -150,6 +151,8 @@ export interface AppStoreSandbox {
   reverseRefund(originalTransactionId: string, options?: ActionOptions): Promise<string>;
   /** REVOKE: Family Sharing no longer grants it (inAppOwnershipType FAMILY_SHARED, revocationDate). */
   revoke(originalTransactionId: string, options?: ActionOptions): Promise<string>;
+  /** Renewals and expiries the clock passed (app-store-clock.ts); their notifications, in order. */
+  clockMoved(): Promise<string[]>;
   /** TEST: a notification without a transaction, as App Store Connect's "Request a Test Notification". */
   test(options?: { environment?: AppStoreEnvironment; deliver?: boolean }): Promise<string>;
   close(): Promise<void>;
@@ -1057,6 +1060,8 @@ ${postButton('/dev/test', 'Send a TEST notification', 'Send a TEST notification'
     refund,
     reverseRefund,
     revoke,
+    clockMoved: () =>
+      passTheClock(subscriptions.values(), { renew, expire, expireGracePeriod }, Date.now()),
     test,
     async close() {
       for (const timer of pendingDeliveries) clearTimeout(timer);

@@ -226,6 +226,9 @@ function startBackgroundJobs(
     log: api.log,
   });
   customerDeletionRetries.start();
+  // Outside production, a move of the development clock runs each job at once (plugins/dev-clock.ts).
+  api.devClock?.onMoved(() => sessionPruning.pruneOnce());
+  api.devClock?.onMoved(() => stripeCustomers.retryCustomerDeletions());
   api.addHook('onClose', async () => {
     sessionPruning.stop();
     customerDeletionRetries.stop();
