@@ -8,6 +8,12 @@ import type { Config } from '../config';
 import { advanceDevClockOffsetMs, readDevClockOffsetMs } from '../db/dev-clock';
 import { clockOffsetMs, setClockOffsetMs } from '../dev-clock/shifted-date';
 
+/**
+ * The cookie that tells the web app how far the clock moved, so that the browser's premium dates
+ * and token renewals follow the server (apps/web/src/shared/http/dev-clock.ts reads it).
+ */
+export const DEV_CLOCK_COOKIE = 'kegel_dev_clock_ms';
+
 /** Runs once the clock has moved; awaited in the order registered (sandboxes before jobs). */
 export type ClockMovedListener = (now: Date) => unknown;
 
@@ -69,6 +75,15 @@ export const devClockPlugin = fp<{ config: Pick<Config, 'environment' | 'databas
     app.decorate('devClock', devClock);
     const { devClockRoutes } = await import('../dev-clock/dev-clock-routes');
     await app.register(devClockRoutes, { clock: devClock });
+    app.addHook('onSend', async function tellTheBrowser(request, reply) {
+      const offset = clockOffsetMs();
+      // Only when there is something to say: an unmoved clock adds no header to any answer.
+      if (offset === 0 && !request.headers.cookie?.includes(`${DEV_CLOCK_COOKIE}=`)) return;
+      reply.header(
+        'set-cookie',
+        `${DEV_CLOCK_COOKIE}=${offset}; Path=/; SameSite=Strict${offset === 0 ? '; Max-Age=0' : ''}`,
+      );
+    });
     // The clock is the process's: a test's next server starts on real time.
     app.addHook('onClose', async () => {
       await moving;

@@ -65,6 +65,11 @@ describe.each(testDatabaseKinds)('the development clock on $name', (kind) => {
     expect(new Date()).toBeInstanceOf(Date);
     expect(new Date(0).toISOString()).toBe('1970-01-01T00:00:00.000Z');
     expect(typeof Date()).toBe('string');
+    // The web app reads the move from a cookie on every answer, its pages' included.
+    const health = await server.app.inject({ method: 'GET', url: '/api/health' });
+    expect(health.headers['set-cookie']).toMatch(
+      /^kegel_dev_clock_ms=\d{7,}; Path=\/; SameSite=Strict$/,
+    );
   });
 
   it('refuses a clock moved backwards or by nothing', async () => {
