@@ -955,6 +955,7 @@ export async function startAppStoreSandbox(
       'App Store sandbox — subscriptions',
       `<div class="card">${BADGE}<h1>App Store sandbox — subscriptions</h1>
 <p class="hint">Each button changes the subscription as the App Store would and delivers the signed App Store Server Notification (V2) it would send. An action Apple takes at the end of a period (a failed renewal, an expiry) ends the period now.</p>
+<p class="hint">To let periods pass (renewals, expiries, grace periods ending), move the server's <a href="${escapeHtml(serverPage('/dev/clock'))}">development clock</a>.</p>
 <h2>Subscribe</h2>
 <form class="subscribe" method="post" action="/dev/subscribe">
 <div class="row"><div><label for="email">Member email</label><input id="email" name="email" type="email" required autocomplete="off" placeholder="member@example.com"></div>
@@ -968,6 +969,15 @@ export async function startAppStoreSandbox(
 ${postButton('/dev/test', 'Send a TEST notification', 'Send a TEST notification')}</div>`,
       'wide',
     );
+  }
+
+  /** A page of the server this sandbox notifies (its /dev/clock). */
+  function serverPage(path: string): string {
+    const url =
+      typeof options.notificationUrl === 'function'
+        ? options.notificationUrl()
+        : options.notificationUrl;
+    return `${new URL(url).origin}${path}`;
   }
 
   function showDevPage({ response }: Exchange): void {

@@ -127,6 +127,10 @@ describe.each(testDatabaseKinds)('the development clock on $name', (kind) => {
     expect(submitted.statusCode).toBe(303);
     expect(submitted.headers.location).toBe('/dev/clock');
     expect((await serverNow()) - before).toBeGreaterThanOrEqual(3 * HOUR * 1000);
+    // The App Store sandbox's page leads to it (its periods pass with it).
+    const port = (server.app.server.address() as { port: number }).port;
+    const sandboxPage = await (await fetch(server.app.appStoreSandbox!.devUrl)).text();
+    expect(sandboxPage).toContain(`href="http://127.0.0.1:${port}/dev/clock"`);
   });
 
   it('ends a 1-week pass 8 days later: premium inactive in the profile and the subscriptions list', async () => {
