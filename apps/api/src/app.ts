@@ -21,6 +21,7 @@ import { findSignedInAccount } from './modules/auth/service';
 import { apiDocsPlugin } from './plugins/api-docs';
 import { authenticatePlugin } from './plugins/authenticate';
 import { databasePlugin } from './plugins/database';
+import { devClockPlugin } from './plugins/dev-clock';
 import { errorHandlerPlugin } from './plugins/error-handler';
 import { identityPlugin } from './plugins/identity';
 import { jsonBodyPlugin } from './plugins/json-body';
@@ -104,6 +105,8 @@ export async function buildApp(
   // First among the outside worlds, so that it times every request and the others can report.
   await app.register(metricsPlugin, { config });
   await app.register(databasePlugin, { config: config.database });
+  // Before the sandboxes and jobs, which listen to it; null in production.
+  await app.register(devClockPlugin, { config });
   await app.register(mailPlugin, { config, timing: options.mail });
   await app.register(paymentsPlugin, { config });
   await app.register(appStorePlugin, {

@@ -232,8 +232,12 @@ const EnvSchema = z.object({
   ),
 });
 
-export type DatabaseConfig =
-  { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
+export type DatabaseConfig = (
+  { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string }
+) & {
+  /** Outside production: `now()` reads the development clock (db/dev-clock.ts). */
+  devClock?: boolean;
+};
 
 export interface Config {
   environment: 'development' | 'production' | 'test';
@@ -467,6 +471,8 @@ export function loadConfig(env: Environment = process.env): Config {
   const database: DatabaseConfig = values.DATABASE_URL
     ? { kind: 'postgres', url: values.DATABASE_URL }
     : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') };
+  // The development clock (POST /dev/clock) is never in production: no schema, no search_path.
+  if (values.NODE_ENV !== 'production') database.devClock = true;
 
   return {
     environment: values.NODE_ENV,

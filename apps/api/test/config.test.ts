@@ -37,7 +37,11 @@ describe('loadConfig', () => {
     expect(config.port).toBe(3000);
     expect(config.host).toBe('localhost');
     expect(config.publicUrl).toBe('http://localhost:3000');
-    expect(config.database).toEqual({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') });
+    expect(config.database).toEqual({
+      kind: 'pglite',
+      dataDir: path.join(dataDir, 'pglite'),
+      devClock: true,
+    });
   });
 
   it('uses PostgreSQL when DATABASE_URL is set', () => {
@@ -45,7 +49,11 @@ describe('loadConfig', () => {
       DATA_DIR: freshDataDir(),
       DATABASE_URL: 'postgres://u:p@db:5432/kegel',
     });
-    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u:p@db:5432/kegel' });
+    expect(config.database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u:p@db:5432/kegel',
+      devClock: true,
+    });
   });
 
   it('names PORT when it is not a port number', () => {

@@ -40,6 +40,8 @@ const OWNERS: Record<string, string> = {
   schema_migrations: 'db',
   job_leases: 'jobs',
   app_store_history_cursors: 'modules/app-store',
+  // The development clock's one row (schema dev_clock, never in production).
+  dev_clock: 'db',
 };
 
 const WRITES = [

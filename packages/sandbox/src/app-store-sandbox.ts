@@ -60,6 +60,7 @@ import {
   sendText,
   serveRoutes,
 } from './route-table';
+import { passTheClock } from './app-store-clock';
 
 export type AppStoreEnvironment = 'Sandbox' | 'Production';
 
@@ -151,6 +152,8 @@ export interface AppStoreSandbox {
   reverseRefund(originalTransactionId: string, options?: ActionOptions): Promise<string>;
   /** REVOKE: Family Sharing no longer grants it (inAppOwnershipType FAMILY_SHARED, revocationDate). */
   revoke(originalTransactionId: string, options?: ActionOptions): Promise<string>;
+  /** Renewals and expiries the clock passed (app-store-clock.ts); their notifications, in order. */
+  clockMoved(): Promise<string[]>;
   /** TEST: a notification without a transaction, as App Store Connect's "Request a Test Notification". */
   test(options?: { environment?: AppStoreEnvironment; deliver?: boolean }): Promise<string>;
   /** `count` Get Notification History calls answer 500, after `after` (app-store-notification-history.ts). */
@@ -966,6 +969,7 @@ export async function startAppStoreSandbox(
       'App Store sandbox — subscriptions',
       `<div class="card">${BADGE}<h1>App Store sandbox — subscriptions</h1>
 <p class="hint">Each button changes the subscription as the App Store would and delivers the signed App Store Server Notification (V2) it would send. An action Apple takes at the end of a period (a failed renewal, an expiry) ends the period now.</p>
+<p class="hint">To let periods pass (renewals, expiries, grace periods ending), move the server's <a href="${escapeHtml(serverPage('/dev/clock'))}">development clock</a>.</p>
 <h2>Subscribe</h2>
 <form class="subscribe" method="post" action="/dev/subscribe">
 <div class="row"><div><label for="email">Member email</label><input id="email" name="email" type="email" required autocomplete="off" placeholder="member@example.com"></div>
@@ -980,6 +984,15 @@ export async function startAppStoreSandbox(
 ${postButton('/dev/test', 'Send a TEST notification', 'Send a TEST notification')}</div>`,
       'wide',
     );
+  }
+
+  /** A page of the server this sandbox notifies (its /dev/clock). */
+  function serverPage(path: string): string {
+    const url =
+      typeof options.notificationUrl === 'function'
+        ? options.notificationUrl()
+        : options.notificationUrl;
+    return `${new URL(url).origin}${path}`;
   }
 
   function showDevPage({ response }: Exchange): void {
@@ -1073,6 +1086,8 @@ ${postButton('/dev/test', 'Send a TEST notification', 'Send a TEST notification'
     refund,
     reverseRefund,
     revoke,
+    clockMoved: () =>
+      passTheClock(subscriptions.values(), { renew, expire, expireGracePeriod }, Date.now()),
     test,
     failNotificationHistoryRequests: (count, failOptions) =>
       history.failRequests(count, failOptions),

@@ -1064,9 +1064,17 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
       'Stripe sandbox — payments',
       `<div class="card">${BADGE}<h1>Stripe sandbox — payments</h1>
 <p class="hint">Payments made on this sandbox's checkout pages, newest first. A refund here goes through the same code as <code>POST /v1/refunds</code>; refunds and disputes deliver the signed events Stripe would (<code>charge.refunded</code>, <code>refund.created</code>, <code>charge.dispute.created</code>, <code>charge.dispute.closed</code>).</p>
+<p class="hint">Event times follow the server's <a href="${escapeHtml(serverPage('/dev/clock'))}">development clock</a>.</p>
 <div class="scroll"><table><thead><tr><th>Date</th><th>Customer</th><th>Item</th><th>Amount</th><th>Refunded</th><th>Dispute</th><th>Actions</th></tr></thead><tbody>${rows || '<tr><td colspan="7">No payments yet.</td></tr>'}</tbody></table></div></div>`,
       'wide',
     );
+  }
+
+  /** A page of the server this sandbox delivers to (its /dev/clock). */
+  function serverPage(path: string): string {
+    const url =
+      typeof options.webhookUrl === 'function' ? options.webhookUrl() : options.webhookUrl;
+    return `${new URL(url).origin}${path}`;
   }
 
   function showDevPage({ response }: Exchange): void {

@@ -4,6 +4,7 @@ import pg from 'pg';
 
 import { type DatabaseConfig, redactDatabaseUrl } from '../config';
 import { lockDataDir } from './data-dir-lock';
+import { DEV_CLOCK_SEARCH_PATH, installDevClock } from './dev-clock';
 import { runMigrations } from './migrate';
 import { PGliteDialect } from './pglite-dialect';
 import { holdsPgliteDatabase, initialisePgliteDirectory, PGLITE_OPTIONS } from './pglite-init';
@@ -88,7 +89,9 @@ export async function openDatabase(
   /** Tests of a migration stop before it (`through` the one before), to build what it meets. */
   migrations: { through?: string } = {},
 ): Promise<DatabaseHandle> {
-  const { db, release, target } = await connect(config);
+  const connection = await connect(config);
+  const { release, target } = connection;
+  let { db } = connection;
   try {
     await sql`select 1`.execute(db);
   } catch (error) {
@@ -99,6 +102,8 @@ export async function openDatabase(
   let appliedMigrations: string[];
   try {
     appliedMigrations = await runMigrations(db, migrations);
+    // After the migrations: their `default now()` stays bound to the real pg_catalog.now.
+    if (config.devClock) db = await readTheDevClock(db, config);
   } catch (error) {
     await db.destroy().catch(() => {});
     release();
@@ -113,6 +118,23 @@ export async function openDatabase(
       release();
     },
   };
+}
+
+/**
+ * Outside production: the development clock's schema, and connections whose `now()` is it
+ * (db/dev-clock.ts). PostgreSQL's pool is replaced by one whose connections start with the
+ * search_path. PGlite keeps its path: it runs in this process and its clock is JavaScript's
+ * `Date.now()` (Emscripten's), which the development clock already moves; the schema only keeps
+ * the offset across restarts there.
+ */
+async function readTheDevClock(
+  db: Kysely<Database>,
+  config: DatabaseConfig,
+): Promise<Kysely<Database>> {
+  await installDevClock(db);
+  if (config.kind === 'pglite') return db;
+  await db.destroy();
+  return postgresDatabase(config.url, DEV_CLOCK_SEARCH_PATH);
 }
 
 /**
@@ -133,23 +155,9 @@ class PreparingClient extends pg.Client {
 async function connect(
   config: DatabaseConfig,
 ): Promise<{ db: Kysely<Database>; release: () => void; target: string }> {
-  const plugins = [new CamelCasePlugin()];
   if (config.kind === 'postgres') {
-    const pool = new pg.Pool({
-      Client: PreparingClient as typeof pg.Client,
-      connectionString: config.url,
-      max: 10,
-      connectionTimeoutMillis: 5000,
-      idleTimeoutMillis: 30_000,
-    });
-    // An idle client that loses its server must not crash the process; the pool replaces it.
-    pool.on('error', () => {});
-    // Nor one that loses it while checked out: the pool listens only to idle clients, and an
-    // 'error' nobody listens to ends the process. The query in flight fails by itself (answered
-    // 503, see isDatabaseUnreachable) and the pool drops the broken client when it is released.
-    pool.on('connect', (client) => client.on('error', () => {}));
     return {
-      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins }),
+      db: postgresDatabase(config.url),
       release: () => {},
       target: redactDatabaseUrl(config.url),
     };
@@ -161,7 +169,10 @@ async function connect(
     if (!holdsPgliteDatabase(config.dataDir)) await initialisePgliteDirectory(config.dataDir);
     // A smaller buffer pool than PostgreSQL's default (pglite-init.ts says why).
     const pglite = await PGlite.create(config.dataDir, PGLITE_OPTIONS);
-    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins });
+    const db = new Kysely<Database>({
+      dialect: new PGliteDialect(pglite),
+      plugins: [new CamelCasePlugin()],
+    });
     return {
       db,
       release: unlock,
@@ -171,6 +182,28 @@ async function connect(
     unlock();
     throw error;
   }
+}
+
+/** A pool on PostgreSQL; `searchPath` is set on each connection as it opens. */
+function postgresDatabase(url: string, searchPath?: string): Kysely<Database> {
+  const pool = new pg.Pool({
+    Client: PreparingClient as typeof pg.Client,
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+    ...(searchPath ? { options: `-c search_path=${searchPath}` } : {}),
+  });
+  // An idle client that loses its server must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  // Nor one that loses it while checked out: the pool listens only to idle clients, and an
+  // 'error' nobody listens to ends the process. The query in flight fails by itself (answered
+  // 503, see isDatabaseUnreachable) and the pool drops the broken client when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: [new CamelCasePlugin()],
+  });
 }
 
 async function isAnswering(db: Kysely<Database>, timeoutMs: number): Promise<boolean> {

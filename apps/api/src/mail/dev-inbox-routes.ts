@@ -42,7 +42,7 @@ export const devInboxRoutes: FastifyPluginAsync<{ inbox: SmtpInbox }> =
         .header('content-security-policy', INBOX_POLICY)
         .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Local inbox</title>
 <style>${INBOX_STYLE}</style></head>
-<body><h1>Local inbox</h1><p>Mail the server sent while no SMTP_URL is configured (kept in memory, newest first).</p>
+<body><h1>Local inbox</h1><p>Mail the server sent while no SMTP_URL is configured (kept in memory, newest first). Mail that waits for a day: move the <a href="/dev/clock">development clock</a>.</p>
 <table><thead><tr><th>Received (UTC)</th><th>To</th><th>Subject</th></tr></thead><tbody>${rows || '<tr><td colspan="3">No mail yet.</td></tr>'}</tbody></table></body></html>`);
     });
 

@@ -237,6 +237,12 @@ function startBackgroundJobs(
     log: api.log,
   });
   notificationRecovery.start();
+  // Outside production, a move of the development clock runs each job at once (plugins/dev-clock.ts).
+  api.devClock?.onMoved(() => sessionPruning.pruneOnce());
+  api.devClock?.onMoved(() => stripeCustomers.retryCustomerDeletions());
+  api.devClock?.onMoved(async () => {
+    await notificationRecovery.runOnce();
+  });
   api.addHook('onClose', async () => {
     sessionPruning.stop();
     customerDeletionRetries.stop();

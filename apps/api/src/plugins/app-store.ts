@@ -185,6 +185,8 @@ export const appStorePlugin = fp<{
     app.decorate('appStore', verifier);
     app.decorate('appStoreServerApi', serverApi);
     app.decorate('appStoreSandbox', sandbox ?? null);
+    // As Stripe's test clocks: periods the development clock passed renew or expire.
+    if (sandbox) app.devClock?.onMoved(() => sandbox.clockMoved());
     app.addHook('onClose', async () => {
       await sandbox?.close();
     });

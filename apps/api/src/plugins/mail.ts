@@ -57,11 +57,13 @@ export const mailPlugin = fp<MailPluginOptions>(
       await app.register(devInboxRoutes, { inbox: localInbox });
     }
 
+    // Mail held back for a later retry is looked at again once the development clock moves.
+    app.devClock?.onMoved(() => outbox.wake());
     app.addHook('onReady', async () => outbox.start());
     app.addHook('onClose', async () => {
       await outbox.stop();
       await localInbox?.close();
     });
   },
-  { name: 'mail', dependencies: ['database', 'metrics'] },
+  { name: 'mail', dependencies: ['database', 'metrics', 'dev-clock'] },
 );

@@ -145,7 +145,8 @@ async function errorFrom(response: Response): Promise<ApiError> {
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
-  const now = options.now ?? Date.now;
+  // Read at each call: the development clock may replace the global Date (dev-clock.ts).
+  const now = options.now ?? (() => Date.now());
   let refreshInFlight: Promise<RenewalOutcome> | null = null;
 
   /** One try of a renewal: its outcome, or `again` with the server's Retry-After (0: none). */

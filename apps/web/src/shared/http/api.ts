@@ -1,5 +1,6 @@
 import { env } from '../../config/env';
 import { createApiClient } from './api-client';
+import { followServerClock } from './dev-clock';
 import {
   ACCESS_TOKEN_KEY,
   createMemoryStorage,
@@ -31,8 +32,17 @@ export function setRenewalFailedHandler(handler: (message: string) => void): voi
   renewalFailedHandler = handler;
 }
 
+// Before the first call: the page's own answer may have said the development clock moved.
+if (isBrowser) followServerClock();
+
 export const api = createApiClient({
   baseUrl: env.apiBaseUrl,
+  // Each answer may say the development clock moved (dev-clock.ts); production's never do.
+  fetch: async (input, init) => {
+    const response = await fetch(input, init);
+    if (isBrowser) followServerClock();
+    return response;
+  },
   tokens: tokenStore,
   onUnauthorized: () => unauthorizedHandler(),
   onRenewalFailed: (message) => renewalFailedHandler(message),

@@ -1,0 +1,32 @@
+// The development clock, as the browser follows it: outside production the server moves its own
+// time forward (POST /dev/clock, docs/testing.md) and says by how much in a cookie on each
+// answer, the page's own included (apps/api/src/plugins/dev-clock.ts). The app then reads
+// "now" from the same moved clock: premium shows as ended when the server says it ended, and
+// an access token the server sees expired is renewed before it is sent. Without the cookie (in
+// production, always) nothing here changes anything.
+const COOKIE = /(?:^|;\s*)kegel_dev_clock_ms=(\d+)/;
+
+const RealDate = Date;
+let offsetMs = 0;
+
+/** The global Date while the clock is moved: real dates, with "now" shifted (as on the server). */
+function ShiftedDate(this: unknown, ...args: unknown[]): unknown {
+  if (!new.target) return new RealDate(RealDate.now() + offsetMs).toString();
+  const now = args.length === 0 ? [RealDate.now() + offsetMs] : args;
+  return Reflect.construct(RealDate, now, new.target as typeof RealDate);
+}
+ShiftedDate.prototype = RealDate.prototype;
+ShiftedDate.now = (): number => RealDate.now() + offsetMs;
+ShiftedDate.parse = RealDate.parse;
+ShiftedDate.UTC = RealDate.UTC;
+
+/** Reads the cookie and moves this page's clock to match; cheap enough for every answer. */
+export function followServerClock(
+  cookie: string = typeof document === 'undefined' ? '' : document.cookie,
+): void {
+  const match = COOKIE.exec(cookie);
+  const next = match ? Number(match[1]) : 0;
+  if (next === offsetMs) return;
+  offsetMs = next;
+  globalThis.Date = (next === 0 ? RealDate : ShiftedDate) as DateConstructor;
+}
