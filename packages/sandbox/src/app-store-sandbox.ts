@@ -34,6 +34,11 @@ import type * as X509 from '@peculiar/x509';
 import 'reflect-metadata';
 
 import {
+  type ConsumptionReport,
+  type ConsumptionRequestReason,
+  createConsumptionDesk,
+} from './app-store-consumption';
+import {
   isValidBearerToken,
   makeServerApiKey,
   newOrderId,
@@ -152,6 +157,15 @@ export interface AppStoreSandbox {
   revoke(originalTransactionId: string, options?: ActionOptions): Promise<string>;
   /** TEST: a notification without a transaction, as App Store Connect's "Request a Test Notification". */
   test(options?: { environment?: AppStoreEnvironment; deliver?: boolean }): Promise<string>;
+  /** CONSUMPTION_REQUEST: the customer asked Apple to refund the latest transaction (app-store-consumption.ts). */
+  requestConsumption(
+    originalTransactionId: string,
+    options?: ActionOptions & { reason?: ConsumptionRequestReason },
+  ): Promise<string>;
+  /** The Send Consumption Information calls the sandbox accepted, oldest first. */
+  consumptionReports(): ConsumptionReport[];
+  /** The next `count` Send Consumption Information calls answer 500. */
+  failNextConsumptionCalls(count: number): void;
   close(): Promise<void>;
 }
 
@@ -461,6 +475,17 @@ export async function startAppStoreSandbox(
   let lastSignedDate = 0;
   const serverApiKey = makeServerApiKey();
   const orderIds = new Set<string>();
+  const consumption = createConsumptionDesk({
+    isAuthorized: (authorization) =>
+      isValidBearerToken(authorization, serverApiKey, options.bundleId),
+    // Every product of this sandbox is an auto-renewable subscription.
+    transactionType: (transactionId) =>
+      [...subscriptions.values()].some((each) =>
+        each.transactions.some((transaction) => transaction.transactionId === transactionId),
+      )
+        ? 'Auto-Renewable Subscription'
+        : undefined,
+  });
 
   // ---- Every endpoint of the sandbox, in one place: the development page and its forms ----
   /** A subscription's button: its path ends in `action`, and it takes that action on it. */
@@ -486,6 +511,9 @@ export async function startAppStoreSandbox(
     subscriptionButton('revoke', (id) => revoke(id)),
     // The App Store Server API.
     get('/inApps/v1/lookup/:orderId(.+)', lookUpOrder),
+    anyMethod('/inApps/v2/transactions/consumption/:transactionId(.+)', (exchange) =>
+      consumption.answer(exchange.request, exchange.response, exchange.param('transactionId')),
+    ),
     // Anything else under /dev is the development page's own 404.
     anyMethod('/dev', noSuchDevPage),
     anyMethod('/dev/*', noSuchDevPage),
@@ -651,9 +679,11 @@ export async function startAppStoreSandbox(
     environment: AppStoreEnvironment,
     signOptions: SignOptions,
     subscription?: Subscription,
+    extraData: object = {},
   ): SignedPayload {
     const signedDate = signingTime();
     const data = {
+      ...extraData,
       // Apple puts the app's id in Production notifications only.
       ...(environment === 'Production' && options.appAppleId !== undefined
         ? { appAppleId: options.appAppleId }
@@ -1058,6 +1088,20 @@ ${postButton('/dev/test', 'Send a TEST notification', 'Send a TEST notification'
     reverseRefund,
     revoke,
     test,
+    requestConsumption: (originalTransactionId, { reason, ...actionOptions } = {}) => {
+      const subscription = subscriptionOf(originalTransactionId);
+      const signedPayload = notification(
+        'CONSUMPTION_REQUEST',
+        undefined,
+        subscription.environment,
+        { untrusted: actionOptions.untrusted },
+        subscription,
+        { consumptionRequestReason: reason ?? 'UNINTENDED_PURCHASE' },
+      );
+      return send(signedPayload, actionOptions.deliver);
+    },
+    consumptionReports: () => consumption.reports(),
+    failNextConsumptionCalls: (count) => consumption.failNext(count),
     async close() {
       for (const timer of pendingDeliveries) clearTimeout(timer);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

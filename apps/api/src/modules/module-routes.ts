@@ -20,6 +20,7 @@ import {
   createStripeCustomerCleanUp,
   type StripeCustomerCleanUp,
 } from './account-deletion/stripe-customers';
+import { createConsumptionReports } from './app-store/consumption-reports';
 import { appStoreRoutes } from './app-store/routes';
 import { createAppStoreService } from './app-store/service';
 import { authRoutes, limitRequestsPerAddress } from './auth/routes';
@@ -62,7 +63,7 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
     signInsWaiting: services.authService.signInLoad().waiting,
   }));
   // Its own hashing threads end with it; a hasher handed in is its owner's to close.
-  startBackgroundJobs(api, services.stripeCustomers, passwordHasher ? undefined : hasher);
+  startBackgroundJobs(api, services.stripeCustomers, passwordHasher ? undefined : hasher, config);
   await registerRoutes(api, config, services, hasher);
 };
 
@@ -212,12 +213,13 @@ function checkoutLimits(config: Config) {
 
 /**
  * The jobs that run beside the requests (pruning expired sessions, retrying Stripe customer
- * deletions), stopped when the server closes; `ownHasher`, when given, is closed with them.
+ * deletions, answering Apple's refund requests), stopped when the server closes; `ownHasher`, when given, is closed with them.
  */
 function startBackgroundJobs(
   api: Api,
   stripeCustomers: StripeCustomerCleanUp,
   ownHasher: PasswordHasher | undefined,
+  config: Config,
 ): void {
   const sessionPruning = createSessionPruning({ db: api.database.db, log: api.log });
   sessionPruning.start();
@@ -226,9 +228,17 @@ function startBackgroundJobs(
     log: api.log,
   });
   customerDeletionRetries.start();
+  const consumptionReports = createConsumptionReports({
+    db: api.database.db,
+    serverApi: api.appStoreServerApi,
+    refundPreference: config.appleRefundPreference,
+    log: api.log,
+  });
+  consumptionReports.start();
   api.addHook('onClose', async () => {
     sessionPruning.stop();
     customerDeletionRetries.stop();
+    consumptionReports.stop();
     if (ownHasher) await ownHasher.close();
   });
 }
@@ -274,7 +284,11 @@ async function registerRoutes(
     countWebhook: api.metrics.countWebhook,
   });
   await api.register(appStoreRoutes, {
-    appStoreService: createAppStoreService({ db, verifier: api.appStore }),
+    appStoreService: createAppStoreService({
+      db,
+      verifier: api.appStore,
+      answersConsumptionRequests: api.appStoreServerApi !== null,
+    }),
   });
   await api.register(operatorStatusRoutes, { db });
   await api.register(supportDeskRoutes, {

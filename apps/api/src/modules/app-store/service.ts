@@ -20,6 +20,7 @@ import {
   type Notice,
   saveState,
 } from './member-transactions';
+import { oweConsumptionAnswer } from './consumption-reports';
 import * as repo from './repo';
 
 export const appStoreMessages = {
@@ -32,6 +33,8 @@ export interface AppStoreServiceDependencies {
   db: Kysely<Database>;
   /** Null when App Store support is off: every call answers 404. */
   verifier: AppStoreVerifier | null;
+  /** Whether Apple's refund requests are answered (an App Store Server API key is set). */
+  answersConsumptionRequests?: boolean;
 }
 
 export type AppStoreService = ReturnType<typeof createAppStoreService>;
@@ -120,6 +123,17 @@ async function receiveNotification(
     await usersRepo.lockUser(transaction, owner);
     if (subscription?.userId !== owner) await repo.bindSubscription(transaction, key, owner);
     await applyPending(transaction, key, owner);
+    if (notice.type === 'CONSUMPTION_REQUEST' && deps.answersConsumptionRequests && payment) {
+      await oweConsumptionAnswer(transaction, {
+        notificationUuid: notice.notificationUuid,
+        userId: owner,
+        environment: notice.environment,
+        transactionId: payment.transactionId ?? key.originalTransactionId,
+        originalTransactionId: key.originalTransactionId,
+        reason: notification.data?.consumptionRequestReason ?? null,
+        signedAt: notice.signedAt,
+      });
+    }
     return 'applied';
   });
 }
