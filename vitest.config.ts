@@ -25,6 +25,11 @@ export default defineConfig({
           // resets the DOM, storage and fake API after every test: a worker can keep its jsdom
           // and loaded modules for the next file.
           isolate: false,
+          // A page test renders, types and waits as a person would: on a loaded 2-core machine
+          // (CI runs the API's files and the browser journeys beside these) a whole journey took
+          // over Vitest's default 5 s. What each step waits for is still bounded by Testing
+          // Library's own timeouts.
+          testTimeout: 15_000,
         },
       },
       {

@@ -54,6 +54,12 @@ export interface BuildAppOptions {
   passwordHasher?: PasswordHasher;
   /** How long a new password waits for Pwned Passwords; tests shorten it. */
   pwnedPasswordsTimeoutMs?: number;
+  /**
+   * How long a rate-limit call waits on Redis before counting in this process (500 ms); tests
+   * that check counts shared across processes lengthen it, so a loaded machine's slow answer is
+   * not taken for an outage.
+   */
+  redisWaitMs?: number;
   /** Told of every route as it is registered (the API document's drift test lists them). */
   onRoute?: onRouteHookHandler;
 }
@@ -109,7 +115,7 @@ export async function buildApp(
     },
     createServerApi: createAppStoreServerApi,
   });
-  await app.register(rateLimitPlugin, { config });
+  await app.register(rateLimitPlugin, { config, redisWaitMs: options.redisWaitMs });
   await app.register(pwnedPasswordsPlugin, {
     config,
     timeoutMs: options.pwnedPasswordsTimeoutMs,

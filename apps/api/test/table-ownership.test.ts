@@ -38,6 +38,8 @@ const OWNERS: Record<string, string> = {
   operator_grants: 'modules/support-desk',
   outbox_emails: 'mail',
   schema_migrations: 'db',
+  job_leases: 'jobs',
+  app_store_history_cursors: 'modules/app-store',
 };
 
 const WRITES = [

@@ -52,7 +52,10 @@ export const STILL_OVER_BEFORE_THE_DESK = {
   // Measured +44 B of gzip (the member's own History gained the Support and "Removed" labels and
   // the props the desk's read-only view needs); the rest is room for the file names' hashes,
   // which move the gzip of an entry by a few bytes from one build to the next.
-  '/dashboard/history': { raw: 0, gzip: 64 },
+  // Then +767 B raw and +147 B of gzip measured for "Bought on your iPhone?": the claim form
+  // itself is loaded after the page (features/premium/components/claim-purchase-form.tsx), and
+  // what the page carries for it is the lazy import and the list of files it preloads.
+  '/dashboard/history': { raw: 800, gzip: 224 },
 };
 
 /** The files of the member area, the auth forms and checkout, none of which /home may load. */

@@ -47,6 +47,7 @@ import {
   AppStoreTransactionRequestSchema,
   AppStoreTransactionResponseSchema,
 } from './payments';
+import { AppStoreClaimRequestSchema } from './app-store-claims';
 import {
   AuditQuerySchema,
   AuditResponseSchema,
@@ -507,6 +508,15 @@ export const endpoints = {
     body: AppStoreTransactionRequestSchema,
     success: { 200: AppStoreTransactionResponseSchema },
     errors: [400, 403, 404],
+  }),
+  claimAppStorePurchase: defineEndpoint(routes.claimAppStorePurchase, {
+    tag: 'Payments',
+    summary: "Claims an iPhone purchase by the order id of Apple's receipt email.",
+    description:
+      "The order is looked up with the App Store Server API (Look Up Order ID) and its signed transactions verified; the subscription is bound to the member when it is bound to nobody or to him, and its kept notifications apply. Answers the member's premium end. 404 for an order Apple does not know, or when App Store purchases or order lookups are off; 409 when the subscription belongs to another account (or its appAccountToken names one); at most 10 tries per member and hour (429 with Retry-After beyond); 502 when the App Store cannot be reached.",
+    body: AppStoreClaimRequestSchema,
+    success: { 200: AppStoreTransactionResponseSchema },
+    errors: [404, 409, 429, 502],
   }),
   // The support desk (ADR 020). Every /ops call: 401 without a session, 403 for a member who is
   // not an operator, and 403 for an operator who has not proved a second factor within 12 hours.

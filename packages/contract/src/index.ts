@@ -1,3 +1,4 @@
+export * from './app-store-claims';
 export * from './auth';
 export * from './endpoint';
 export * from './endpoints';

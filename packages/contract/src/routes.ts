@@ -108,6 +108,7 @@ export const apiRoutes = {
     auth: false,
   },
   recordAppStoreTransaction: { method: 'POST', path: '/payments/apple/transactions', auth: true },
+  claimAppStorePurchase: { method: 'POST', path: '/payments/apple/claim', auth: true },
 } as const satisfies Record<string, Route>;
 
 export type ApiRouteName = keyof typeof apiRoutes;

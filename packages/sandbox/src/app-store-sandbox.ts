@@ -44,6 +44,7 @@ import {
   newOrderId,
   type ServerApiCredentials,
 } from './app-store-server-api';
+import { attemptResultOf, createNotificationHistory } from './app-store-notification-history';
 import {
   escapeHtml,
   listenOnLoopback,
@@ -166,6 +167,8 @@ export interface AppStoreSandbox {
   consumptionReports(): ConsumptionReport[];
   /** The next `count` Send Consumption Information calls answer 500. */
   failNextConsumptionCalls(count: number): void;
+  /** `count` Get Notification History calls answer 500, after `after` (app-store-notification-history.ts). */
+  failNotificationHistoryRequests(count: number, options?: { after?: number }): void;
   close(): Promise<void>;
 }
 
@@ -486,6 +489,8 @@ export async function startAppStoreSandbox(
         ? 'Auto-Renewable Subscription'
         : undefined,
   });
+  // Every notification signed here, delivered or not, for Get Notification History.
+  const history = createNotificationHistory({ serverApiKey, bundleId: options.bundleId });
 
   // ---- Every endpoint of the sandbox, in one place: the development page and its forms ----
   /** A subscription's button: its path ends in `action`, and it takes that action on it. */
@@ -514,6 +519,7 @@ export async function startAppStoreSandbox(
     anyMethod('/inApps/v2/transactions/consumption/:transactionId(.+)', (exchange) =>
       consumption.answer(exchange.request, exchange.response, exchange.param('transactionId')),
     ),
+    post('/inApps/v1/notifications/history', history.answer),
     // Anything else under /dev is the development page's own 404.
     anyMethod('/dev', noSuchDevPage),
     anyMethod('/dev/*', noSuchDevPage),
@@ -536,9 +542,11 @@ export async function startAppStoreSandbox(
         typeof options.notificationUrl === 'function'
           ? options.notificationUrl()
           : options.notificationUrl;
-      const status = await postOnce(url, JSON.stringify({ signedPayload }));
+      // Undefined: the receiver never answered.
+      const status = await postOnce(url, JSON.stringify({ signedPayload })).catch(() => undefined);
+      history.recordAttempt(signedPayload, attemptResultOf(status));
       if (status === 200) return;
-      throw new Error(`notification answered ${status}`);
+      throw new Error(`notification answered ${status ?? 'nothing'}`);
     } catch {
       if (attempt >= 5) return;
       // Apple resends the same signedPayload: the receiver must take a duplicate calmly.
@@ -705,7 +713,7 @@ export async function startAppStoreSandbox(
           }
         : {}),
     };
-    return signPayload(
+    const signedPayload = signPayload(
       {
         notificationType,
         ...(subtype ? { subtype } : {}),
@@ -716,10 +724,16 @@ export async function startAppStoreSandbox(
       },
       signOptions,
     );
+    // What the look-alike chain signs is no notification of this App Store's.
+    if (!signOptions.untrusted)
+      history.keep(signedPayload, { signedDate, notificationType, subtype });
+    return signedPayload;
   }
 
   async function send(signedPayload: SignedPayload, shouldDeliver = true): Promise<SignedPayload> {
     if (shouldDeliver) await deliver(signedPayload);
+    // Not delivered: a send the network lost, as the history tells it.
+    else history.recordAttempt(signedPayload, 'NO_RESPONSE');
     return signedPayload;
   }
 
@@ -987,6 +1001,7 @@ export async function startAppStoreSandbox(
 <div class="row"><div><label for="email">Member email</label><input id="email" name="email" type="email" required autocomplete="off" placeholder="member@example.com"></div>
 <div><label for="productId">Product</label><select id="productId" name="productId">${productOptions}</select></div>
 <div><label for="environment">Environment</label><select id="environment" name="environment"><option value="Sandbox" selected>Sandbox</option><option value="Production">Production</option></select></div></div>
+<p><label><input type="checkbox" name="signedOut" style="width:auto;height:auto"> Bought while signed out of the app: no appAccountToken (the member claims it on the web by its order ID)</label></p>
 <button type="submit">Subscribe</button></form>
 <h2>Subscriptions</h2>
 <div class="scroll"><table><thead><tr><th>Member</th><th>Product</th><th>Environment</th><th>Status</th><th>Current period ends</th><th>Order IDs</th><th>Actions</th></tr></thead><tbody>${rows || '<tr><td colspan="7">No subscriptions yet.</td></tr>'}</tbody></table></div>
@@ -1011,7 +1026,8 @@ ${postButton('/dev/test', 'Send a TEST notification', 'Send a TEST notification'
       const email = (form.get('email') ?? '').trim();
       if (!email) throw new Refusal(400, 'Type the email of the member who subscribes.');
       let appAccountToken: string | undefined;
-      if (options.findAccountId) {
+      // Signed out of the app: StoreKit sets no token, and the email is only the row's label.
+      if (options.findAccountId && form.get('signedOut') !== 'on') {
         appAccountToken = await options.findAccountId(email);
         if (!appAccountToken)
           throw new Refusal(404, `No member with the email ${email}: sign up in the app first.`);
@@ -1102,6 +1118,8 @@ ${postButton('/dev/test', 'Send a TEST notification', 'Send a TEST notification'
     },
     consumptionReports: () => consumption.reports(),
     failNextConsumptionCalls: (count) => consumption.failNext(count),
+    failNotificationHistoryRequests: (count, failOptions) =>
+      history.failRequests(count, failOptions),
     async close() {
       for (const timer of pendingDeliveries) clearTimeout(timer);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

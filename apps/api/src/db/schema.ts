@@ -31,6 +31,8 @@ export interface Database {
   operators: OperatorsTable;
   auditEvents: AuditEventsTable;
   operatorGrants: OperatorGrantsTable;
+  jobLeases: JobLeasesTable;
+  appStoreHistoryCursors: AppStoreHistoryCursorsTable;
 }
 
 export interface SchemaMigrationsTable {
@@ -417,4 +419,21 @@ export interface AppStoreConsumptionReportsTable {
   outcome: Generated<string | null>;
   closedAt: Generated<Date | null>;
   createdAt: Generated<Date>;
+}
+
+/** Which process runs a one-at-a-time job, until when (migrations/0023). */
+export interface JobLeasesTable {
+  jobName: string;
+  holder: string;
+  leasedUntil: Date;
+}
+
+/** How far the App Store notification history was read, per history (migrations/0023). */
+export interface AppStoreHistoryCursorsTable {
+  source: string;
+  readUntil: Date | null;
+  windowStart: Date | null;
+  windowEnd: Date | null;
+  paginationToken: string | null;
+  updatedAt: Generated<Date>;
 }

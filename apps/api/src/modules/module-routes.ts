@@ -21,8 +21,10 @@ import {
   type StripeCustomerCleanUp,
 } from './account-deletion/stripe-customers';
 import { createConsumptionReports } from './app-store/consumption-reports';
+import { createOrderClaims } from './app-store/order-claims';
 import { appStoreRoutes } from './app-store/routes';
 import { createAppStoreService } from './app-store/service';
+import { createNotificationRecovery } from './app-store/notification-recovery';
 import { authRoutes, limitRequestsPerAddress } from './auth/routes';
 import { type AuthService, createAuthService } from './auth/service';
 import { createSessionPruning } from './auth/session-pruning';
@@ -228,6 +230,18 @@ function startBackgroundJobs(
     log: api.log,
   });
   customerDeletionRetries.start();
+  // App Store notifications Apple could not deliver, read back from its notification history.
+  const notificationRecovery = createNotificationRecovery({
+    db: api.database.db,
+    serverApi: api.appStoreServerApi,
+    receiveNotification: createAppStoreService({
+      db: api.database.db,
+      verifier: api.appStore,
+      answersConsumptionRequests: api.appStoreServerApi !== null,
+    }).receiveNotification,
+    log: api.log,
+  });
+  notificationRecovery.start();
   const consumptionReports = createConsumptionReports({
     db: api.database.db,
     serverApi: api.appStoreServerApi,
@@ -238,6 +252,7 @@ function startBackgroundJobs(
   api.addHook('onClose', async () => {
     sessionPruning.stop();
     customerDeletionRetries.stop();
+    notificationRecovery.stop();
     consumptionReports.stop();
     if (ownHasher) await ownHasher.close();
   });
@@ -288,6 +303,15 @@ async function registerRoutes(
       db,
       verifier: api.appStore,
       answersConsumptionRequests: api.appStoreServerApi !== null,
+    }),
+    orderClaims: createOrderClaims({
+      db,
+      lookUpOrder: api.appStoreServerApi
+        ? (orderId) => api.appStoreServerApi?.lookUpOrder(orderId) ?? Promise.resolve([])
+        : null,
+      rateLimiter: api.rateLimiter,
+      claimsPerMember: { name: 'apple-order-claims-member', limit: 10, windowSeconds: 60 * 60 },
+      supportEmail,
     }),
   });
   await api.register(operatorStatusRoutes, { db });

@@ -6,7 +6,10 @@
 // Also the App Store Server API client (`app.appStoreServerApi`), which the server calls Apple
 // with: signed with the key of APPLE_ISSUER_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY_PATH, or with
 // the key the local App Store sandbox makes, against that sandbox. Null without a key.
-import type { ConsumptionRequest } from '@apple/app-store-server-library';
+import type {
+  ConsumptionRequest,
+  JWSTransactionDecodedPayload,
+} from '@apple/app-store-server-library';
 import { apiRoutes } from '@kegel/contract';
 import type { AppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import fp from 'fastify-plugin';
@@ -50,6 +53,8 @@ export interface AppStoreOrderTransaction {
   transactionId: string;
   productId: string;
   environment: AppStoreEnvironment;
+  /** The whole verified transaction: what a claim by order id records, as a posted one is. */
+  payload: JWSTransactionDecodedPayload;
 }
 
 /** The App Store Server API's calls, made by the app-store module's client (server-api.ts). */
@@ -61,6 +66,17 @@ export interface AppStoreServerApi {
    */
   lookUpOrder(orderId: string): Promise<AppStoreOrderTransaction[]>;
   /**
+   * The notification histories this server reads: Apple keeps one per host (Production for 180
+   * days, Sandbox for 30), a stand-in at APPLE_API_BASE_URL answers for both as one.
+   */
+  notificationHistories: NotificationHistorySource[];
+  /**
+   * One page of Get Notification History: the notifications the App Store tried to send between
+   * startDate and endDate, as signed (not verified here: the notification path verifies them).
+   * A page after the first repeats the first page's window with its token. Throws as lookUpOrder.
+   */
+  getNotificationHistory(request: NotificationHistoryRequest): Promise<NotificationHistoryPage>;
+  /**
    * Send Consumption Information (the library's current call, V2): the answer to a
    * CONSUMPTION_REQUEST about `transactionId` of that environment. Throws an AppError 502, as
    * lookUpOrder does, when the App Store cannot be reached or refuses the call.
@@ -70,6 +86,28 @@ export interface AppStoreServerApi {
     transactionId: string,
     request: ConsumptionRequest,
   ): Promise<void>;
+}
+
+/** A notification history the App Store keeps, and for how long it keeps it. */
+export interface NotificationHistorySource {
+  name: string;
+  keptDays: number;
+}
+
+export interface NotificationHistoryRequest {
+  /** The `name` of one of `notificationHistories`. */
+  history: string;
+  /** Milliseconds since the epoch, as Apple takes them. */
+  startDate: number;
+  endDate: number;
+  paginationToken?: string | undefined;
+}
+
+export interface NotificationHistoryPage {
+  signedPayloads: string[];
+  hasMore: boolean;
+  /** The next page's token, when `hasMore`. */
+  paginationToken: string | undefined;
 }
 
 /** What the client needs: the key, the app, where to call, and how to verify what comes back. */

@@ -19,8 +19,10 @@ declare module 'fastify' {
 
 export const rateLimitPlugin = fp<{
   config: Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'tokenSecret'>;
+  /** How long a call waits on Redis before counting in this process; tests lengthen it. */
+  redisWaitMs?: number;
 }>(
-  async function rateLimitPlugin(app, { config }) {
+  async function rateLimitPlugin(app, { config, redisWaitMs }) {
     const rateLimiter = config.redisUrl
       ? createRedisRateLimiter(
           config.redisUrl,
@@ -29,6 +31,7 @@ export const rateLimitPlugin = fp<{
           deriveKey(config.tokenSecret, 'rate-limit-keys'),
           Date.now,
           app.log,
+          redisWaitMs,
         )
       : createMemoryRateLimiter();
     app.decorate('rateLimiter', rateLimiter);

@@ -37,13 +37,15 @@ export function createRedisRateLimiter(
   keySecret: Buffer,
   now: () => number = Date.now,
   log: RateLimiterLog = silentLog,
+  /** REDIS_WAIT_MS; tests on a loaded machine wait longer, so that they see the counts shared. */
+  waitMs: number = REDIS_WAIT_MS,
 ): RateLimiter {
-  const redis = connectToRedis(url);
+  const redis = connectToRedis(url, waitMs);
   const shared = redisCounters(redis, prefix, keySecret, now);
   const local = createMemoryRateLimiter(now);
   // Commands fail at once until the first connection is ready: the first calls after start wait
   // for it (briefly) rather than count in memory while Redis is merely still connecting.
-  const firstConnection = connectedOrGaveUp(redis, REDIS_WAIT_MS);
+  const firstConnection = connectedOrGaveUp(redis, waitMs);
   const watch = watchRedis(redis, log);
 
   async function counted<T>(call: (limiter: RateLimiter) => Promise<T>): Promise<T> {
@@ -83,12 +85,12 @@ export function createRedisRateLimiter(
   };
 }
 
-function connectToRedis(url: string): Redis {
+function connectToRedis(url: string, waitMs: number): Redis {
   const redis = new Redis(url, {
-    connectTimeout: REDIS_WAIT_MS * 2,
+    connectTimeout: waitMs * 2,
     // A command without an answer (a hung server, a network that drops packets) rejects after
     // this long; without it, it would wait for the TCP connection to die, minutes later.
-    commandTimeout: REDIS_WAIT_MS,
+    commandTimeout: waitMs,
     // Never queue or resend a call while disconnected: it fails at once and is counted here. A
     // queued INCR sent minutes later would count an event twice.
     enableOfflineQueue: false,

@@ -603,6 +603,25 @@ describe('the App Store sandbox', () => {
       expect(row).toContain(`aria-label="Refund 1 Year subscription of ${email}"`);
     });
 
+    it('subscribes without an appAccountToken when bought signed out of the app, listing its order id', async () => {
+      const email = `signed-out-${randomUUID().slice(0, 8)}@example.com`;
+      accounts.set(email, randomUUID());
+      expect(await devPage()).toContain('name="signedOut"');
+      const before = deliveries.length;
+      const subscribe = await post('/dev/subscribe', {
+        email,
+        productId: MONTH.productId,
+        environment: 'Sandbox',
+        signedOut: 'on',
+      });
+      expect(subscribe.status).toBe(303);
+      const { transaction } = await decode(deliveredPayloads()[before] ?? '');
+      expect(transaction?.appAccountToken).toBeUndefined();
+      const orderId = sandbox.orderIdsOf(transaction?.originalTransactionId ?? '')[0] ?? '';
+      const row = (await devPage()).split('<tr').find((chunk) => chunk.includes(email)) ?? '';
+      expect(row).toContain(`<td>${orderId}</td>`);
+    });
+
     it('answers an unknown member, subscription or page with 404', async () => {
       const unknown = await post('/dev/subscribe', {
         email: 'nobody@example.com',

@@ -55,6 +55,7 @@ describe.each(testDatabaseKinds)('Apple order lookups on $name', (kind) => {
           transactionId: originalTransactionId,
           productId: 'premium.month',
           environment: 'Sandbox',
+          payload: expect.objectContaining({ originalTransactionId, productId: 'premium.month' }),
         },
       ]);
 
@@ -78,6 +79,7 @@ describe.each(testDatabaseKinds)('Apple order lookups on $name', (kind) => {
           transactionId: originalTransactionId,
           productId: 'premium.year',
           environment: 'Production',
+          payload: expect.objectContaining({ originalTransactionId, productId: 'premium.year' }),
         },
       ]);
     });
@@ -132,6 +134,7 @@ describe.each(testDatabaseKinds)('Apple order lookups on $name', (kind) => {
           transactionId: originalTransactionId,
           productId: 'premium.month',
           environment: 'Sandbox',
+          payload: expect.objectContaining({ originalTransactionId, productId: 'premium.month' }),
         },
       ]);
       expect(standIn.paths).toEqual([`/inApps/v1/lookup/${orderId}`]);

@@ -220,8 +220,10 @@ describe.runIf(testEnv.redisUrl)('rate limits shared through Redis', () => {
   it('counts the failures of one account across two server processes', async () => {
     const prefix = `test-${Date.now()}`;
     const env = { REDIS_URL: testEnv.redisUrl!, REDIS_KEY_PREFIX: prefix };
-    const first = await startTestServer(pglite, { env });
-    const second = await startTestServer(pglite, { env });
+    // A loaded machine can answer a Redis call in more than the 500 ms after which a process
+    // counts in its own memory (an outage, as the server sees it): the counts would then split.
+    const first = await startTestServer(pglite, { env, redisWaitMs: 10_000 });
+    const second = await startTestServer(pglite, { env, redisWaitMs: 10_000 });
     try {
       const email = uniqueEmail('shared');
       for (let failure = 0; failure < 3; failure += 1) {

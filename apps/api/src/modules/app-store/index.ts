@@ -2,3 +2,4 @@
 export { createAppStoreService } from './service';
 export { listAppStorePlans } from './repo';
 export { createAppStoreServerApi } from './server-api';
+export { createNotificationRecovery, type RecoveryRun } from './notification-recovery';

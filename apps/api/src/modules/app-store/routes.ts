@@ -3,11 +3,20 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
+import type { OrderClaims } from './order-claims';
 import type { AppStoreService } from './service';
 
-/** App Store Server Notifications, and the transactions the iOS app posts. */
-export const appStoreRoutes: FastifyPluginAsyncZod<{ appStoreService: AppStoreService }> =
-  async function appStoreRoutes(app, { appStoreService }) {
+interface AppStoreRoutesOptions {
+  appStoreService: AppStoreService;
+  orderClaims: OrderClaims;
+}
+
+/**
+ * App Store Server Notifications, the transactions the iOS app posts, and the purchases a member
+ * claims by the order id of Apple's receipt email.
+ */
+export const appStoreRoutes: FastifyPluginAsyncZod<AppStoreRoutesOptions> =
+  async function appStoreRoutes(app, { appStoreService, orderClaims }) {
     serveEndpoint(
       app,
       endpoints.receiveAppStoreNotification,
@@ -27,6 +36,21 @@ export const appStoreRoutes: FastifyPluginAsyncZod<{ appStoreService: AppStoreSe
           request.body.signedTransaction,
         );
         return { subscriptionEndDate: end?.toISOString() ?? null };
+      },
+    );
+
+    serveEndpoint(
+      app,
+      endpoints.claimAppStorePurchase,
+      async function claimAppStorePurchase(request) {
+        const userId = callerOf(request).userId;
+        const claimed = await orderClaims.claimOrder(userId, request.body.orderId);
+        // Who took which subscription, for support: a claim moves a purchase onto an account.
+        request.log.info(
+          { userId, originalTransactionIds: claimed.originalTransactionIds },
+          'app store: purchase claimed by order id',
+        );
+        return { subscriptionEndDate: claimed.subscriptionEndDate?.toISOString() ?? null };
       },
     );
   };

@@ -2,13 +2,15 @@
 // @apple/app-store-server-library), signing each call with the App Store Server API key
 // (APPLE_ISSUER_ID, APPLE_KEY_ID, APPLE_PRIVATE_KEY_PATH). Every call Apple's API offers this
 // product goes through here: Look Up Order ID, which finds the purchases of the order id in
-// Apple's receipt email ("Order ID: MK5TTTVWJH"), and Send Consumption Information, the answer
-// to a consenting member's refund request (consumption-reports.ts).
+// Apple's receipt email ("Order ID: MK5TTTVWJH"), Get Notification History, which the recovery
+// of missed notifications reads (notification-recovery.ts), and Send Consumption Information,
+// the answer to a consenting member's refund request (consumption-reports.ts).
 //
 // What Apple answers is signed like a notification and is verified the same way (the server's
 // App Store verifier: the chain up to the configured roots, the bundle id, the environment
 // rules) before anything of it is used.
 import {
+  APIError,
   APIException,
   AppStoreServerAPIClient,
   Environment,
@@ -20,6 +22,7 @@ import type {
   AppStoreOrderTransaction,
   AppStoreServerApi,
   AppStoreServerApiSettings,
+  NotificationHistorySource,
 } from '../../plugins/app-store';
 import { AppStorePayloadRefused } from '../../security/app-store-verifier';
 
@@ -72,6 +75,49 @@ function clientsOf(settings: AppStoreServerApiSettings): AppStoreServerAPIClient
   ];
 }
 
+/** How long Apple keeps each host's notification history (Get Notification History). */
+const HISTORY_KEPT_DAYS = { production: 180, sandbox: 30 };
+
+/**
+ * The notification histories to read and the client of each: Apple keeps one per host; the
+ * stand-in answers for every environment at one address, and is held to the shorter keeping.
+ */
+function historiesOf(
+  settings: AppStoreServerApiSettings,
+): Array<NotificationHistorySource & { client: AppStoreServerAPIClient }> {
+  if (settings.baseUrl) {
+    const client = clientFor(settings, Environment.PRODUCTION, settings.baseUrl);
+    return [{ name: 'stand-in', keptDays: HISTORY_KEPT_DAYS.sandbox, client }];
+  }
+  return [
+    {
+      name: 'Production',
+      keptDays: HISTORY_KEPT_DAYS.production,
+      client: clientFor(settings, Environment.PRODUCTION),
+    },
+    ...(settings.refuseSandbox
+      ? []
+      : [
+          {
+            name: 'Sandbox',
+            keptDays: HISTORY_KEPT_DAYS.sandbox,
+            client: clientFor(settings, Environment.SANDBOX),
+          },
+        ]),
+  ];
+}
+
+/**
+ * Apple no longer takes the pagination token (it expired, or the window it was made for is not
+ * the one sent): the walk through the pages starts again from the first page.
+ */
+export class NotificationHistoryTokenRefused extends AppError {
+  constructor(cause: unknown) {
+    super(502, 'The App Store no longer takes this notification history page token');
+    this.cause = cause;
+  }
+}
+
 /** A call to Apple, its failures told as the AppError a caller can act on. */
 async function call<T>(work: () => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -116,6 +162,7 @@ export function createAppStoreServerApi(settings: AppStoreServerApiSettings): Ap
           transactionId: transaction.transactionId ?? '',
           productId: transaction.productId ?? '',
           environment,
+          payload: transaction,
         });
       } catch (error) {
         if (!(error instanceof AppStorePayloadRefused)) throw error;
@@ -128,7 +175,36 @@ export function createAppStoreServerApi(settings: AppStoreServerApiSettings): Ap
     return transactions;
   }
 
+  const histories = historiesOf(settings);
+
   return {
+    notificationHistories: histories.map(({ name, keptDays }) => ({ name, keptDays })),
+    async getNotificationHistory({ history, startDate, endDate, paginationToken }) {
+      const source = histories.find((each) => each.name === history);
+      if (!source) throw new Error(`no App Store notification history named ${history}`);
+      try {
+        const page = await call(() =>
+          source.client.getNotificationHistory(paginationToken ?? null, { startDate, endDate }),
+        );
+        return {
+          signedPayloads: (page.notificationHistory ?? []).flatMap((item) =>
+            item.signedPayload ? [item.signedPayload] : [],
+          ),
+          hasMore: page.hasMore === true,
+          paginationToken: page.paginationToken,
+        };
+      } catch (error) {
+        const apiError = error instanceof AppError ? error.cause : undefined;
+        if (
+          paginationToken &&
+          apiError instanceof APIException &&
+          (apiError.apiError === APIError.PAGINATION_TOKEN_EXPIRED ||
+            apiError.apiError === APIError.INVALID_PAGINATION_TOKEN)
+        )
+          throw new NotificationHistoryTokenRefused(apiError);
+        throw error;
+      }
+    },
     async lookUpOrder(orderId) {
       if (!ORDER_ID.test(orderId)) return [];
       for (const client of clients) {

@@ -13,14 +13,9 @@ import type { Database } from '../../db/schema';
 import { AppError } from '../../errors';
 import { AppStorePayloadRefused, type AppStoreVerifier } from '../../security/app-store-verifier';
 import { usersRepo } from '../users';
-import {
-  accountNamedBy,
-  applyPending,
-  applyToMember,
-  type Notice,
-  saveState,
-} from './member-transactions';
 import { oweConsumptionAnswer } from './consumption-reports';
+import { recordForMember } from './member-bindings';
+import { accountNamedBy, applyPending, type Notice, saveState } from './member-transactions';
 import * as repo from './repo';
 
 export const appStoreMessages = {
@@ -150,32 +145,10 @@ async function recordTransaction(
   const originalTransactionId = payment.originalTransactionId;
   if (!originalTransactionId)
     throw new AppError(400, `${appStoreMessages.notVerified}: no originalTransactionId`);
-  const key = { environment, originalTransactionId };
   return deps.db.transaction().execute(async (transaction) => {
-    await repo.lockSubscription(transaction, key);
-    await usersRepo.lockUser(transaction, userId);
-    // A token naming another account refuses; one naming no account (a deleted one: the
-    // token outlives it on Apple's side) counts as no token.
-    const tokenOwner = await accountNamedBy(transaction, payment.appAccountToken);
-    if (tokenOwner && tokenOwner !== userId) {
-      throw new AppError(403, appStoreMessages.boundElsewhere);
-    }
-    const subscription = await repo.findSubscription(transaction, key);
-    // Without a token, the first binding holds; a token naming this member is proof enough.
-    if (subscription?.userId && subscription.userId !== userId && tokenOwner !== userId) {
-      throw new AppError(403, appStoreMessages.boundElsewhere);
-    }
-    const notice = {
-      type: 'TRANSACTION',
-      signedAt: payment.signedDate ?? Date.now(),
-      environment,
-      transaction: payment,
-      renewal: undefined,
-    };
-    await saveState(transaction, notice);
-    await repo.bindSubscription(transaction, key, userId);
-    await applyToMember(transaction, userId, notice);
-    await applyPending(transaction, key, userId);
+    const payload = { ...payment, originalTransactionId };
+    const outcome = await recordForMember(transaction, userId, { payment: payload, environment });
+    if (outcome === 'elsewhere') throw new AppError(403, appStoreMessages.boundElsewhere);
     return (await usersRepo.readPremiumEnd(transaction, userId))?.subscriptionEndDate ?? null;
   });
 }

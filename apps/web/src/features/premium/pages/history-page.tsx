@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 
 import { PremiumStatus } from '../../../shared/premium/premium-status';
 import { PurchaseHistory } from '../../../shared/premium/purchase-history';
@@ -13,6 +14,14 @@ import { ManageSubscriptionButton } from '../components/manage-subscription-butt
  * desk directly, they would be a file of their own, one more the member's page loads.
  */
 export { PurchaseHistory };
+
+/**
+ * Loaded after the page: few members need it, and the page's initial JavaScript is pinned
+ * (scripts/initial-javascript.mjs).
+ */
+const ClaimPurchaseForm = lazy(async () => ({
+  default: (await import('../components/claim-purchase-form')).ClaimPurchaseForm,
+}));
 
 /**
  * `/dashboard/history`: premium status, the subscriptions still running, and every
@@ -32,6 +41,9 @@ export function HistoryPage(): React.JSX.Element | null {
         loadError={subscriptions.isError ? subscriptions.error.message : null}
         manageStripe={<ManageSubscriptionButton />}
       />
+      <Suspense fallback={null}>
+        <ClaimPurchaseForm />
+      </Suspense>
     </Card>
   );
 }
