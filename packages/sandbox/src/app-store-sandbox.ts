@@ -435,6 +435,8 @@ const DEV_ACTIONS: {
   { path: 'refund', text: 'Refund', shown: (s) => canRefund(s) },
   { path: 'reverse-refund', text: 'Reverse refund', shown: (s) => s.state === 'refunded' },
   { path: 'revoke', text: 'Revoke', shown: (s) => canRevoke(s) },
+  // The customer asks Apple for a refund: CONSUMPTION_REQUEST, which the server may answer.
+  { path: 'consumption-request', text: 'Ask Apple for a refund', shown: (s) => canRefund(s) },
 ];
 
 /** Still running: active, or its renewal failing (billing is retried). */
@@ -514,6 +516,7 @@ export async function startAppStoreSandbox(
     subscriptionButton('refund', (id) => refund(id)),
     subscriptionButton('reverse-refund', (id) => reverseRefund(id)),
     subscriptionButton('revoke', (id) => revoke(id)),
+    subscriptionButton('consumption-request', (id) => requestConsumption(id)),
     // The App Store Server API.
     get('/inApps/v1/lookup/:orderId(.+)', lookUpOrder),
     anyMethod('/inApps/v2/transactions/consumption/:transactionId(.+)', (exchange) =>
@@ -930,6 +933,23 @@ export async function startAppStoreSandbox(
       return ['REFUND_REVERSED'];
     });
 
+  /** CONSUMPTION_REQUEST about the latest transaction, with the customer's reason. */
+  const requestConsumption: AppStoreSandbox['requestConsumption'] = (
+    originalTransactionId,
+    { reason, ...actionOptions } = {},
+  ) => {
+    const subscription = subscriptionOf(originalTransactionId);
+    const signedPayload = notification(
+      'CONSUMPTION_REQUEST',
+      undefined,
+      subscription.environment,
+      { untrusted: actionOptions.untrusted },
+      subscription,
+      { consumptionRequestReason: reason ?? 'UNINTENDED_PURCHASE' },
+    );
+    return send(signedPayload, actionOptions.deliver);
+  };
+
   const revoke = (originalTransactionId: string, actionOptions: ActionOptions = {}) =>
     act(originalTransactionId, actionOptions, (subscription, now) => {
       refuseUnless(canRevoke(subscription), subscription, 'revoke');
@@ -1104,18 +1124,7 @@ ${postButton('/dev/test', 'Send a TEST notification', 'Send a TEST notification'
     reverseRefund,
     revoke,
     test,
-    requestConsumption: (originalTransactionId, { reason, ...actionOptions } = {}) => {
-      const subscription = subscriptionOf(originalTransactionId);
-      const signedPayload = notification(
-        'CONSUMPTION_REQUEST',
-        undefined,
-        subscription.environment,
-        { untrusted: actionOptions.untrusted },
-        subscription,
-        { consumptionRequestReason: reason ?? 'UNINTENDED_PURCHASE' },
-      );
-      return send(signedPayload, actionOptions.deliver);
-    },
+    requestConsumption,
     consumptionReports: () => consumption.reports(),
     failNextConsumptionCalls: (count) => consumption.failNext(count),
     failNotificationHistoryRequests: (count, failOptions) =>

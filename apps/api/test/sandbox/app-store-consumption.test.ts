@@ -130,4 +130,16 @@ describe("the App Store sandbox's Send Consumption Information", () => {
       sandbox.consumptionReports().filter((report) => report.transactionId === id),
     ).toHaveLength(1);
   });
+
+  it('has a button on its development page that asks Apple for a refund', async () => {
+    const id = await subscription();
+    const page = await (await fetch(`${sandbox.baseUrl}/dev`)).text();
+    expect(page).toContain(`action="/dev/subscriptions/${id}/consumption-request"`);
+    expect(page).toMatch(/aria-label="Ask Apple for a refund 1 Month subscription of [^"]+"/);
+    const pressed = await fetch(`${sandbox.baseUrl}/dev/subscriptions/${id}/consumption-request`, {
+      method: 'POST',
+      redirect: 'manual',
+    });
+    expect(pressed.status).toBe(303);
+  });
 });
