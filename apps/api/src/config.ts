@@ -190,6 +190,24 @@ const EnvSchema = z.object({
       })
       .optional(),
   ),
+  // What the server tells Apple it would like done with a consenting member's refund request
+  // (Send Consumption Information's refundPreference; ADR 023): none, decline once more than a
+  // share of the period was used, or a prorated refund.
+  APPLE_REFUND_PREFERENCE: z
+    .string()
+    .default('none')
+    .transform((value, context) => {
+      const preference = parseRefundPreference(value);
+      if (!preference) {
+        context.addIssue({
+          code: 'custom',
+          message:
+            'must be none, decline-past:<percent of the period used, 0 to 100> (e.g. decline-past:50) or grant-prorated',
+        });
+        return z.NEVER;
+      }
+      return preference;
+    }),
   TRUST_PROXY: z
     .string()
     .default('false')
@@ -319,6 +337,8 @@ export interface Config {
       }
     | 'sandbox'
     | 'off';
+  /** APPLE_REFUND_PREFERENCE: the refund preference sent with a consenting member's usage. */
+  appleRefundPreference: AppleRefundPreference;
   /**
    * Which X-Forwarded-For hops to believe, as Fastify's `trustProxy` takes it: false (none: the
    * socket's address is the client), a number of proxies in front of the server, or the proxies'
@@ -342,6 +362,21 @@ export interface Config {
    * Health and readiness).
    */
   shutdownDrainSeconds: number;
+}
+
+/**
+ * What the server prefers Apple do with a refund request: say nothing, decline when more than
+ * `usedPercent` of the period was used (else say nothing), or grant a prorated refund.
+ */
+export type AppleRefundPreference =
+  { kind: 'none' } | { kind: 'decline-past'; usedPercent: number } | { kind: 'grant-prorated' };
+
+function parseRefundPreference(value: string): AppleRefundPreference | undefined {
+  if (value === 'none') return { kind: 'none' };
+  if (value === 'grant-prorated') return { kind: 'grant-prorated' };
+  const percent = /^decline-past:(\d{1,3}(?:\.\d+)?)$/.exec(value)?.[1];
+  if (percent === undefined || Number(percent) > 100) return undefined;
+  return { kind: 'decline-past', usedPercent: Number(percent) };
 }
 
 /** What the server signs its App Store Server API calls with, and where they go. */
@@ -533,6 +568,7 @@ export function loadConfig(env: Environment = process.env): Config {
       : isProduction
         ? 'off'
         : 'sandbox',
+    appleRefundPreference: values.APPLE_REFUND_PREFERENCE,
     stripe: {
       secretKey: values.STRIPE_SECRET_KEY,
       apiUrl: values.STRIPE_API_URL?.replace(/\/+$/, ''),

@@ -617,3 +617,31 @@ describe('the App Store Server API key (APPLE_ISSUER_ID, APPLE_KEY_ID, APPLE_PRI
     ).toEqual(['APPLE_API_BASE_URL: must be https in production']);
   });
 });
+
+describe('the refund preference sent to Apple (APPLE_REFUND_PREFERENCE)', () => {
+  const preferenceOf = (value?: string) =>
+    loadConfig({
+      DATA_DIR: freshDataDir(),
+      ...(value === undefined ? {} : { APPLE_REFUND_PREFERENCE: value }),
+    }).appleRefundPreference;
+
+  it('is none by default, and reads each choice', () => {
+    expect(preferenceOf()).toEqual({ kind: 'none' });
+    expect(preferenceOf('none')).toEqual({ kind: 'none' });
+    expect(preferenceOf('decline-past:50')).toEqual({ kind: 'decline-past', usedPercent: 50 });
+    expect(preferenceOf('decline-past:12.5')).toEqual({
+      kind: 'decline-past',
+      usedPercent: 12.5,
+    });
+    expect(preferenceOf('grant-prorated')).toEqual({ kind: 'grant-prorated' });
+  });
+
+  it.each(['decline', 'decline-past:', 'decline-past:101', 'decline-past:-5', 'GRANT_FULL', 'yes'])(
+    'refuses %s with one line that names the choices',
+    (value) => {
+      expect(problemsOf({ DATA_DIR: freshDataDir(), APPLE_REFUND_PREFERENCE: value })).toEqual([
+        `APPLE_REFUND_PREFERENCE: must be none, decline-past:<percent of the period used, 0 to 100> (e.g. decline-past:50) or grant-prorated (got "${value}")`,
+      ]);
+    },
+  );
+});

@@ -28,6 +28,7 @@ const OWNERS: Record<string, string> = {
   stripe_parked_events: 'modules/payments',
   app_store_notifications: 'modules/app-store',
   app_store_subscriptions: 'modules/app-store',
+  app_store_consumption_reports: 'modules/app-store',
   stripe_customer_deletions: 'modules/account-deletion',
   two_step_authenticators: 'modules/two-step',
   two_step_recovery_codes: 'modules/two-step',

@@ -35,7 +35,11 @@ export const BEFORE_THE_DESK = {
   '/purchase/complete': { raw: 337498, gzip: 107671 },
   '/dashboard': { raw: 336636, gzip: 107558 },
   '/dashboard/history': { raw: 377286, gzip: 121610 },
-  '/dashboard/settings': { raw: 467192, gzip: 151632 },
+  // Raised for Account Settings' own Preferences section (its two boxes, the Apple consent's
+  // explanation and preferences-api.ts, nothing lazy): measured 468,879 B raw and 152,350 B gzip
+  // against 467,088 and 151,770 on the build before it (+1,791 raw, +580 gzip), plus ~80 B of
+  // room for the file names' hashes.
+  '/dashboard/settings': { raw: 468960, gzip: 152430 },
 };
 
 /**

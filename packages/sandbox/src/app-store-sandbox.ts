@@ -34,6 +34,11 @@ import type * as X509 from '@peculiar/x509';
 import 'reflect-metadata';
 
 import {
+  type ConsumptionReport,
+  type ConsumptionRequestReason,
+  createConsumptionDesk,
+} from './app-store-consumption';
+import {
   isValidBearerToken,
   makeServerApiKey,
   newOrderId,
@@ -156,6 +161,15 @@ export interface AppStoreSandbox {
   clockMoved(): Promise<string[]>;
   /** TEST: a notification without a transaction, as App Store Connect's "Request a Test Notification". */
   test(options?: { environment?: AppStoreEnvironment; deliver?: boolean }): Promise<string>;
+  /** CONSUMPTION_REQUEST: the customer asked Apple to refund the latest transaction (app-store-consumption.ts). */
+  requestConsumption(
+    originalTransactionId: string,
+    options?: ActionOptions & { reason?: ConsumptionRequestReason },
+  ): Promise<string>;
+  /** The Send Consumption Information calls the sandbox accepted, oldest first. */
+  consumptionReports(): ConsumptionReport[];
+  /** The next `count` Send Consumption Information calls answer 500. */
+  failNextConsumptionCalls(count: number): void;
   /** `count` Get Notification History calls answer 500, after `after` (app-store-notification-history.ts). */
   failNotificationHistoryRequests(count: number, options?: { after?: number }): void;
   close(): Promise<void>;
@@ -424,6 +438,8 @@ const DEV_ACTIONS: {
   { path: 'refund', text: 'Refund', shown: (s) => canRefund(s) },
   { path: 'reverse-refund', text: 'Reverse refund', shown: (s) => s.state === 'refunded' },
   { path: 'revoke', text: 'Revoke', shown: (s) => canRevoke(s) },
+  // The customer asks Apple for a refund: CONSUMPTION_REQUEST, which the server may answer.
+  { path: 'consumption-request', text: 'Ask Apple for a refund', shown: (s) => canRefund(s) },
 ];
 
 /** Still running: active, or its renewal failing (billing is retried). */
@@ -467,6 +483,17 @@ export async function startAppStoreSandbox(
   let lastSignedDate = 0;
   const serverApiKey = makeServerApiKey();
   const orderIds = new Set<string>();
+  const consumption = createConsumptionDesk({
+    isAuthorized: (authorization) =>
+      isValidBearerToken(authorization, serverApiKey, options.bundleId),
+    // Every product of this sandbox is an auto-renewable subscription.
+    transactionType: (transactionId) =>
+      [...subscriptions.values()].some((each) =>
+        each.transactions.some((transaction) => transaction.transactionId === transactionId),
+      )
+        ? 'Auto-Renewable Subscription'
+        : undefined,
+  });
   // Every notification signed here, delivered or not, for Get Notification History.
   const history = createNotificationHistory({ serverApiKey, bundleId: options.bundleId });
 
@@ -492,8 +519,12 @@ export async function startAppStoreSandbox(
     subscriptionButton('refund', (id) => refund(id)),
     subscriptionButton('reverse-refund', (id) => reverseRefund(id)),
     subscriptionButton('revoke', (id) => revoke(id)),
+    subscriptionButton('consumption-request', (id) => requestConsumption(id)),
     // The App Store Server API.
     get('/inApps/v1/lookup/:orderId(.+)', lookUpOrder),
+    anyMethod('/inApps/v2/transactions/consumption/:transactionId(.+)', (exchange) =>
+      consumption.answer(exchange.request, exchange.response, exchange.param('transactionId')),
+    ),
     post('/inApps/v1/notifications/history', history.answer),
     // Anything else under /dev is the development page's own 404.
     anyMethod('/dev', noSuchDevPage),
@@ -662,9 +693,11 @@ export async function startAppStoreSandbox(
     environment: AppStoreEnvironment,
     signOptions: SignOptions,
     subscription?: Subscription,
+    extraData: object = {},
   ): SignedPayload {
     const signedDate = signingTime();
     const data = {
+      ...extraData,
       // Apple puts the app's id in Production notifications only.
       ...(environment === 'Production' && options.appAppleId !== undefined
         ? { appAppleId: options.appAppleId }
@@ -903,6 +936,23 @@ export async function startAppStoreSandbox(
       return ['REFUND_REVERSED'];
     });
 
+  /** CONSUMPTION_REQUEST about the latest transaction, with the customer's reason. */
+  const requestConsumption: AppStoreSandbox['requestConsumption'] = (
+    originalTransactionId,
+    { reason, ...actionOptions } = {},
+  ) => {
+    const subscription = subscriptionOf(originalTransactionId);
+    const signedPayload = notification(
+      'CONSUMPTION_REQUEST',
+      undefined,
+      subscription.environment,
+      { untrusted: actionOptions.untrusted },
+      subscription,
+      { consumptionRequestReason: reason ?? 'UNINTENDED_PURCHASE' },
+    );
+    return send(signedPayload, actionOptions.deliver);
+  };
+
   const revoke = (originalTransactionId: string, actionOptions: ActionOptions = {}) =>
     act(originalTransactionId, actionOptions, (subscription, now) => {
       refuseUnless(canRevoke(subscription), subscription, 'revoke');
@@ -1089,6 +1139,9 @@ ${postButton('/dev/test', 'Send a TEST notification', 'Send a TEST notification'
     clockMoved: () =>
       passTheClock(subscriptions.values(), { renew, expire, expireGracePeriod }, Date.now()),
     test,
+    requestConsumption,
+    consumptionReports: () => consumption.reports(),
+    failNextConsumptionCalls: (count) => consumption.failNext(count),
     failNotificationHistoryRequests: (count, failOptions) =>
       history.failRequests(count, failOptions),
     async close() {

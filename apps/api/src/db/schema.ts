@@ -22,6 +22,7 @@ export interface Database {
   userIdentities: UserIdentitiesTable;
   usedSignInNonces: UsedSignInNoncesTable;
   stripeCustomerDeletions: StripeCustomerDeletionsTable;
+  appStoreConsumptionReports: AppStoreConsumptionReportsTable;
   twoStepAuthenticators: TwoStepAuthenticatorsTable;
   twoStepRecoveryCodes: TwoStepRecoveryCodesTable;
   twoStepChallenges: TwoStepChallengesTable;
@@ -411,6 +412,25 @@ export interface OperatorGrantsTable {
   removedAt: Date | null;
   removedBy: string | null;
   removedReason: string | null;
+}
+
+/** An answer owed to Apple's refund request for a consenting member (migrations/0022). */
+export interface AppStoreConsumptionReportsTable {
+  notificationUuid: string;
+  userId: string;
+  environment: string;
+  transactionId: string;
+  originalTransactionId: string;
+  reason: string | null;
+  requestedAt: Date;
+  giveUpAt: Date;
+  attempts: Generated<number>;
+  nextAttemptAt: Date;
+  lastError: Generated<string | null>;
+  sentRequest: Generated<string | null>;
+  outcome: Generated<string | null>;
+  closedAt: Generated<Date | null>;
+  createdAt: Generated<Date>;
 }
 
 /** Which process runs a one-at-a-time job, until when (migrations/0023). */

@@ -20,6 +20,7 @@ import {
   createStripeCustomerCleanUp,
   type StripeCustomerCleanUp,
 } from './account-deletion/stripe-customers';
+import { createConsumptionReports } from './app-store/consumption-reports';
 import { createOrderClaims } from './app-store/order-claims';
 import { appStoreRoutes } from './app-store/routes';
 import { createAppStoreService } from './app-store/service';
@@ -64,7 +65,7 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
     signInsWaiting: services.authService.signInLoad().waiting,
   }));
   // Its own hashing threads end with it; a hasher handed in is its owner's to close.
-  startBackgroundJobs(api, services.stripeCustomers, passwordHasher ? undefined : hasher);
+  startBackgroundJobs(api, services.stripeCustomers, passwordHasher ? undefined : hasher, config);
   await registerRoutes(api, config, services, hasher);
 };
 
@@ -214,12 +215,13 @@ function checkoutLimits(config: Config) {
 
 /**
  * The jobs that run beside the requests (pruning expired sessions, retrying Stripe customer
- * deletions), stopped when the server closes; `ownHasher`, when given, is closed with them.
+ * deletions, answering Apple's refund requests), stopped when the server closes; `ownHasher`, when given, is closed with them.
  */
 function startBackgroundJobs(
   api: Api,
   stripeCustomers: StripeCustomerCleanUp,
   ownHasher: PasswordHasher | undefined,
+  config: Config,
 ): void {
   const sessionPruning = createSessionPruning({ db: api.database.db, log: api.log });
   sessionPruning.start();
@@ -232,21 +234,35 @@ function startBackgroundJobs(
   const notificationRecovery = createNotificationRecovery({
     db: api.database.db,
     serverApi: api.appStoreServerApi,
-    receiveNotification: createAppStoreService({ db: api.database.db, verifier: api.appStore })
-      .receiveNotification,
+    receiveNotification: createAppStoreService({
+      db: api.database.db,
+      verifier: api.appStore,
+      answersConsumptionRequests: api.appStoreServerApi !== null,
+    }).receiveNotification,
     log: api.log,
   });
   notificationRecovery.start();
+  const consumptionReports = createConsumptionReports({
+    db: api.database.db,
+    serverApi: api.appStoreServerApi,
+    refundPreference: config.appleRefundPreference,
+    log: api.log,
+  });
+  consumptionReports.start();
   // Outside production, a move of the development clock runs each job at once (plugins/dev-clock.ts).
   api.devClock?.onMoved(() => sessionPruning.pruneOnce());
   api.devClock?.onMoved(() => stripeCustomers.retryCustomerDeletions());
   api.devClock?.onMoved(async () => {
     await notificationRecovery.runOnce();
   });
+  api.devClock?.onMoved(async () => {
+    await consumptionReports.runDueOnce();
+  });
   api.addHook('onClose', async () => {
     sessionPruning.stop();
     customerDeletionRetries.stop();
     notificationRecovery.stop();
+    consumptionReports.stop();
     if (ownHasher) await ownHasher.close();
   });
 }
@@ -292,7 +308,11 @@ async function registerRoutes(
     countWebhook: api.metrics.countWebhook,
   });
   await api.register(appStoreRoutes, {
-    appStoreService: createAppStoreService({ db, verifier: api.appStore }),
+    appStoreService: createAppStoreService({
+      db,
+      verifier: api.appStore,
+      answersConsumptionRequests: api.appStoreServerApi !== null,
+    }),
     orderClaims: createOrderClaims({
       db,
       lookUpOrder: api.appStoreServerApi

@@ -6,7 +6,10 @@
 // Also the App Store Server API client (`app.appStoreServerApi`), which the server calls Apple
 // with: signed with the key of APPLE_ISSUER_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY_PATH, or with
 // the key the local App Store sandbox makes, against that sandbox. Null without a key.
-import type { JWSTransactionDecodedPayload } from '@apple/app-store-server-library';
+import type {
+  ConsumptionRequest,
+  JWSTransactionDecodedPayload,
+} from '@apple/app-store-server-library';
 import { apiRoutes, milliunitsFromMinorUnits } from '@kegel/contract';
 import type { AppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import fp from 'fastify-plugin';
@@ -73,6 +76,16 @@ export interface AppStoreServerApi {
    * A page after the first repeats the first page's window with its token. Throws as lookUpOrder.
    */
   getNotificationHistory(request: NotificationHistoryRequest): Promise<NotificationHistoryPage>;
+  /**
+   * Send Consumption Information (the library's current call, V2): the answer to a
+   * CONSUMPTION_REQUEST about `transactionId` of that environment. Throws an AppError 502, as
+   * lookUpOrder does, when the App Store cannot be reached or refuses the call.
+   */
+  sendConsumptionInformation(
+    environment: AppStoreEnvironment,
+    transactionId: string,
+    request: ConsumptionRequest,
+  ): Promise<void>;
 }
 
 /** A notification history the App Store keeps, and for how long it keeps it. */
@@ -180,6 +193,9 @@ export const appStorePlugin = fp<{
     if (!serverApi) {
       app.log.info(
         'Apple order lookups are off: set APPLE_ISSUER_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY_PATH (an App Store Server API key) to turn them on',
+      );
+      app.log.info(
+        "Apple refund requests are not answered (consumption information is off): set APPLE_ISSUER_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY_PATH to answer them with consenting members' usage",
       );
     }
     app.decorate('appStore', verifier);

@@ -2,8 +2,9 @@
 // @apple/app-store-server-library), signing each call with the App Store Server API key
 // (APPLE_ISSUER_ID, APPLE_KEY_ID, APPLE_PRIVATE_KEY_PATH). Every call Apple's API offers this
 // product goes through here: Look Up Order ID, which finds the purchases of the order id in
-// Apple's receipt email ("Order ID: MK5TTTVWJH"), and Get Notification History, which the
-// recovery of missed notifications reads (notification-recovery.ts).
+// Apple's receipt email ("Order ID: MK5TTTVWJH"), Get Notification History, which the recovery
+// of missed notifications reads (notification-recovery.ts), and Send Consumption Information,
+// the answer to a consenting member's refund request (consumption-reports.ts).
 //
 // What Apple answers is signed like a notification and is verified the same way (the server's
 // App Store verifier: the chain up to the configured roots, the bundle id, the environment
@@ -212,6 +213,19 @@ export function createAppStoreServerApi(settings: AppStoreServerApiSettings): Ap
           return verifiedTransactions(answer.signedTransactions ?? []);
       }
       return [];
+    },
+
+    async sendConsumptionInformation(environment, transactionId, request) {
+      // A transaction is answered where it was made: the stand-in alone, else Apple's host of
+      // that environment (the request names a transaction only that host knows).
+      const client =
+        settings.baseUrl && clients[0]
+          ? clients[0]
+          : clientFor(
+              settings,
+              environment === 'Sandbox' ? Environment.SANDBOX : Environment.PRODUCTION,
+            );
+      await call(() => client.sendConsumptionInformation(transactionId, request));
     },
   };
 }

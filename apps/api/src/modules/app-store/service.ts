@@ -13,6 +13,7 @@ import type { Database } from '../../db/schema';
 import { AppError } from '../../errors';
 import { AppStorePayloadRefused, type AppStoreVerifier } from '../../security/app-store-verifier';
 import { usersRepo } from '../users';
+import { oweConsumptionAnswer } from './consumption-reports';
 import { recordForMember } from './member-bindings';
 import { accountNamedBy, applyPending, type Notice, saveState } from './member-transactions';
 import * as repo from './repo';
@@ -27,6 +28,8 @@ export interface AppStoreServiceDependencies {
   db: Kysely<Database>;
   /** Null when App Store support is off: every call answers 404. */
   verifier: AppStoreVerifier | null;
+  /** Whether Apple's refund requests are answered (an App Store Server API key is set). */
+  answersConsumptionRequests?: boolean;
 }
 
 export type AppStoreService = ReturnType<typeof createAppStoreService>;
@@ -115,6 +118,17 @@ async function receiveNotification(
     await usersRepo.lockUser(transaction, owner);
     if (subscription?.userId !== owner) await repo.bindSubscription(transaction, key, owner);
     await applyPending(transaction, key, owner);
+    if (notice.type === 'CONSUMPTION_REQUEST' && deps.answersConsumptionRequests && payment) {
+      await oweConsumptionAnswer(transaction, {
+        notificationUuid: notice.notificationUuid,
+        userId: owner,
+        environment: notice.environment,
+        transactionId: payment.transactionId ?? key.originalTransactionId,
+        originalTransactionId: key.originalTransactionId,
+        reason: notification.data?.consumptionRequestReason ?? null,
+        signedAt: notice.signedAt,
+      });
+    }
     return 'applied';
   });
 }

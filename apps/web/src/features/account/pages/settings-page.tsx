@@ -6,6 +6,7 @@ import { DownloadDataSection } from '../components/download-data-section';
 import { EmailChangeUndoNotice } from '../components/email-change-undo-notice';
 import { ChangePasswordSection } from '../components/change-password-section';
 import { PasskeysSection } from '../components/passkeys-section';
+import { PreferencesSection } from '../components/preferences-section';
 import { SetPasswordSection } from '../components/set-password-section';
 import { SignedInDevicesSection } from '../components/signed-in-devices-section';
 import { TwoStepSection } from '../components/two-step-section';
@@ -44,6 +45,7 @@ export function SettingsPage(): React.JSX.Element | null {
         <PasskeysSection />
         <SignedInDevicesSection />
         <SignInHistorySection />
+        <PreferencesSection />
         <DownloadDataSection />
         <DeleteAccountSection hasPassword={profile.hasPassword} />
       </div>
