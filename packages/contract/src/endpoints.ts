@@ -95,6 +95,7 @@ import {
   UpdatePreferencesRequestSchema,
   SessionsResponseSchema,
   PurchasesResponseSchema,
+  UnsubscribeQuerySchema,
 } from './users';
 
 /** How long a passkey challenge (registration or sign-in) may be answered. */
@@ -372,6 +373,16 @@ export const endpoints = {
     summary: 'Changes any of the preferences; the others stay as they are. Answers all of them.',
     body: UpdatePreferencesRequestSchema,
     success: { 200: PreferencesSchema },
+  }),
+  unsubscribe: defineEndpoint(routes.unsubscribe, {
+    tag: 'Profile',
+    summary:
+      'One-click unsubscribe (RFC 8058): turns off the mails before premium ends for the member the signed token names, without a session.',
+    description:
+      'Mail clients POST `List-Unsubscribe=One-Click` as application/x-www-form-urlencoded; the web page posts no body. A GET of the same link turns nothing off: it answers 303 to the page /account/unsubscribe, which asks first. 400 for a token that is malformed or not signed by this server, 404 when its account is gone.',
+    query: UnsubscribeQuerySchema,
+    success: { 200: MessageSchema },
+    errors: [404],
   }),
   listSignIns: defineEndpoint(routes.listSignIns, {
     tag: 'Profile',

@@ -30,6 +30,7 @@ export interface Database {
   operators: OperatorsTable;
   auditEvents: AuditEventsTable;
   operatorGrants: OperatorGrantsTable;
+  premiumExpiryReminders: PremiumExpiryRemindersTable;
 }
 
 export interface SchemaMigrationsTable {
@@ -397,4 +398,12 @@ export interface OperatorGrantsTable {
   removedAt: Date | null;
   removedBy: string | null;
   removedReason: string | null;
+}
+
+/** The reminders mailed before a premium end, one per member and end (migrations/0026). */
+export interface PremiumExpiryRemindersTable {
+  userId: string;
+  endsAt: Date;
+  outboxEmailId: string | null;
+  createdAt: Generated<Date>;
 }

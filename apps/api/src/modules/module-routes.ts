@@ -31,6 +31,8 @@ import { operatorStatusRoutes } from './operators/routes';
 import { createPasskeysService, type PasskeysService, relyingPartyOf } from './passkeys';
 import { passkeyAccountRoutes, passkeySignInRoutes } from './passkeys/routes';
 import { paymentRoutes } from './payments/routes';
+import { createPremiumReminders } from './premium-reminders';
+import { unsubscribeRoutes } from './premium-reminders/routes';
 import {
   createPaymentsService,
   type PaymentsService,
@@ -63,6 +65,7 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
   }));
   // Its own hashing threads end with it; a hasher handed in is its owner's to close.
   startBackgroundJobs(api, services.stripeCustomers, passwordHasher ? undefined : hasher);
+  startPremiumReminders(api, config);
   await registerRoutes(api, config, services, hasher);
 };
 
@@ -233,6 +236,21 @@ function startBackgroundJobs(
   });
 }
 
+/** The mail before premium ends, every 15 minutes in every process (modules/premium-reminders). */
+function startPremiumReminders(api: Api, config: Config) {
+  const premiumReminders = createPremiumReminders({
+    db: api.database.db,
+    mail: api.mail,
+    publicUrl: config.publicUrl,
+    supportEmail: config.supportEmail,
+    tokenSecret: config.tokenSecret,
+    log: api.log,
+  });
+  premiumReminders.start();
+  api.addHook('onClose', async () => premiumReminders.stop());
+  return premiumReminders;
+}
+
 async function registerRoutes(
   api: Api,
   config: Config,
@@ -277,6 +295,11 @@ async function registerRoutes(
     appStoreService: createAppStoreService({ db, verifier: api.appStore }),
   });
   await api.register(operatorStatusRoutes, { db });
+  await api.register(unsubscribeRoutes, {
+    db,
+    unsubscribeKey: deriveKey(config.tokenSecret, 'unsubscribe-link'),
+    publicUrl,
+  });
   await api.register(supportDeskRoutes, {
     db,
     auditTrail,
