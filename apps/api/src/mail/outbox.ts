@@ -335,7 +335,7 @@ export class OutboxWorker implements Mailer {
         >`case when ${givesUp} then null else encrypted_payload end`,
       })
       .where('id', '=', row.id)
-      // Withdrawn while this attempt was under way (withdrawUnsentMail): it stays so.
+      // Withdrawn during this attempt (withdraw-mail.ts): it stays so.
       .where('failedAt', 'is', null)
       .returning('failedAt')
       .executeTakeFirst();
@@ -397,30 +397,4 @@ export async function deleteUnownedMailTo(
       addresses.map((address) => address.toLowerCase()),
     )
     .execute();
-}
-
-/**
- * Withdraws mail not sent yet whose news went stale (a reminder of a premium end that moved):
- * marked failed with `reason`, its payload erased, never tried again. One being sent at this very
- * moment goes if the mail server takes it (it left), and stays withdrawn if not.
- */
-export async function withdrawUnsentMail(
-  db: Kysely<Database> | Transaction<Database>,
-  ids: readonly string[],
-  reason: string,
-): Promise<number> {
-  if (ids.length === 0) return 0;
-  const result = await db
-    .updateTable('outboxEmails')
-    .set({
-      failedAt: sql<Date>`now()`,
-      lastError: `withdrawn: ${reason}`,
-      encryptedPayload: null,
-      lockedUntil: null,
-    })
-    .where('id', 'in', ids)
-    .where('sentAt', 'is', null)
-    .where('failedAt', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
 }

@@ -11,7 +11,8 @@ import type { Kysely, Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
 import { premiumEndingEmail } from '../../mail/premium-reminder-templates';
-import { type Mailer, withdrawUnsentMail } from '../../mail/outbox';
+import type { Mailer } from '../../mail/outbox';
+import { withdrawUnsentMail } from '../../mail/withdraw-mail';
 import { deriveKey } from '../../security/keys';
 import { usersRepo } from '../users';
 import * as repo from './repo';
@@ -50,41 +51,46 @@ export async function withdrawStaleReminders(
   await withdrawUnsentMail(transaction, stale, STALE_REASON);
 }
 
+/** Mails one member if he is still due under his row lock; whether a mail was written. */
+async function remind(
+  options: PremiumRemindersOptions & { unsubscribeKey: Buffer },
+  userId: string,
+  now: Date,
+): Promise<boolean> {
+  const { db, mail, publicUrl, unsubscribeKey } = options;
+  return db.transaction().execute(async (transaction) => {
+    await usersRepo.lockUser(transaction, userId);
+    const until = new Date(now.getTime() + REMIND_BEFORE_MS);
+    const [due] = await repo.findDueReminders(transaction, { now, until, userId });
+    if (!due?.endsAt) return false;
+    const reminder = { userId, endsAt: due.endsAt };
+    if (!(await repo.insertReminder(transaction, reminder))) return false;
+    const token = signUnsubscribeToken(unsubscribeKey, userId, 'expiry-reminders');
+    const query = `?token=${encodeURIComponent(token)}`;
+    const outboxEmailId = await mail.enqueue(transaction, {
+      to: due.email,
+      userId,
+      template: 'premium-expiry-reminder',
+      content: premiumEndingEmail({
+        endsAt: due.endsAt,
+        purchaseUrl: `${publicUrl}/purchase`,
+        oneClickUnsubscribeUrl: `${publicUrl}/api/users/unsubscribe${query}`,
+        unsubscribePageUrl: `${publicUrl}/account/unsubscribe${query}`,
+        supportEmail: options.supportEmail,
+      }),
+      // A reminder of an end already past would only confuse.
+      uselessAfter: due.endsAt,
+    });
+    await repo.setReminderMail(transaction, { ...reminder, outboxEmailId });
+    return true;
+  });
+}
+
 export function createPremiumReminders(options: PremiumRemindersOptions) {
-  const { db, mail, publicUrl } = options;
+  const { db } = options;
   const unsubscribeKey = deriveKey(options.tokenSecret, 'unsubscribe-link');
   const intervalMs = options.intervalMs ?? 15 * 60 * 1000;
   let timer: NodeJS.Timeout | undefined;
-
-  /** Mails one member if he is still due under his row lock; whether a mail was written. */
-  async function remind(userId: string, now: Date): Promise<boolean> {
-    return db.transaction().execute(async (transaction) => {
-      await usersRepo.lockUser(transaction, userId);
-      const until = new Date(now.getTime() + REMIND_BEFORE_MS);
-      const [due] = await repo.findDueReminders(transaction, { now, until, userId });
-      if (!due?.endsAt) return false;
-      const reminder = { userId, endsAt: due.endsAt };
-      if (!(await repo.insertReminder(transaction, reminder))) return false;
-      const token = signUnsubscribeToken(unsubscribeKey, userId, 'expiry-reminders');
-      const query = `?token=${encodeURIComponent(token)}`;
-      const outboxEmailId = await mail.enqueue(transaction, {
-        to: due.email,
-        userId,
-        template: 'premium-expiry-reminder',
-        content: premiumEndingEmail({
-          endsAt: due.endsAt,
-          purchaseUrl: `${publicUrl}/purchase`,
-          oneClickUnsubscribeUrl: `${publicUrl}/api/users/unsubscribe${query}`,
-          unsubscribePageUrl: `${publicUrl}/account/unsubscribe${query}`,
-          supportEmail: options.supportEmail,
-        }),
-        // A reminder of an end already past would only confuse.
-        uselessAfter: due.endsAt,
-      });
-      await repo.setReminderMail(transaction, { ...reminder, outboxEmailId });
-      return true;
-    });
-  }
 
   /**
    * One run at `now` (the job's clock: tests and the development clock move it): withdraws the
@@ -99,7 +105,7 @@ export function createPremiumReminders(options: PremiumRemindersOptions) {
     });
     let mailed = 0;
     for (const member of due) {
-      if (await remind(member.id, now)) mailed += 1;
+      if (await remind({ ...options, unsubscribeKey }, member.id, now)) mailed += 1;
     }
     return mailed;
   }

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 
 import type { Database } from '../../db/schema';
 import { AppError } from '../../errors';
-import { withdrawUnsentMail } from '../../mail/outbox';
+import { withdrawUnsentMail } from '../../mail/withdraw-mail';
 import { usersRepo } from '../users';
 import * as repo from './repo';
 import { readUnsubscribeToken } from './unsubscribe-token';
