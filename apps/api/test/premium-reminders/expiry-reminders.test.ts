@@ -51,10 +51,14 @@ async function member(app: FastifyInstance, label: string) {
 }
 
 /** Buys a pass on the web (Stripe's webhook); the member's premium end after it. */
-async function buyPass(app: FastifyInstance, buyer: { email: string; accessToken: string }) {
+async function buyPass(
+  app: FastifyInstance,
+  buyer: { email: string; accessToken: string },
+  planId = '1-week',
+) {
   const paid = await deliverStripeEvent(
     app,
-    checkoutEvent({ email: buyer.email, planId: '1-week', paymentIntentId: newPaymentIntentId() }),
+    checkoutEvent({ email: buyer.email, planId, paymentIntentId: newPaymentIntentId() }),
   );
   expect(paid.statusCode, paid.body).toBe(200);
   const profile = (await getProfile(app, buyer.accessToken)).json<{
@@ -174,6 +178,15 @@ describe.each(testDatabaseKinds)('premium expiry reminders on $name', (kind) => 
     expect(await job.runOnce(new Date(endsAt.getTime() - 70 * HOUR_MS))).toBe(0);
     expect(await job.runOnce(new Date(newEnd.getTime() - 71 * HOUR_MS))).toBe(1);
     expect(await reminderRows(app, buyer.id)).toHaveLength(2);
+  });
+
+  it('mails nobody for a pass bought less than 72 hours before its end: he was just told it', async () => {
+    const buyer = await member(server.app, 'day-pass');
+    const endsAt = await buyPass(server.app, buyer, '1-day');
+    expect(await reminderJob(server.app).runOnce(new Date(endsAt.getTime() - 23 * HOUR_MS))).toBe(
+      0,
+    );
+    expect(await reminderRows(server.app, buyer.id)).toEqual([]);
   });
 
   it('mails nobody who turned reminders off', async () => {

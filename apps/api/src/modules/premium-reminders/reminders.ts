@@ -18,9 +18,7 @@ import { usersRepo } from '../users';
 import * as repo from './repo';
 import { signUnsubscribeToken } from './unsubscribe-token';
 
-const HOUR_MS = 60 * 60 * 1000;
-/** How long before the end the mail goes. */
-export const REMIND_BEFORE_MS = 72 * HOUR_MS;
+const REMIND_BEFORE_MS = repo.REMIND_BEFORE_SECONDS * 1000;
 const STALE_REASON = 'the premium end it told of moved';
 
 export interface PremiumRemindersOptions {

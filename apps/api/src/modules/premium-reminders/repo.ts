@@ -7,13 +7,16 @@ import type { Database } from '../../db/schema';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
+/** How long before the end the mail goes: 72 hours. */
+export const REMIND_BEFORE_SECONDS = 72 * 60 * 60;
+
 /** Apple's statuses after which a subscription renews no more: 2 expired, 5 revoked. */
 const ENDED_APP_STORE_STATUSES = [2, 5];
 
 /**
  * The members to remind now: reminders on, premium ending in (now, until], that end being the
- * end of a web pass or support grant that counts, no App Store subscription that renews, and no
- * reminder of that end yet. One member only with `userId` (the check under his row lock).
+ * end of a web pass or support grant that counts and was bought more than 72 hours before it, no
+ * App Store subscription that renews, and no reminder of that end yet. One member only with `userId` (the check under his row lock).
  */
 export function findDueReminders(
   db: Executor,
@@ -33,7 +36,13 @@ export function findDueReminders(
           .whereRef('purchases.userId', '=', 'users.id')
           .where('purchases.provider', 'in', ['Stripe', 'Support'])
           .where('purchases.revokedAt', 'is', null)
-          .whereRef('purchases.expiresAt', '=', 'users.subscriptionEndDate'),
+          .whereRef('purchases.expiresAt', '=', 'users.subscriptionEndDate')
+          // Bought within the last 72 hours of its end (a day pass): he was told the end then.
+          .where(
+            'purchases.createdAt',
+            '<=',
+            sql<Date>`users.subscription_end_date - make_interval(secs => ${REMIND_BEFORE_SECONDS})`,
+          ),
       ),
     )
     .where((eb) =>
