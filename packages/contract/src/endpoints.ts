@@ -95,8 +95,8 @@ import {
   UpdatePreferencesRequestSchema,
   SessionsResponseSchema,
   PurchasesResponseSchema,
-  UnsubscribeQuerySchema,
 } from './users';
+import { UnsubscribeQuerySchema } from './unsubscribe';
 
 /** How long a passkey challenge (registration or sign-in) may be answered. */
 const PASSKEY_CHALLENGE_MINUTES = PASSKEY_CHALLENGE_SECONDS / 60;

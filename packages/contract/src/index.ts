@@ -12,3 +12,4 @@ export * from './routes';
 export * from './two-step';
 export * from './sign-ins';
 export * from './users';
+export * from './unsubscribe';

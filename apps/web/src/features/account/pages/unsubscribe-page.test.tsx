@@ -1,5 +1,5 @@
 import { unsubscribeMessages } from '@kegel/contract';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { errorReply, fakeApi } from '../../../testing/fake-api';
@@ -37,7 +37,10 @@ describe('/account/unsubscribe', () => {
     expect(
       await screen.findByRole('heading', { level: 1, name: 'This link does not work' }),
     ).toBeVisible();
-    expect(screen.getByText(unsubscribeMessages.invalidLink)).toBeVisible();
+    // The card says why (the error toast may say it too).
+    expect(
+      within(screen.getByRole('main')).getByText(unsubscribeMessages.invalidLink),
+    ).toBeVisible();
   });
 
   it('says the link does not work without a token', async () => {

@@ -1,4 +1,3 @@
-import { unsubscribeMessages } from '@kegel/contract';
 import { useSearchParams } from 'react-router';
 
 import { paths } from '../../../config/paths';
@@ -7,6 +6,10 @@ import { Button, ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { AlertIcon, CheckIcon, MessageIcon } from '../../../shared/ui/icons/icon-set';
 import { useUnsubscribe } from '../unsubscribe-api';
+
+/** A link cut short by a mail client: the server's words for a bad token are its answer's. */
+const NO_TOKEN =
+  'This unsubscribe link is incomplete. You can turn reminders off in Account Settings.';
 
 /**
  * `/account/unsubscribe?token=…`, the "Stop these reminders" link at the foot of the mail sent
@@ -19,13 +22,13 @@ export function UnsubscribePage(): React.JSX.Element {
   const token = searchParams.get('token');
   const unsubscribe = useUnsubscribe();
 
-  if (!token) return <InvalidLinkCard message={unsubscribeMessages.invalidLink} />;
+  if (!token) return <InvalidLinkCard message={NO_TOKEN} />;
   if (unsubscribe.isSuccess) {
     return (
       <AuthCard
         title="You are unsubscribed"
         icon={<CheckIcon width={28} height={28} />}
-        subtitle={`${unsubscribeMessages.done} You can turn reminders back on in Account Settings.`}
+        subtitle={`${unsubscribe.data.message} You can turn reminders back on in Account Settings.`}
       >
         <ButtonLink to={paths.dashboard.settings.getHref()} fullWidth>
           Open Account Settings
