@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { formatUtcMoment } from '../../src/mail/templates';
 import { createPremiumReminders } from '../../src/modules/premium-reminders';
+import { signUnsubscribeToken } from '../../src/modules/premium-reminders/unsubscribe-token';
+import { deriveKey } from '../../src/security/keys';
 import { getProfile, registerAndLogin } from '../support/accounts';
 import {
   appStoreEnv,
@@ -95,6 +97,15 @@ function unsubscribeLinkOf(email: CapturedEmail): URL {
   return new URL(match[1]);
 }
 
+/** The token the reminder's links carry, signed as the server signs it. */
+function signedToken(userId: string): string {
+  return signUnsubscribeToken(
+    deriveKey(TEST_TOKEN_SECRET, 'unsubscribe-link'),
+    userId,
+    'expiry-reminders',
+  );
+}
+
 function postOneClick(app: FastifyInstance, link: URL) {
   return app.inject({
     method: 'POST',
@@ -146,12 +157,12 @@ describe.each(testDatabaseKinds)('premium expiry reminders on $name', (kind) => 
     expect(unsubscribeLinkOf(mail).origin).toBe(TEST_PUBLIC_URL);
 
     // Again, and two more processes at once: nothing more.
-    const [again, other] = await Promise.all([
+    const runs = await Promise.all([
       job.runOnce(now),
       reminderJob(server.app).runOnce(now),
       reminderJob(server.app).runOnce(new Date(now.getTime() + HOUR_MS)),
     ]);
-    expect([again, other]).toEqual([0, 0]);
+    expect(runs).toEqual([0, 0, 0]);
     expect(await reminderRows(server.app, buyer.id)).toHaveLength(1);
   });
 
@@ -178,6 +189,25 @@ describe.each(testDatabaseKinds)('premium expiry reminders on $name', (kind) => 
     expect(await job.runOnce(new Date(endsAt.getTime() - 70 * HOUR_MS))).toBe(0);
     expect(await job.runOnce(new Date(newEnd.getTime() - 71 * HOUR_MS))).toBe(1);
     expect(await reminderRows(app, buyer.id)).toHaveLength(2);
+  });
+
+  it('withdraws a reminder still waiting when the member unsubscribes', async () => {
+    const { app } = mailDown;
+    const buyer = await member(app, 'unsubscribed-waiting');
+    const endsAt = await buyPass(app, buyer);
+    expect(await reminderJob(app).runOnce(new Date(endsAt.getTime() - 71 * HOUR_MS))).toBe(1);
+    const link = new URL(
+      `/api/users/unsubscribe?token=${encodeURIComponent(signedToken(buyer.id))}`,
+      TEST_PUBLIC_URL,
+    );
+    expect((await postOneClick(app, link)).statusCode).toBe(200);
+    expect(await reminderRows(app, buyer.id)).toEqual([
+      expect.objectContaining({
+        sentAt: null,
+        failedAt: expect.any(Date),
+        lastError: 'withdrawn: reminders were turned off',
+      }),
+    ]);
   });
 
   it('mails nobody for a pass bought less than 72 hours before its end: he was just told it', async () => {
