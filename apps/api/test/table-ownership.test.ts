@@ -38,6 +38,7 @@ const OWNERS: Record<string, string> = {
   audit_events: 'modules/audit',
   operator_grants: 'modules/support-desk',
   outbox_emails: 'mail',
+  premium_expiry_reminders: 'modules/premium-reminders',
   schema_migrations: 'db',
   job_leases: 'jobs',
   app_store_history_cursors: 'modules/app-store',

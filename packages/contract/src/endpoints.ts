@@ -97,6 +97,7 @@ import {
   SessionsResponseSchema,
   PurchasesResponseSchema,
 } from './users';
+import { UnsubscribeQuerySchema } from './unsubscribe';
 
 /** How long a passkey challenge (registration or sign-in) may be answered. */
 const PASSKEY_CHALLENGE_MINUTES = PASSKEY_CHALLENGE_SECONDS / 60;
@@ -373,6 +374,16 @@ export const endpoints = {
     summary: 'Changes any of the preferences; the others stay as they are. Answers all of them.',
     body: UpdatePreferencesRequestSchema,
     success: { 200: PreferencesSchema },
+  }),
+  unsubscribe: defineEndpoint(routes.unsubscribe, {
+    tag: 'Profile',
+    summary:
+      'One-click unsubscribe (RFC 8058): turns off the mails before premium ends for the member the signed token names, without a session.',
+    description:
+      'Mail clients POST `List-Unsubscribe=One-Click` as application/x-www-form-urlencoded; the web page posts no body. A GET of the same link turns nothing off: it answers 303 to the page /account/unsubscribe, which asks first. 400 for a token that is malformed or not signed by this server, 404 when its account is gone.',
+    query: UnsubscribeQuerySchema,
+    success: { 200: MessageSchema },
+    errors: [404],
   }),
   listSignIns: defineEndpoint(routes.listSignIns, {
     tag: 'Profile',

@@ -14,3 +14,4 @@ export * from './two-step';
 export * from './sign-ins';
 export * from './users';
 export * from './money';
+export * from './unsubscribe';

@@ -67,6 +67,7 @@ export const apiRoutes = {
   exportData: { method: 'GET', path: '/users/export', auth: true },
   readPreferences: { method: 'GET', path: '/users/preferences', auth: true },
   updatePreferences: { method: 'PUT', path: '/users/preferences', auth: true },
+  unsubscribe: { method: 'POST', path: '/users/unsubscribe', auth: false },
   listSignIns: { method: 'GET', path: '/users/sign-ins', auth: true },
   endSession: { method: 'DELETE', path: '/users/sessions/:id', auth: true },
   endOtherSessions: { method: 'POST', path: '/users/sessions/revoke-others', auth: true },

@@ -14,6 +14,8 @@ export interface CapturedEmail {
   subject: string;
   text: string;
   html: string;
+  /** Every header by its lower-case name (the last one of a name), unfolded. */
+  headers: Record<string, string>;
 }
 
 export interface SmtpInbox {
@@ -60,6 +62,15 @@ export async function startSmtpInbox(options: SmtpInboxOptions = {}): Promise<Sm
             subject: parsed.subject ?? '',
             text: parsed.text ?? '',
             html: typeof parsed.html === 'string' ? parsed.html : '',
+            headers: Object.fromEntries(
+              parsed.headerLines.map(({ key, line }) => [
+                key,
+                line
+                  .slice(line.indexOf(':') + 1)
+                  .replace(/\r?\n[ \t]+/g, ' ')
+                  .trim(),
+              ]),
+            ),
           };
           received.push(email);
           if (received.length > capacity) received.shift();

@@ -34,6 +34,7 @@ export interface Database {
   operatorGrants: OperatorGrantsTable;
   jobLeases: JobLeasesTable;
   appStoreHistoryCursors: AppStoreHistoryCursorsTable;
+  premiumExpiryReminders: PremiumExpiryRemindersTable;
 }
 
 export interface SchemaMigrationsTable {
@@ -448,4 +449,12 @@ export interface AppStoreHistoryCursorsTable {
   windowEnd: Date | null;
   paginationToken: string | null;
   updatedAt: Generated<Date>;
+}
+
+/** The reminders mailed before a premium end, one per member and end (migrations/0026). */
+export interface PremiumExpiryRemindersTable {
+  userId: string;
+  endsAt: Date;
+  outboxEmailId: string | null;
+  createdAt: Generated<Date>;
 }

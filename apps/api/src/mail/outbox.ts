@@ -48,12 +48,15 @@ export interface OutgoingEmail {
   neverGiveUp?: boolean;
 }
 
-/** What services write mail with: one call, inside the transaction of the change it tells about. */
+/**
+ * What services write mail with: one call, inside the transaction of the change it tells about.
+ * Answers the outbox row's id, for the mail that may have to be withdrawn (`withdrawUnsentMail`).
+ */
 export interface Mailer {
   enqueue(
     transaction: Transaction<Database> | Kysely<Database>,
     email: OutgoingEmail,
-  ): Promise<void>;
+  ): Promise<string>;
 }
 
 /**
@@ -82,8 +85,8 @@ async function insertEmail(
   transaction: Transaction<Database> | Kysely<Database>,
   encryptionKey: Buffer,
   email: OutgoingEmail,
-): Promise<void> {
-  await transaction
+): Promise<string> {
+  const { id } = await transaction
     .insertInto('outboxEmails')
     .values({
       recipient: email.to,
@@ -93,7 +96,9 @@ async function insertEmail(
       uselessAfter: email.uselessAfter ?? null,
       neverGiveUp: email.neverGiveUp ?? false,
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
 }
 
 /**
@@ -139,10 +144,11 @@ export class OutboxWorker implements Mailer {
   async enqueue(
     transaction: Transaction<Database> | Kysely<Database>,
     email: OutgoingEmail,
-  ): Promise<void> {
-    await insertEmail(transaction, this.settings.encryptionKey, email);
+  ): Promise<string> {
+    const id = await insertEmail(transaction, this.settings.encryptionKey, email);
     this.expectMailUntil = Date.now() + EXPECT_MAIL_FOR_MS;
     this.wake();
+    return id;
   }
 
   /** The mail not yet sent nor given up, by every process: how far behind delivery is. */
@@ -279,6 +285,7 @@ export class OutboxWorker implements Mailer {
         subject: content.subject,
         text: content.text,
         html: content.html,
+        ...(content.headers ? { headers: content.headers } : {}),
       });
       // Sent: the payload (which may hold a one-time link) is erased.
       await this.db
@@ -328,8 +335,11 @@ export class OutboxWorker implements Mailer {
         >`case when ${givesUp} then null else encrypted_payload end`,
       })
       .where('id', '=', row.id)
+      // Withdrawn during this attempt (withdraw-mail.ts): it stays so.
+      .where('failedAt', 'is', null)
       .returning('failedAt')
       .executeTakeFirst();
+    if (!updated) return;
     const details = {
       outboxId: row.id,
       template: row.template,

@@ -5,6 +5,8 @@ export interface RenderedEmail {
   subject: string;
   text: string;
   html: string;
+  /** Headers beyond the usual ones: List-Unsubscribe (mail/unsubscribe-headers.ts). */
+  headers?: Record<string, string>;
 }
 
 const BRAND = 'Kegel Coach';
@@ -23,6 +25,8 @@ export interface Layout {
   paragraphs: string[];
   action?: { label: string; url: string };
   footnote: string;
+  /** A link under the footnote: how to stop this kind of mail. */
+  footerLink?: { label: string; url: string };
 }
 
 export function render(subject: string, layout: Layout): RenderedEmail {
@@ -32,6 +36,7 @@ export function render(subject: string, layout: Layout): RenderedEmail {
     ...layout.paragraphs.flatMap((paragraph) => [paragraph, '']),
     ...(layout.action ? [`${layout.action.label}: ${layout.action.url}`, ''] : []),
     layout.footnote,
+    ...(layout.footerLink ? [`${layout.footerLink.label}: ${layout.footerLink.url}`] : []),
     '',
     `— ${BRAND}`,
   ].join('\n');
@@ -51,6 +56,7 @@ export function render(subject: string, layout: Layout): RenderedEmail {
         ${layout.paragraphs.map((paragraph) => `<p style="margin:0 0 12px;line-height:1.5">${escapeHtml(paragraph)}</p>`).join('\n        ')}
         ${button}
         <p style="margin:24px 0 0;font-size:13px;color:#56677a">${escapeHtml(layout.footnote)}</p>
+        ${layout.footerLink ? `<p style="margin:12px 0 0;font-size:13px;color:#56677a"><a href="${escapeHtml(layout.footerLink.url)}" style="color:#56677a">${escapeHtml(layout.footerLink.label)}</a></p>` : ''}
       </td></tr>
     </table>
   </td></tr></table>

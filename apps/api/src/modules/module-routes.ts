@@ -34,6 +34,8 @@ import { operatorStatusRoutes } from './operators/routes';
 import { createPasskeysService, type PasskeysService, relyingPartyOf } from './passkeys';
 import { passkeyAccountRoutes, passkeySignInRoutes } from './passkeys/routes';
 import { paymentRoutes } from './payments/routes';
+import { createPremiumReminders } from './premium-reminders';
+import { unsubscribeRoutes } from './premium-reminders/routes';
 import {
   createPaymentsService,
   type PaymentsService,
@@ -66,6 +68,7 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
   }));
   // Its own hashing threads end with it; a hasher handed in is its owner's to close.
   startBackgroundJobs(api, services.stripeCustomers, passwordHasher ? undefined : hasher, config);
+  startPremiumReminders(api, config);
   await registerRoutes(api, config, services, hasher);
 };
 
@@ -267,6 +270,25 @@ function startBackgroundJobs(
   });
 }
 
+/** The mail before premium ends, every 15 minutes in every process (modules/premium-reminders). */
+function startPremiumReminders(api: Api, config: Config) {
+  const premiumReminders = createPremiumReminders({
+    db: api.database.db,
+    mail: api.mail,
+    publicUrl: config.publicUrl,
+    supportEmail: config.supportEmail,
+    tokenSecret: config.tokenSecret,
+    log: api.log,
+  });
+  premiumReminders.start();
+  // Outside production, a move of the development clock mails what came due at once.
+  api.devClock?.onMoved(async () => {
+    await premiumReminders.runOnce();
+  });
+  api.addHook('onClose', async () => premiumReminders.stop());
+  return premiumReminders;
+}
+
 async function registerRoutes(
   api: Api,
   config: Config,
@@ -324,6 +346,11 @@ async function registerRoutes(
     }),
   });
   await api.register(operatorStatusRoutes, { db });
+  await api.register(unsubscribeRoutes, {
+    db,
+    unsubscribeKey: deriveKey(config.tokenSecret, 'unsubscribe-link'),
+    publicUrl,
+  });
   await api.register(supportDeskRoutes, {
     db,
     auditTrail,

@@ -10,7 +10,8 @@ export type KeyPurpose =
   | 'sign-in-nonce'
   | 'rate-limit-keys'
   | 'two-step-secret'
-  | 'audit-email';
+  | 'audit-email'
+  | 'unsubscribe-link';
 
 export function deriveKey(secret: string, purpose: KeyPurpose): Buffer {
   return createHmac('sha256', secret).update(`kegel-coach:${purpose}`).digest();

@@ -40,6 +40,9 @@ vi.mock('../features/account/pages/sign-in-not-me-page', () => ({
 vi.mock('../features/account/pages/account-deleted-page', () => ({
   AccountDeletedPage: () => <p>module src/features/account/pages/account-deleted-page.tsx</p>,
 }));
+vi.mock('../features/account/pages/unsubscribe-page', () => ({
+  UnsubscribePage: () => <p>module src/features/account/pages/unsubscribe-page.tsx</p>,
+}));
 vi.mock('../features/purchase/pages/purchase-page', () => ({
   PurchasePage: () => <p>module src/features/purchase/pages/purchase-page.tsx</p>,
 }));

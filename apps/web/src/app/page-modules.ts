@@ -15,6 +15,7 @@ export const pageModulesByPath: Readonly<Record<string, readonly string[]>> = {
   '/account/cancel-email-change': ['src/features/account/pages/cancel-email-change-page.tsx'],
   '/account/sign-in-not-me': ['src/features/account/pages/sign-in-not-me-page.tsx'],
   '/account/deleted': ['src/features/account/pages/account-deleted-page.tsx'],
+  '/account/unsubscribe': ['src/features/account/pages/unsubscribe-page.tsx'],
   '/purchase': ['src/features/purchase/pages/purchase-page.tsx'],
   '/purchase/complete': ['src/features/purchase/pages/purchase-complete-page.tsx'],
   '/dashboard': [

@@ -125,6 +125,15 @@ function createRoutes(): RouteObject[] {
               ),
             },
             {
+              // Outside the auth layout and the member area: signed in or not, the link works.
+              path: paths.account.unsubscribe.path,
+              element: lazyPage(() =>
+                import('../features/account/pages/unsubscribe-page').then(
+                  (module) => module.UnsubscribePage,
+                ),
+              ),
+            },
+            {
               // Outside the member area and the auth layout: no one is signed in any more.
               path: paths.account.deleted.path,
               element: lazyPage(() =>

@@ -30,6 +30,8 @@ export const paths = {
       path: '/account/sign-in-not-me',
       getHref: (): string => '/account/sign-in-not-me',
     },
+    /** "Stop these reminders", from the mail sent before premium ends: asks before it acts. */
+    unsubscribe: { path: '/account/unsubscribe', getHref: (): string => '/account/unsubscribe' },
     /** Where deleting the account ends: no one is signed in any more. */
     deleted: { path: '/account/deleted', getHref: (): string => '/account/deleted' },
   },

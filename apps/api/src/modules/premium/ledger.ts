@@ -8,6 +8,7 @@
 import type { Transaction } from 'kysely';
 
 import type { Database, LedgerEntryKind, LedgerSource } from '../../db/schema';
+import { withdrawStaleReminders } from '../premium-reminders';
 import { usersRepo } from '../users';
 import * as purchasesRepo from './purchases-repo';
 import * as repo from './repo';
@@ -106,6 +107,8 @@ async function recompute(
     await purchasesRepo.markPurchaseRevoked(transaction, purchaseId, revocation);
   }
   await usersRepo.writePremiumEnd(transaction, userId, state.endsAt);
+  // A reminder of the end before, not mailed yet, would now tell a wrong date.
+  await withdrawStaleReminders(transaction, userId, state.endsAt);
   return state;
 }
 

@@ -1,0 +1,138 @@
+// The SQL of the reminders before a premium ends: the module owns premium_expiry_reminders and
+// reads the member, his purchases, his App Store subscriptions and the outbox rows of his
+// reminders. No rules live here (reminders.ts has them).
+import { type Kysely, sql, type Transaction } from 'kysely';
+
+import type { Database } from '../../db/schema';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** How long before the end the mail goes: 72 hours. */
+export const REMIND_BEFORE_SECONDS = 72 * 60 * 60;
+
+/** Apple's statuses after which a subscription renews no more: 2 expired, 5 revoked. */
+const ENDED_APP_STORE_STATUSES = [2, 5];
+
+/**
+ * The members to remind now: reminders on, premium ending in (now, until], that end being the
+ * end of a web pass or support grant that counts and was bought more than 72 hours before it, no
+ * App Store subscription that renews, and no reminder of that end yet. One member only with `userId` (the check under his row lock).
+ */
+export function findDueReminders(
+  db: Executor,
+  window: { now: Date; until: Date; userId?: string },
+) {
+  let query = db
+    .selectFrom('users')
+    .select(['users.id', 'users.email', 'users.subscriptionEndDate as endsAt'])
+    .where('users.expiryReminders', '=', true)
+    .where('users.subscriptionEndDate', '>', window.now)
+    .where('users.subscriptionEndDate', '<=', window.until)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('purchases')
+          .select(sql`1`.as('one'))
+          .whereRef('purchases.userId', '=', 'users.id')
+          .where('purchases.provider', 'in', ['Stripe', 'Support'])
+          .where('purchases.revokedAt', 'is', null)
+          .whereRef('purchases.expiresAt', '=', 'users.subscriptionEndDate')
+          // Bought within the last 72 hours of its end (a day pass): he was told the end then.
+          .where(
+            'purchases.createdAt',
+            '<=',
+            sql<Date>`users.subscription_end_date - make_interval(secs => ${REMIND_BEFORE_SECONDS})`,
+          ),
+      ),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('appStoreSubscriptions')
+            .select(sql`1`.as('one'))
+            .whereRef('appStoreSubscriptions.userId', '=', 'users.id')
+            .where('appStoreSubscriptions.autoRenew', '=', true)
+            .where(
+              sql<number>`coalesce(app_store_subscriptions.status, 1)`,
+              'not in',
+              ENDED_APP_STORE_STATUSES,
+            ),
+        ),
+      ),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('premiumExpiryReminders')
+            .select(sql`1`.as('one'))
+            .whereRef('premiumExpiryReminders.userId', '=', 'users.id')
+            .whereRef('premiumExpiryReminders.endsAt', '=', 'users.subscriptionEndDate'),
+        ),
+      ),
+    );
+  if (window.userId) query = query.where('users.id', '=', window.userId);
+  return query.orderBy('users.subscriptionEndDate').execute();
+}
+
+/** Records the reminder of this end; false when one was recorded already (by any process). */
+export async function insertReminder(
+  db: Transaction<Database>,
+  reminder: { userId: string; endsAt: Date },
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('premiumExpiryReminders')
+    .values(reminder)
+    .onConflict((conflict) => conflict.columns(['userId', 'endsAt']).doNothing())
+    .returning('userId')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export async function setReminderMail(
+  db: Transaction<Database>,
+  reminder: { userId: string; endsAt: Date; outboxEmailId: string },
+): Promise<void> {
+  await db
+    .updateTable('premiumExpiryReminders')
+    .set({ outboxEmailId: reminder.outboxEmailId })
+    .where('userId', '=', reminder.userId)
+    .where('endsAt', '=', reminder.endsAt)
+    .execute();
+}
+
+/**
+ * The outbox rows of reminders not sent yet that no longer hold: of one member (`userId`), those
+ * of another end than `endsAt` (or all of them, with `endsAt` undefined); of every member (no
+ * `userId`), those whose end moved or whose member turned reminders off.
+ */
+export async function listStaleReminderMails(
+  db: Executor,
+  scope: { userId: string; endsAt?: Date | null } | { userId?: undefined },
+): Promise<string[]> {
+  let query = db
+    .selectFrom('premiumExpiryReminders')
+    .innerJoin('outboxEmails', 'outboxEmails.id', 'premiumExpiryReminders.outboxEmailId')
+    .select('outboxEmails.id')
+    .where('outboxEmails.sentAt', 'is', null)
+    .where('outboxEmails.failedAt', 'is', null);
+  if (scope.userId) {
+    query = query.where('premiumExpiryReminders.userId', '=', scope.userId);
+    if (scope.endsAt !== undefined) {
+      query = query.where(
+        sql<boolean>`premium_expiry_reminders.ends_at is distinct from ${scope.endsAt}::timestamptz`,
+      );
+    }
+  } else {
+    query = query
+      .innerJoin('users', 'users.id', 'premiumExpiryReminders.userId')
+      .where((eb) =>
+        eb.or([
+          eb('users.expiryReminders', '=', false),
+          sql<boolean>`premium_expiry_reminders.ends_at is distinct from users.subscription_end_date`,
+        ]),
+      );
+  }
+  return (await query.execute()).map((row) => row.id);
+}

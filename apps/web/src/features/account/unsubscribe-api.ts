@@ -1,0 +1,21 @@
+// The unsubscribe link of the mails before premium ends: one click on its page turns them off
+// for the member the signed token names, signed in or not (the API's one-click POST, RFC 8058).
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { api } from '../../shared/http/api';
+import { sessionQueries } from '../../shared/session/session';
+
+export function unsubscribe(token: string) {
+  return api.call('unsubscribe', { query: { token } });
+}
+
+export function useUnsubscribe() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: unsubscribe,
+    meta: { toasts: { pending: 'Turning reminders off', success: 'Reminders turned off' } },
+    // Signed in here, Account Settings (one click away) must not show reminders still on from
+    // its cache.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionQueries.all() }),
+  });
+}
