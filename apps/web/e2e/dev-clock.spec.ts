@@ -5,7 +5,7 @@ import {
   SUCCEEDS,
   waitForNewEndDate,
 } from './support/checkout';
-import { createUser, expect, signIn, test, uniqueEmail } from './support/fixtures';
+import { createUser, expect, readEmail, signIn, test, uniqueEmail } from './support/fixtures';
 import { type OwnServer, ownServer } from './support/own-server';
 
 /**
@@ -59,9 +59,24 @@ test('a 1-week pass is active 4 days later and over 8 days later, as the dashboa
     expect(moved.status(), await moved.text()).toBe(200);
   };
 
+  // The reminders this member was mailed, by this server (its own /dev/inbox).
+  const reminders = async () => {
+    const messages = (await (await request.get('/dev/inbox/messages.json')).json()) as Array<{
+      to: string[];
+      subject: string;
+    }>;
+    return messages.filter(
+      (message) =>
+        message.to.includes(email) && message.subject.includes('Your Kegel Coach premium ends on'),
+    );
+  };
+  expect(await reminders()).toHaveLength(0);
+
   await advance(4);
-  // INTEGRATOR: the expiry reminder's step goes here: 72 hours before the end, the reminder mail
-  // arrives once (readEmail on this server's /dev/inbox, and no second one after another move).
+  // Less than 72 hours are left: the move ran the reminders' job, and one mail says when it ends.
+  const reminder = await readEmail(request, email, 'Your Kegel Coach premium ends on');
+  expect(reminder.text).toContain('Extend Premium');
+  expect(reminder.text).toContain(`${new URL(server.url).origin}/purchase`);
   await page.reload();
   // The access token is days past its 15 minutes by the server's clock: the page renews it
   // (it follows the server's clock) instead of being signed out.
@@ -71,6 +86,8 @@ test('a 1-week pass is active 4 days later and over 8 days later, as the dashboa
   await advance(4);
   await page.reload();
   await expect(page.getByText("You don't have active subscriptions yet")).toBeVisible();
+  // The move ran the job again: still the one reminder for that end.
+  expect(await reminders()).toHaveLength(1);
   await expect(page.getByRole('link', { name: 'Buy Premium' })).toBeVisible();
 
   // The development clock's own page: its buttons move the clock too.
