@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BEFORE_THE_DESK,
   deskFiles,
+  GROWN_FOR_MONEY_OPERATIONS,
   INITIAL_JAVASCRIPT_BUDGETS_KB,
   type InitialJavaScript,
   measureInitialJavaScript,
@@ -59,8 +60,9 @@ describe('the JavaScript a page loads before it shows', () => {
     (address, before) => {
       const { raw, gzip } = page(address);
       const over = STILL_OVER_BEFORE_THE_DESK[address] ?? { raw: 0, gzip: 0 };
-      expect(raw, 'raw bytes').toBeLessThanOrEqual(before.raw + over.raw);
-      expect(gzip, 'gzip bytes').toBeLessThanOrEqual(before.gzip + over.gzip);
+      const grown = GROWN_FOR_MONEY_OPERATIONS[address] ?? { raw: 0, gzip: 0 };
+      expect(raw, 'raw bytes').toBeLessThanOrEqual(before.raw + over.raw + grown.raw);
+      expect(gzip, 'gzip bytes').toBeLessThanOrEqual(before.gzip + over.gzip + grown.gzip);
     },
   );
 

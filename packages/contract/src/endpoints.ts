@@ -21,6 +21,7 @@ import {
 import { defineEndpoint, type Endpoint } from './endpoint';
 import { AcknowledgementSchema, HealthSchema } from './errors';
 import { fieldMessages } from './fields';
+import { PreferencesSchema, UpdatePreferencesRequestSchema } from './preferences';
 import {
   PASSKEY_CHALLENGE_SECONDS,
   PasskeyCreationOptionsSchema,
@@ -90,10 +91,8 @@ import {
   DeleteAccountRequestSchema,
   EmailChangeUndoWindowsSchema,
   MessageSchema,
-  PreferencesSchema,
   ProfileSchema,
   SessionParamsSchema,
-  UpdatePreferencesRequestSchema,
   SessionsResponseSchema,
   PurchasesResponseSchema,
 } from './users';

@@ -13,5 +13,6 @@ export * from './routes';
 export * from './two-step';
 export * from './sign-ins';
 export * from './users';
+export * from './preferences';
 export * from './money';
 export * from './unsubscribe';

@@ -77,35 +77,6 @@ export const SessionParamsSchema = z.object({ id: z.string() });
 
 export const MessageSchema = z.object({ message: z.string() });
 
-/** What the member chose about his account beyond his credentials (Account Settings). */
-export const PreferencesSchema = z.object({
-  /** "Share my usage with Apple if I ask Apple for a refund": off until he turns it on. */
-  appleConsumptionConsent: z.boolean(),
-  /** When he last gave or withdrew that consent; null: never (off). */
-  appleConsumptionConsentChangedAt: z.nullable(IsoDateTimeSchema),
-  /** "Email me before my premium ends": on until he turns it off. */
-  expiryReminders: z.boolean(),
-});
-export type Preferences = z.infer<typeof PreferencesSchema>;
-
-export const preferencesMessages = {
-  nothingToChange: 'Choose a preference to change',
-  saved: 'Preferences saved',
-};
-
-/** Any of the preferences a member can change; the others stay as they are. */
-export const UpdatePreferencesRequestSchema = z
-  .object({
-    appleConsumptionConsent: z.optional(z.boolean()),
-    expiryReminders: z.optional(z.boolean()),
-  })
-  .check(
-    z.refine((body) => Object.values(body).some((value) => value !== undefined), {
-      message: preferencesMessages.nothingToChange,
-    }),
-  );
-export type UpdatePreferencesRequest = z.infer<typeof UpdatePreferencesRequestSchema>;
-
 /** "Download your data": everything the product keeps about the member, never a secret. */
 export const DataExportSchema = z.object({
   exportedAt: IsoDateTimeSchema,
