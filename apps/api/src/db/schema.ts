@@ -2,6 +2,16 @@
 // (Kysely's CamelCasePlugin translates). Keep this file in step with the migrations.
 import type { ColumnType, Generated } from 'kysely';
 
+import type {
+  AppStoreSubscriptionsTable,
+  AppStoreNotificationsTable,
+  AppStoreConsumptionReportsTable,
+  JobLeasesTable,
+  AppStoreHistoryCursorsTable,
+  PremiumExpiryRemindersTable,
+  StripeCustomerDeletionsTable,
+} from './schema-app-store-and-jobs';
+
 export interface Database {
   schemaMigrations: SchemaMigrationsTable;
   plans: PlansTable;
@@ -251,41 +261,6 @@ export interface UsedSignInNoncesTable {
   expiresAt: Date;
 }
 
-export interface AppStoreSubscriptionsTable {
-  originalTransactionId: string;
-  userId: string | null;
-  environment: string;
-  productId: string;
-  autoRenew: boolean | null;
-  status: number | null;
-  gracePeriodExpiresAt: Date | null;
-  signedAt: Date;
-  createdAt: Generated<Date>;
-  updatedAt: Generated<Date>;
-}
-
-export interface AppStoreNotificationsTable {
-  notificationUuid: string;
-  notificationType: string;
-  subtype: string | null;
-  /** Null only for one about no subscription, applied before environments were recorded. */
-  environment: string | null;
-  originalTransactionId: string | null;
-  signedAt: Date;
-  payload: string | null;
-  receivedAt: Generated<Date>;
-  appliedAt: Date | null;
-}
-
-/** A deleted account's Stripe customer, until Stripe has deleted it (migrations/0014). */
-export interface StripeCustomerDeletionsTable {
-  customerId: string;
-  requestedAt: Generated<Date>;
-  attempts: Generated<number>;
-  nextAttemptAt: Generated<Date>;
-  lastError: string | null;
-}
-
 /** A member's authenticator app (migrations/0018): on once `confirmedAt` is set. */
 export interface TwoStepAuthenticatorsTable {
   userId: string;
@@ -415,46 +390,4 @@ export interface OperatorGrantsTable {
   removedReason: string | null;
 }
 
-/** An answer owed to Apple's refund request for a consenting member (migrations/0022). */
-export interface AppStoreConsumptionReportsTable {
-  notificationUuid: string;
-  userId: string;
-  environment: string;
-  transactionId: string;
-  originalTransactionId: string;
-  reason: string | null;
-  requestedAt: Date;
-  giveUpAt: Date;
-  attempts: Generated<number>;
-  nextAttemptAt: Date;
-  lastError: Generated<string | null>;
-  sentRequest: Generated<string | null>;
-  outcome: Generated<string | null>;
-  closedAt: Generated<Date | null>;
-  createdAt: Generated<Date>;
-}
-
-/** Which process runs a one-at-a-time job, until when (migrations/0023). */
-export interface JobLeasesTable {
-  jobName: string;
-  holder: string;
-  leasedUntil: Date;
-}
-
-/** How far the App Store notification history was read, per history (migrations/0023). */
-export interface AppStoreHistoryCursorsTable {
-  source: string;
-  readUntil: Date | null;
-  windowStart: Date | null;
-  windowEnd: Date | null;
-  paginationToken: string | null;
-  updatedAt: Generated<Date>;
-}
-
-/** The reminders mailed before a premium end, one per member and end (migrations/0026). */
-export interface PremiumExpiryRemindersTable {
-  userId: string;
-  endsAt: Date;
-  outboxEmailId: string | null;
-  createdAt: Generated<Date>;
-}
+export type * from './schema-app-store-and-jobs';

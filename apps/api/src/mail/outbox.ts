@@ -48,10 +48,7 @@ export interface OutgoingEmail {
   neverGiveUp?: boolean;
 }
 
-/**
- * What services write mail with: one call, inside the transaction of the change it tells about.
- * Answers the outbox row's id, for the mail that may have to be withdrawn (`withdrawUnsentMail`).
- */
+/** Writes mail in the transaction of the change it tells of; answers its id (withdraw-mail.ts). */
 export interface Mailer {
   enqueue(
     transaction: Transaction<Database> | Kysely<Database>,

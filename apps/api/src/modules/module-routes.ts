@@ -14,27 +14,23 @@ import { createPasswordScreen } from '../security/password-screen';
 import { deriveKey } from '../security/keys';
 import { createSignInNonces } from '../security/sign-in-nonces';
 import { accountDeletionRoutes } from './account-deletion/routes';
-import { createCustomerDeletionRetries } from './account-deletion/customer-deletion-retries';
+import { startBackgroundJobs } from './background-jobs';
 import { createAccountDeletionService } from './account-deletion/service';
 import {
   createStripeCustomerCleanUp,
   type StripeCustomerCleanUp,
 } from './account-deletion/stripe-customers';
-import { createConsumptionReports } from './app-store/consumption-reports';
 import { createOrderClaims } from './app-store/order-claims';
 import { appStoreRoutes } from './app-store/routes';
 import { createAppStoreService } from './app-store/service';
-import { createNotificationRecovery } from './app-store/notification-recovery';
 import { authRoutes, limitRequestsPerAddress } from './auth/routes';
 import { type AuthService, createAuthService } from './auth/service';
-import { createSessionPruning } from './auth/session-pruning';
 import { createAuditTrail } from './audit';
 import { healthRoutes } from './health/routes';
 import { operatorStatusRoutes } from './operators/routes';
 import { createPasskeysService, type PasskeysService, relyingPartyOf } from './passkeys';
 import { passkeyAccountRoutes, passkeySignInRoutes } from './passkeys/routes';
 import { paymentRoutes } from './payments/routes';
-import { createPremiumReminders } from './premium-reminders';
 import { unsubscribeRoutes } from './premium-reminders/routes';
 import {
   createPaymentsService,
@@ -67,8 +63,7 @@ export const moduleRoutes: FastifyPluginAsyncZod<ModuleRoutesOptions> = async fu
     signInsWaiting: services.authService.signInLoad().waiting,
   }));
   // Its own hashing threads end with it; a hasher handed in is its owner's to close.
-  startBackgroundJobs(api, services.stripeCustomers, passwordHasher ? undefined : hasher, config);
-  startPremiumReminders(api, config);
+  startBackgroundJobs(api, config, services.stripeCustomers, passwordHasher ? undefined : hasher);
   await registerRoutes(api, config, services, hasher);
 };
 
@@ -214,79 +209,6 @@ function checkoutLimits(config: Config) {
       windowSeconds: 60 * 60,
     },
   } satisfies Pick<PaymentsServiceDependencies, 'checkoutLimits' | 'lookupsPerAddress'>;
-}
-
-/**
- * The jobs that run beside the requests (pruning expired sessions, retrying Stripe customer
- * deletions, answering Apple's refund requests), stopped when the server closes; `ownHasher`, when given, is closed with them.
- */
-function startBackgroundJobs(
-  api: Api,
-  stripeCustomers: StripeCustomerCleanUp,
-  ownHasher: PasswordHasher | undefined,
-  config: Config,
-): void {
-  const sessionPruning = createSessionPruning({ db: api.database.db, log: api.log });
-  sessionPruning.start();
-  const customerDeletionRetries = createCustomerDeletionRetries({
-    retryDue: () => stripeCustomers.retryCustomerDeletions(),
-    log: api.log,
-  });
-  customerDeletionRetries.start();
-  // App Store notifications Apple could not deliver, read back from its notification history.
-  const notificationRecovery = createNotificationRecovery({
-    db: api.database.db,
-    serverApi: api.appStoreServerApi,
-    receiveNotification: createAppStoreService({
-      db: api.database.db,
-      verifier: api.appStore,
-      answersConsumptionRequests: api.appStoreServerApi !== null,
-    }).receiveNotification,
-    log: api.log,
-  });
-  notificationRecovery.start();
-  const consumptionReports = createConsumptionReports({
-    db: api.database.db,
-    serverApi: api.appStoreServerApi,
-    refundPreference: config.appleRefundPreference,
-    log: api.log,
-  });
-  consumptionReports.start();
-  // Outside production, a move of the development clock runs each job at once (plugins/dev-clock.ts).
-  api.devClock?.onMoved(() => sessionPruning.pruneOnce());
-  api.devClock?.onMoved(() => stripeCustomers.retryCustomerDeletions());
-  api.devClock?.onMoved(async () => {
-    await notificationRecovery.runOnce();
-  });
-  api.devClock?.onMoved(async () => {
-    await consumptionReports.runDueOnce();
-  });
-  api.addHook('onClose', async () => {
-    sessionPruning.stop();
-    customerDeletionRetries.stop();
-    notificationRecovery.stop();
-    consumptionReports.stop();
-    if (ownHasher) await ownHasher.close();
-  });
-}
-
-/** The mail before premium ends, every 15 minutes in every process (modules/premium-reminders). */
-function startPremiumReminders(api: Api, config: Config) {
-  const premiumReminders = createPremiumReminders({
-    db: api.database.db,
-    mail: api.mail,
-    publicUrl: config.publicUrl,
-    supportEmail: config.supportEmail,
-    tokenSecret: config.tokenSecret,
-    log: api.log,
-  });
-  premiumReminders.start();
-  // Outside production, a move of the development clock mails what came due at once.
-  api.devClock?.onMoved(async () => {
-    await premiumReminders.runOnce();
-  });
-  api.addHook('onClose', async () => premiumReminders.stop());
-  return premiumReminders;
 }
 
 async function registerRoutes(
