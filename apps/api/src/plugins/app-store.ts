@@ -191,11 +191,9 @@ export const appStorePlugin = fp<{
     const serverApi =
       serverApiKey && verifier ? createServerApi({ ...serverApiKey, verifier }) : null;
     if (!serverApi) {
+      // One line for everything the key turns on, said once.
       app.log.info(
-        'Apple order lookups are off: set APPLE_ISSUER_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY_PATH (an App Store Server API key) to turn them on',
-      );
-      app.log.info(
-        "Apple refund requests are not answered (consumption information is off): set APPLE_ISSUER_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY_PATH to answer them with consenting members' usage",
+        'The App Store Server API is off, and with it Apple order lookups and claims, the recovery of missed App Store notifications and answers to refund requests: set APPLE_ISSUER_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY_PATH (an App Store Server API key) to turn them on',
       );
     }
     app.decorate('appStore', verifier);

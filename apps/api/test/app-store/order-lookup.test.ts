@@ -122,7 +122,7 @@ describe.each(testDatabaseKinds)('Apple order lookups on $name', (kind) => {
     }
 
     it('finds an order at the configured address, signing with the configured key', async () => {
-      expect(log.find(LOG_LEVEL.info, /Apple order lookups are off/)).toEqual([]);
+      expect(log.find(LOG_LEVEL.info, /^The App Store Server API is off/)).toEqual([]);
       const { originalTransactionId, orderId } = await sandbox.subscribe({
         productId: 'premium.month',
         deliver: false,
@@ -238,7 +238,7 @@ describe.each(testDatabaseKinds)('Apple order lookups on $name', (kind) => {
       });
       try {
         expect(withoutKey.app.appStoreServerApi).toBeNull();
-        expect(offLog.find(LOG_LEVEL.info, /^Apple order lookups are off/)).toHaveLength(1);
+        expect(offLog.find(LOG_LEVEL.info, /^The App Store Server API is off/)).toHaveLength(1);
       } finally {
         await withoutKey.close();
       }

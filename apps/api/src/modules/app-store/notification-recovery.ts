@@ -197,13 +197,8 @@ export function createNotificationRecovery(options: NotificationRecoveryOptions)
   return {
     runOnce: job.runOnce,
     start(): void {
-      if (!serverApi) {
-        log.info(
-          {},
-          'App Store notification recovery is off: set APPLE_ISSUER_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY_PATH (an App Store Server API key) to turn it on',
-        );
-        return;
-      }
+      // Off without a key: the App Store plugin's start line says so, for every call of the API.
+      if (!serverApi) return;
       job.start();
     },
     stop: job.stop,
