@@ -8,6 +8,8 @@
 // they keep the real time (creation stamps, nothing a rule reads).
 import { type Kysely, sql } from 'kysely';
 
+import type { Database } from './schema';
+
 /** The search_path of a connection that reads the development clock. */
 // No spaces: PostgreSQL's startup `options` splits on them.
 export const DEV_CLOCK_SEARCH_PATH = '"$user",public,dev_clock,pg_catalog';
@@ -20,7 +22,7 @@ const DEV_CLOCK_LOCK_KEY = 7_246_530_021;
  * of processes starting at the same time (they take turns under a session advisory lock; the
  * statements are idempotent anyway). Never called in production.
  */
-export async function installDevClock(db: Kysely<unknown>): Promise<void> {
+export async function installDevClock(db: Kysely<Database>): Promise<void> {
   await db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${DEV_CLOCK_LOCK_KEY})`.execute(connection);
     try {
@@ -47,7 +49,7 @@ export async function installDevClock(db: Kysely<unknown>): Promise<void> {
 }
 
 /** The stored offset in ms (0 when the clock was never moved). */
-export async function readDevClockOffsetMs(db: Kysely<unknown>): Promise<number> {
+export async function readDevClockOffsetMs(db: Kysely<Database>): Promise<number> {
   const { rows } = await sql<{
     offsetMs: string;
   }>`select offset_ms from dev_clock.clock_offset`.execute(db);
@@ -55,7 +57,7 @@ export async function readDevClockOffsetMs(db: Kysely<unknown>): Promise<number>
 }
 
 /** Moves the stored clock forward by `ms`; the new offset. */
-export async function advanceDevClockOffsetMs(db: Kysely<unknown>, ms: number): Promise<number> {
+export async function advanceDevClockOffsetMs(db: Kysely<Database>, ms: number): Promise<number> {
   const { rows } = await sql<{ offsetMs: string }>`
     update dev_clock.clock_offset set offset_ms = offset_ms + ${ms}
     returning offset_ms`.execute(db);
