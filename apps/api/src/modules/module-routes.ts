@@ -34,7 +34,7 @@ import { operatorStatusRoutes } from './operators/routes';
 import { createPasskeysService, type PasskeysService, relyingPartyOf } from './passkeys';
 import { passkeyAccountRoutes, passkeySignInRoutes } from './passkeys/routes';
 import { paymentRoutes } from './payments/routes';
-import { createPremiumReminders } from './premium-reminders';
+import { createPremiumReminders, withdrawWaitingReminders } from './premium-reminders';
 import { unsubscribeRoutes } from './premium-reminders/routes';
 import {
   createPaymentsService,
@@ -303,7 +303,10 @@ async function registerRoutes(
   await api.register(healthRoutes);
   await api.register(signInRoutes(api, config, services));
   await api.register(passkeyAccountRoutes, { passkeysService: services.passkeysService });
-  await api.register(userRoutes, { usersService: createUsersService({ db }), authService });
+  await api.register(userRoutes, {
+    usersService: createUsersService({ db, withdrawWaitingReminders }),
+    authService,
+  });
   await api.register(accountDeletionRoutes, {
     accountDeletionService: createAccountDeletionService({
       db,

@@ -6,7 +6,7 @@ import {
   type Profile,
   type UpdatePreferencesRequest,
 } from '@kegel/contract';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
 import type { SignedInAccount } from '../../plugins/authenticate';
@@ -82,7 +82,17 @@ function exportedPurchase(purchase: PurchaseRow): DataExport['purchases'][number
   };
 }
 
-export function createUsersService(deps: { db: Kysely<Database> }) {
+export interface UsersServiceDependencies {
+  db: Kysely<Database>;
+  /**
+   * Withdraws the reminders before premium ends still waiting in the outbox, in the transaction
+   * that turns them off (modules/premium-reminders): the outbox would retry one long before the
+   * reminders' next run noticed.
+   */
+  withdrawWaitingReminders?: (transaction: Transaction<Database>, userId: string) => Promise<void>;
+}
+
+export function createUsersService(deps: UsersServiceDependencies) {
   return {
     /**
      * Who is signed in, and until when premium lasts (null: never bought). The account comes
@@ -106,7 +116,14 @@ export function createUsersService(deps: { db: Kysely<Database> }) {
       userId: string,
       changes: UpdatePreferencesRequest,
     ): Promise<Preferences> {
-      return preferencesOf(await usersRepo.updatePreferences(deps.db, userId, changes));
+      return preferencesOf(
+        await deps.db.transaction().execute(async (transaction) => {
+          const changed = await usersRepo.updatePreferences(transaction, userId, changes);
+          if (changed && changes.expiryReminders === false)
+            await deps.withdrawWaitingReminders?.(transaction, userId);
+          return changed;
+        }),
+      );
     },
 
     /** "Download your data": what the product keeps about the member, never a secret. */
