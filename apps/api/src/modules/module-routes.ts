@@ -303,10 +303,8 @@ async function registerRoutes(
   await api.register(healthRoutes);
   await api.register(signInRoutes(api, config, services));
   await api.register(passkeyAccountRoutes, { passkeysService: services.passkeysService });
-  await api.register(userRoutes, {
-    usersService: createUsersService({ db, withdrawWaitingReminders }),
-    authService,
-  });
+  const usersService = createUsersService({ db, withdrawWaitingReminders });
+  await api.register(userRoutes, { usersService, authService });
   await api.register(accountDeletionRoutes, {
     accountDeletionService: createAccountDeletionService({
       db,

@@ -92,6 +92,22 @@ export interface UsersServiceDependencies {
   withdrawWaitingReminders?: (transaction: Transaction<Database>, userId: string) => Promise<void>;
 }
 
+/** Saves the changes; reminders turned off take the ones waiting in the outbox with them. */
+async function updatePreferences(
+  deps: UsersServiceDependencies,
+  userId: string,
+  changes: UpdatePreferencesRequest,
+): Promise<Preferences> {
+  return preferencesOf(
+    await deps.db.transaction().execute(async (transaction) => {
+      const changed = await usersRepo.updatePreferences(transaction, userId, changes);
+      if (changed && changes.expiryReminders === false)
+        await deps.withdrawWaitingReminders?.(transaction, userId);
+      return changed;
+    }),
+  );
+}
+
 export function createUsersService(deps: UsersServiceDependencies) {
   return {
     /**
@@ -112,19 +128,8 @@ export function createUsersService(deps: UsersServiceDependencies) {
       return preferencesOf(await usersRepo.readPreferences(deps.db, userId));
     },
 
-    async updatePreferences(
-      userId: string,
-      changes: UpdatePreferencesRequest,
-    ): Promise<Preferences> {
-      return preferencesOf(
-        await deps.db.transaction().execute(async (transaction) => {
-          const changed = await usersRepo.updatePreferences(transaction, userId, changes);
-          if (changed && changes.expiryReminders === false)
-            await deps.withdrawWaitingReminders?.(transaction, userId);
-          return changed;
-        }),
-      );
-    },
+    updatePreferences: (userId: string, changes: UpdatePreferencesRequest) =>
+      updatePreferences(deps, userId, changes),
 
     /** "Download your data": what the product keeps about the member, never a secret. */
     async exportData(userId: string): Promise<DataExport> {
