@@ -15,20 +15,22 @@ import { registerAndLogin } from '../support/accounts';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
 
-const severalConnections = testDatabaseKinds.filter((kind) => kind.name === 'PostgreSQL');
-
-describe.runIf(severalConnections.length > 0).each(severalConnections)(
+describe.each(testDatabaseKinds)(
   'review: a claim by order id and a notification at once on $name',
   (kind) => {
     let server: TestServer;
     let sandbox: AppStoreSandbox;
+    const severalConnections = kind.name === 'PostgreSQL';
     beforeAll(async () => {
+      if (!severalConnections) return;
       server = await startTestServer(kind);
       const running = server.app.appStoreSandbox;
       if (!running) throw new Error('expected the App Store sandbox');
       sandbox = running;
     });
-    afterAll(() => server.close());
+    afterAll(async () => {
+      if (severalConnections) await server.close();
+    });
 
     /** Resolves once some transaction waits for an advisory lock (the claim, for the second). */
     async function someoneWaitsForAnAdvisoryLock(): Promise<void> {
@@ -41,57 +43,60 @@ describe.runIf(severalConnections.length > 0).each(severalConnections)(
       }
     }
 
-    it('locks every subscription of the order before the member, as a notification does', async () => {
-      const email = uniqueEmail('claim-locks');
-      await registerAndLogin(server.app, email, 'correct horse');
-      const { id: userId } = await server.app.database.db
-        .selectFrom('users')
-        .select('id')
-        .where('email', '=', email)
-        .executeTakeFirstOrThrow();
-      const first = await sandbox.subscribe({ productId: 'premium.month', deliver: false });
-      const second = await sandbox.subscribe({ productId: 'premium.year', deliver: false });
-      const api = server.app.appStoreServerApi;
-      if (!api) throw new Error('expected the App Store Server API');
-      const found = (
-        await Promise.all([first, second].map(({ orderId }) => api.lookUpOrder(orderId)))
-      ).flat();
-      // The subscription the claim takes last (it sorts them).
-      const last = found
-        .map((each) => ({
-          environment: each.environment,
-          originalTransactionId: each.originalTransactionId,
-        }))
-        .sort((a, b) =>
-          `${a.environment}:${a.originalTransactionId}`.localeCompare(
-            `${b.environment}:${b.originalTransactionId}`,
-          ),
-        )
-        .at(-1)!;
-      const claims = createOrderClaims({
-        db: server.app.database.db,
-        lookUpOrder: () => Promise.resolve(found),
-        rateLimiter: server.app.rateLimiter,
-        claimsPerMember: { name: 'review-claim-locks', limit: 100, windowSeconds: 3600 },
-        supportEmail: 'help@kegel.test',
-      });
+    it.runIf(severalConnections)(
+      'locks every subscription of the order before the member, as a notification does',
+      async () => {
+        const email = uniqueEmail('claim-locks');
+        await registerAndLogin(server.app, email, 'correct horse');
+        const { id: userId } = await server.app.database.db
+          .selectFrom('users')
+          .select('id')
+          .where('email', '=', email)
+          .executeTakeFirstOrThrow();
+        const first = await sandbox.subscribe({ productId: 'premium.month', deliver: false });
+        const second = await sandbox.subscribe({ productId: 'premium.year', deliver: false });
+        const api = server.app.appStoreServerApi;
+        if (!api) throw new Error('expected the App Store Server API');
+        const found = (
+          await Promise.all([first, second].map(({ orderId }) => api.lookUpOrder(orderId)))
+        ).flat();
+        // The subscription the claim takes last (it sorts them).
+        const last = found
+          .map((each) => ({
+            environment: each.environment,
+            originalTransactionId: each.originalTransactionId,
+          }))
+          .sort((a, b) =>
+            `${a.environment}:${a.originalTransactionId}`.localeCompare(
+              `${b.environment}:${b.originalTransactionId}`,
+            ),
+          )
+          .at(-1)!;
+        const claims = createOrderClaims({
+          db: server.app.database.db,
+          lookUpOrder: () => Promise.resolve(found),
+          rateLimiter: server.app.rateLimiter,
+          claimsPerMember: { name: 'review-claim-locks', limit: 100, windowSeconds: 3600 },
+          supportEmail: 'help@kegel.test',
+        });
 
-      let claim: Promise<unknown> | undefined;
-      // What a notification for the last subscription does: the subscription, then the member.
-      const notification = server.app.database.db.transaction().execute(async (transaction) => {
-        await lockSubscription(transaction, last);
-        claim = claims.claimOrder(userId, 'ORDERLOCKS1');
-        claim.catch(() => {});
-        await someoneWaitsForAnAdvisoryLock();
-        await usersRepo.lockUser(transaction, userId);
-      });
-      await expect(notification).resolves.toBeUndefined();
-      await expect(claim).resolves.toMatchObject({
-        originalTransactionIds: expect.arrayContaining([
-          first.originalTransactionId,
-          second.originalTransactionId,
-        ]),
-      });
-    });
+        let claim: Promise<unknown> | undefined;
+        // What a notification for the last subscription does: the subscription, then the member.
+        const notification = server.app.database.db.transaction().execute(async (transaction) => {
+          await lockSubscription(transaction, last);
+          claim = claims.claimOrder(userId, 'ORDERLOCKS1');
+          claim.catch(() => {});
+          await someoneWaitsForAnAdvisoryLock();
+          await usersRepo.lockUser(transaction, userId);
+        });
+        await expect(notification).resolves.toBeUndefined();
+        await expect(claim).resolves.toMatchObject({
+          originalTransactionIds: expect.arrayContaining([
+            first.originalTransactionId,
+            second.originalTransactionId,
+          ]),
+        });
+      },
+    );
   },
 );
