@@ -1,10 +1,16 @@
 // Adversarial review of the development clock (ADR 021) and the other loopback-only pages: a page
 // of another site reaching the server through a name that resolves to 127.0.0.1 (DNS rebinding),
 // moves out of range, and many moves at once. Each test fails if its attack works.
+import { randomBytes } from 'node:crypto';
+import { type AddressInfo, createServer } from 'node:net';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { buildApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+
 import { readDevClockOffsetMs } from '../../src/db/dev-clock';
-import { clockOffsetMs } from '../../src/dev-clock/shifted-date';
+import { clockOffsetMs, isRealDate } from '../../src/dev-clock/shifted-date';
 import { buildTestApp, startTestServer, type TestServer } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
 
@@ -115,5 +121,56 @@ describe.each(testDatabaseKinds)('review: the development clock under attack on 
     expect(moves.map((move) => move.statusCode)).toEqual(Array(8).fill(200));
     const moved = (await offsetNow()) - before;
     expect(moved).toBe(8 * 3600 * 1000);
+  });
+});
+
+describe.each(testDatabaseKinds)('review: the clock cookie in production on $name', (kind) => {
+  it("never sets kegel_dev_clock_ms, nor follows a visitor's own, nor moves", async () => {
+    const database = await kind.create();
+    // Where production mail goes: a mail server on loopback that nobody writes to here.
+    const mailServer = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => mailServer.listen(0, '127.0.0.1', resolve));
+    try {
+      const app = await buildApp(
+        loadConfig({
+          ...database.env,
+          NODE_ENV: 'production',
+          PUBLIC_URL: 'https://kegel-coach.example',
+          TOKEN_SECRET: randomBytes(48).toString('base64'),
+          SMTP_URL: `smtp://127.0.0.1:${(mailServer.address() as AddressInfo).port}`,
+          STRIPE_SECRET_KEY: `sk_test_${randomBytes(12).toString('hex')}`,
+          STRIPE_API_URL: 'https://127.0.0.1:1',
+          STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
+        }),
+        { logger: false, webRoot: '/nonexistent-web-root' },
+      );
+      try {
+        await app.ready();
+        for (const url of ['/api/health', '/dev/clock', '/']) {
+          const response = await app.inject({
+            method: 'GET',
+            url,
+            headers: { cookie: 'kegel_dev_clock_ms=31622400000' },
+          });
+          expect(String(response.headers['set-cookie'] ?? ''), url).not.toContain(
+            'kegel_dev_clock_ms',
+          );
+        }
+        const moved = await app.inject({
+          method: 'POST',
+          url: '/dev/clock',
+          headers: { cookie: 'kegel_dev_clock_ms=31622400000' },
+          payload: { advanceSeconds: 60 },
+        });
+        expect(moved.statusCode).toBe(404);
+        expect(clockOffsetMs()).toBe(0);
+        expect(isRealDate()).toBe(true);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      mailServer.close();
+      await database.drop();
+    }
   });
 });
