@@ -98,6 +98,30 @@ describe.each(testDatabaseKinds)('review: premium reminders under attack on $nam
     ]);
   });
 
+  it('drops a reminder still waiting when the member deletes his account', async () => {
+    const { app } = mailDown;
+    const buyer = await member(app, 'deleted-waiting');
+    const endsAt = await buyPass(app, buyer);
+    expect(await reminderJob(app).runOnce(new Date(endsAt.getTime() - 71 * HOUR_MS))).toBe(1);
+    const deleted = await app.inject({
+      method: 'POST',
+      url: '/api/users/delete',
+      headers: { authorization: `Bearer ${buyer.accessToken}` },
+      payload: { password: 'correct horse' },
+    });
+    expect(deleted.statusCode, deleted.body).toBeLessThan(300);
+    const waiting = await app.database.db
+      .selectFrom('outboxEmails')
+      .select(['id', 'template'])
+      .where('recipient', '=', buyer.email)
+      .where('sentAt', 'is', null)
+      .where('failedAt', 'is', null)
+      .execute();
+    expect(waiting.map((row) => row.template)).toEqual(['account-deleted']);
+    // Nor does a later run find him.
+    expect(await reminderJob(app).runOnce(new Date(endsAt.getTime() - 70 * HOUR_MS))).toBe(0);
+  });
+
   it("mails each of two members due in one run his own end and his own link, nobody else's", async () => {
     const first = await member(server.app, 'reminded-first');
     const second = await member(server.app, 'reminded-second');
