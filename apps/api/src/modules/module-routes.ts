@@ -31,6 +31,7 @@ import { operatorStatusRoutes } from './operators/routes';
 import { createPasskeysService, type PasskeysService, relyingPartyOf } from './passkeys';
 import { passkeyAccountRoutes, passkeySignInRoutes } from './passkeys/routes';
 import { paymentRoutes } from './payments/routes';
+import { withdrawWaitingReminders } from './premium-reminders';
 import { unsubscribeRoutes } from './premium-reminders/routes';
 import {
   createPaymentsService,
@@ -225,7 +226,8 @@ async function registerRoutes(
   await api.register(healthRoutes);
   await api.register(signInRoutes(api, config, services));
   await api.register(passkeyAccountRoutes, { passkeysService: services.passkeysService });
-  await api.register(userRoutes, { usersService: createUsersService({ db }), authService });
+  const usersService = createUsersService({ db, withdrawWaitingReminders });
+  await api.register(userRoutes, { usersService, authService });
   await api.register(accountDeletionRoutes, {
     accountDeletionService: createAccountDeletionService({
       db,

@@ -24,6 +24,8 @@ const PAGES_WITH_SECRETS_IN_THE_ADDRESS = new Set([
   '/account/recover/new',
   '/account/verify-email',
   '/account/cancel-email-change',
+  // The reminder mail's unsubscribe link: a signed token that never expires.
+  '/account/unsubscribe',
   '/purchase/complete',
 ]);
 

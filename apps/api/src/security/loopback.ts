@@ -32,9 +32,22 @@ const FORWARDING_HEADERS = [
   'cf-connecting-ip',
 ];
 
+/**
+ * The Host a browser sent names this machine: localhost (or a name under it, which browsers never
+ * ask DNS for) or a loopback address. A page of another site whose name its owner points at
+ * 127.0.0.1 (DNS rebinding) reaches us over loopback, same-origin to the browser, with no proxy
+ * header: only its Host tells. No Host at all is no browser's request.
+ */
+function namesThisMachine(host: string | undefined): boolean {
+  if (host === undefined) return true;
+  const name = (/^\[([^\]]+)\]/.exec(host)?.[1] ?? host.replace(/:\d*$/, '')).toLowerCase();
+  return name.endsWith('.localhost') || isLoopbackHost(name);
+}
+
 export function isFromThisMachine(request: FastifyRequest): boolean {
   return (
     isLoopbackAddress(request.socket.remoteAddress) &&
-    FORWARDING_HEADERS.every((name) => request.headers[name] === undefined)
+    FORWARDING_HEADERS.every((name) => request.headers[name] === undefined) &&
+    namesThisMachine(request.headers.host)
   );
 }

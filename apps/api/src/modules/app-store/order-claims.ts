@@ -12,6 +12,7 @@ import type { AppStoreOrderTransaction } from '../../plugins/app-store';
 import type { RateLimiter, RateLimitRule } from '../../security/rate-limit-rules';
 import { usersRepo } from '../users';
 import { recordForMember } from './member-bindings';
+import * as repo from './repo';
 import { appStoreMessages } from './service';
 
 export const orderClaimMessages = {
@@ -66,6 +67,9 @@ async function claimOrder(
     );
   if (payments.length === 0) throw new AppError(404, orderClaimMessages.notFound);
   return deps.db.transaction().execute(async (transaction) => {
+    // Every subscription of the order before the member (recordForMember locks him): the order
+    // a notification takes, so the two queue instead of deadlocking.
+    for (const found of payments) await repo.lockSubscription(transaction, found);
     for (const found of payments) {
       const outcome = await recordForMember(transaction, userId, {
         payment: { ...found.payload, originalTransactionId: found.originalTransactionId },

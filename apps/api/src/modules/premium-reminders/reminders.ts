@@ -49,6 +49,18 @@ export async function withdrawStaleReminders(
   await withdrawUnsentMail(transaction, stale, STALE_REASON);
 }
 
+/**
+ * Withdraws every reminder of the member still waiting in the outbox: called in the transaction
+ * that turns his reminders off, from the one-click link or Account Settings.
+ */
+export async function withdrawWaitingReminders(
+  transaction: Transaction<Database>,
+  userId: string,
+): Promise<void> {
+  const waiting = await repo.listStaleReminderMails(transaction, { userId });
+  await withdrawUnsentMail(transaction, waiting, 'reminders were turned off');
+}
+
 /** Mails one member if he is still due under his row lock; whether a mail was written. */
 async function remind(
   options: PremiumRemindersOptions & { unsubscribeKey: Buffer },

@@ -6,9 +6,8 @@ import type { Kysely } from 'kysely';
 
 import type { Database } from '../../db/schema';
 import { AppError } from '../../errors';
-import { withdrawUnsentMail } from '../../mail/withdraw-mail';
 import { usersRepo } from '../users';
-import * as repo from './repo';
+import { withdrawWaitingReminders } from './reminders';
 import { readUnsubscribeToken } from './unsubscribe-token';
 
 export async function unsubscribe(
@@ -23,7 +22,6 @@ export async function unsubscribe(
       expiryReminders: false,
     });
     if (!changed) throw new AppError(404, unsubscribeMessages.noAccount);
-    const waiting = await repo.listStaleReminderMails(transaction, { userId: named.userId });
-    await withdrawUnsentMail(transaction, waiting, 'reminders were turned off');
+    await withdrawWaitingReminders(transaction, named.userId);
   });
 }

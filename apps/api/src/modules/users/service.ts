@@ -6,7 +6,7 @@ import {
   type Profile,
   type UpdatePreferencesRequest,
 } from '@kegel/contract';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
 import type { SignedInAccount } from '../../plugins/authenticate';
@@ -82,7 +82,33 @@ function exportedPurchase(purchase: PurchaseRow): DataExport['purchases'][number
   };
 }
 
-export function createUsersService(deps: { db: Kysely<Database> }) {
+export interface UsersServiceDependencies {
+  db: Kysely<Database>;
+  /**
+   * Withdraws the reminders before premium ends still waiting in the outbox, in the transaction
+   * that turns them off (modules/premium-reminders): the outbox would retry one long before the
+   * reminders' next run noticed.
+   */
+  withdrawWaitingReminders?: (transaction: Transaction<Database>, userId: string) => Promise<void>;
+}
+
+/** Saves the changes; reminders turned off take the ones waiting in the outbox with them. */
+async function updatePreferences(
+  deps: UsersServiceDependencies,
+  userId: string,
+  changes: UpdatePreferencesRequest,
+): Promise<Preferences> {
+  return preferencesOf(
+    await deps.db.transaction().execute(async (transaction) => {
+      const changed = await usersRepo.updatePreferences(transaction, userId, changes);
+      if (changed && changes.expiryReminders === false)
+        await deps.withdrawWaitingReminders?.(transaction, userId);
+      return changed;
+    }),
+  );
+}
+
+export function createUsersService(deps: UsersServiceDependencies) {
   return {
     /**
      * Who is signed in, and until when premium lasts (null: never bought). The account comes
@@ -102,12 +128,8 @@ export function createUsersService(deps: { db: Kysely<Database> }) {
       return preferencesOf(await usersRepo.readPreferences(deps.db, userId));
     },
 
-    async updatePreferences(
-      userId: string,
-      changes: UpdatePreferencesRequest,
-    ): Promise<Preferences> {
-      return preferencesOf(await usersRepo.updatePreferences(deps.db, userId, changes));
-    },
+    updatePreferences: (userId: string, changes: UpdatePreferencesRequest) =>
+      updatePreferences(deps, userId, changes),
 
     /** "Download your data": what the product keeps about the member, never a secret. */
     async exportData(userId: string): Promise<DataExport> {
