@@ -20,11 +20,20 @@ ShiftedDate.now = (): number => RealDate.now() + offsetMs;
 ShiftedDate.parse = RealDate.parse;
 ShiftedDate.UTC = RealDate.UTC;
 
+/**
+ * The server's own machine, as the address bar names it: the only place the clock can be moved
+ * (/dev/clock answers loopback callers under a loopback name only). Anywhere else a cookie of
+ * that name was planted (a neighbouring subdomain can set one for the whole domain) and is
+ * ignored: it could only upset the visitor's own page, but it should not even do that.
+ */
+const THIS_MACHINE = /^(localhost|[^.]+(\.[^.]+)*\.localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
 /** Reads the cookie and moves this page's clock to match; cheap enough for every answer. */
 export function followServerClock(
   cookie: string = typeof document === 'undefined' ? '' : document.cookie,
+  hostname: string = typeof location === 'undefined' ? '' : location.hostname,
 ): void {
-  const match = COOKIE.exec(cookie);
+  const match = THIS_MACHINE.test(hostname) ? COOKIE.exec(cookie) : null;
   const next = match ? Number(match[1]) : 0;
   if (next === offsetMs) return;
   offsetMs = next;
