@@ -21,6 +21,7 @@ import {
 import { defineEndpoint, type Endpoint } from './endpoint';
 import { AcknowledgementSchema, HealthSchema } from './errors';
 import { fieldMessages } from './fields';
+import { DataExportSchema } from './data-export';
 import { PreferencesSchema, UpdatePreferencesRequestSchema } from './preferences';
 import {
   PASSKEY_CHALLENGE_SECONDS,
@@ -87,7 +88,6 @@ import {
   TwoStepSetupResponseSchema,
 } from './two-step';
 import {
-  DataExportSchema,
   DeleteAccountRequestSchema,
   EmailChangeUndoWindowsSchema,
   MessageSchema,

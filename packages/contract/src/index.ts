@@ -14,5 +14,6 @@ export * from './two-step';
 export * from './sign-ins';
 export * from './users';
 export * from './preferences';
+export * from './data-export';
 export * from './money';
 export * from './unsubscribe';

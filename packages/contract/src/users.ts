@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 
 import { CurrentPasswordSchema, fieldMessages, IsoDateTimeSchema } from './fields';
-import { SignInItemSchema } from './sign-ins';
 import { SecondFactorCodeSchema } from './two-step';
 
 /** Premium is active while `subscriptionEndDate` is after now. */
@@ -76,82 +75,6 @@ export type SessionsResponse = z.infer<typeof SessionsResponseSchema>;
 export const SessionParamsSchema = z.object({ id: z.string() });
 
 export const MessageSchema = z.object({ message: z.string() });
-
-/** "Download your data": everything the product keeps about the member, never a secret. */
-export const DataExportSchema = z.object({
-  exportedAt: IsoDateTimeSchema,
-  profile: z.object({
-    id: z.string(),
-    email: z.string(),
-    createdAt: IsoDateTimeSchema,
-    emailVerifiedAt: z.nullable(IsoDateTimeSchema),
-    hasPassword: z.boolean(),
-    subscriptionEndDate: z.nullable(IsoDateTimeSchema),
-    /** Whether two-step sign-in is on (never its secret or recovery codes). */
-    twoStepEnabled: z.boolean(),
-  }),
-  identities: z.array(
-    z.object({
-      provider: z.string(),
-      email: z.nullable(z.string()),
-      linkedAt: IsoDateTimeSchema,
-      lastSignInAt: IsoDateTimeSchema,
-    }),
-  ),
-  sessions: z.array(
-    z.object({
-      createdAt: IsoDateTimeSchema,
-      lastUsedAt: IsoDateTimeSchema,
-      expiresAt: IsoDateTimeSchema,
-      endedAt: z.nullable(IsoDateTimeSchema),
-      device: z.nullable(z.string()),
-      method: z.nullable(z.string()),
-    }),
-  ),
-  purchases: z.array(
-    z.object({
-      plan: z.string(),
-      provider: z.string(),
-      environment: z.nullable(z.string()),
-      amount: z.number(),
-      currency: z.string(),
-      purchasedAt: IsoDateTimeSchema,
-      startsAt: IsoDateTimeSchema,
-      expiresAt: IsoDateTimeSchema,
-      refundedAt: z.nullable(IsoDateTimeSchema),
-      refundedAmount: z.nullable(z.number()),
-    }),
-  ),
-  appStoreSubscriptions: z.array(
-    z.object({
-      originalTransactionId: z.string(),
-      productId: z.string(),
-      environment: z.string(),
-      autoRenew: z.nullable(z.boolean()),
-      gracePeriodExpiresAt: z.nullable(IsoDateTimeSchema),
-    }),
-  ),
-  /** The member's passkeys: never their keys. */
-  passkeys: z.array(
-    z.object({
-      name: z.string(),
-      createdAt: IsoDateTimeSchema,
-      lastUsedAt: z.nullable(IsoDateTimeSchema),
-      transports: z.array(z.string()),
-    }),
-  ),
-  emails: z.array(
-    z.object({
-      template: z.string(),
-      recipient: z.string(),
-      createdAt: IsoDateTimeSchema,
-      sentAt: z.nullable(IsoDateTimeSchema),
-    }),
-  ),
-  /** Every sign-in and failed attempt kept (90 days), oldest first. */
-  signIns: z.array(SignInItemSchema),
-});
-export type DataExport = z.infer<typeof DataExportSchema>;
 
 /**
  * "Delete account". `password` is needed when the account has one; an account without one

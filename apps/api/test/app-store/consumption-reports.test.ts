@@ -1,3 +1,4 @@
+import type { DataExport } from '@kegel/contract';
 import type { AppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -91,6 +92,16 @@ describe.each(testDatabaseKinds)("Apple's refund requests on $name", (kind) => {
     }
   }
 
+  async function exportOf(accessToken: string): Promise<DataExport> {
+    const response = await server.app.inject({
+      method: 'GET',
+      url: '/api/users/export',
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<DataExport>();
+  }
+
   const reportsAbout = (transactionId: string) =>
     sandbox.consumptionReports().filter((report) => report.transactionId === transactionId);
 
@@ -101,6 +112,26 @@ describe.each(testDatabaseKinds)("Apple's refund requests on $name", (kind) => {
       .where('transactionId', '=', transactionId)
       .execute();
   }
+
+  it("lists the requests answered for him in his data export, with his consent's time", async () => {
+    const { accessToken, originalTransactionId } = await subscriber(true);
+    await askAppleForRefund(originalTransactionId);
+    const pending = await exportOf(accessToken);
+    expect(pending.preferences).toMatchObject({ appleConsumptionConsent: true });
+    expect(pending.preferences.appleConsumptionConsentChangedAt).not.toBeNull();
+    expect(pending.appleRefundRequests).toEqual([
+      {
+        requestedAt: expect.any(String),
+        reason: 'UNSATISFIED_WITH_PURCHASE',
+        outcome: null,
+        closedAt: null,
+      },
+    ]);
+    await job().runDueOnce();
+    expect((await exportOf(accessToken)).appleRefundRequests).toEqual([
+      expect.objectContaining({ outcome: 'sent', closedAt: expect.any(String) }),
+    ]);
+  });
 
   it("answers a consenting member's request once, with his consent and the ledger's figures", async () => {
     const { originalTransactionId } = await subscriber(true);

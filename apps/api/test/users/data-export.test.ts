@@ -57,6 +57,12 @@ describe.each(testDatabaseKinds)('the data export on $name', (kind) => {
     expect(data.emails.map((mail) => mail.template)).toContain('password-reset');
     expect(data.identities).toEqual([]);
     expect(data.appStoreSubscriptions).toEqual([]);
+    expect(data.preferences).toEqual({
+      appleConsumptionConsent: false,
+      appleConsumptionConsentChangedAt: null,
+      expiryReminders: true,
+    });
+    expect(data.appleRefundRequests).toEqual([]);
     // Nothing secret leaves: no hash, token, code or mail body.
     expect(response.body).not.toMatch(/argon2|passwordHash|refreshToken|encryptedPayload|code=/);
     expect(response.body).not.toContain(tokens.refreshToken);

@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 
 import type { Database } from '../../db/schema';
+import { readPreferences } from './repo';
 
 export async function readMemberData(db: Kysely<Database>, userId: string) {
   const user = await db
@@ -54,6 +55,8 @@ export async function readMemberData(db: Kysely<Database>, userId: string) {
     .orderBy('sequence')
     .execute();
   return {
+    preferences: await readPreferences(db, userId),
+    appleRefundRequests: await readAppleRefundRequests(db, userId),
     user,
     identities,
     sessions,
@@ -63,6 +66,16 @@ export async function readMemberData(db: Kysely<Database>, userId: string) {
     emails,
     signIns,
   };
+}
+
+/** Apple's refund requests answered with his consent: when, why, and what became of each. */
+function readAppleRefundRequests(db: Kysely<Database>, userId: string) {
+  return db
+    .selectFrom('appStoreConsumptionReports')
+    .select(['requestedAt', 'reason', 'outcome', 'closedAt'])
+    .where('userId', '=', userId)
+    .orderBy('requestedAt')
+    .execute();
 }
 
 /** Never a passkey's public key or credential id: what the member may read, not what signs in. */

@@ -45,6 +45,21 @@ function exportedSignIn(event: SignInRow): DataExport['signIns'][number] {
   };
 }
 
+type RefundRequestRow = NonNullable<
+  Awaited<ReturnType<typeof exportRepo.readMemberData>>
+>['appleRefundRequests'][number];
+
+function exportedRefundRequest(
+  request: RefundRequestRow,
+): DataExport['appleRefundRequests'][number] {
+  return {
+    requestedAt: request.requestedAt.toISOString(),
+    reason: request.reason,
+    outcome: request.outcome,
+    closedAt: iso(request.closedAt),
+  };
+}
+
 type PasskeyRow = NonNullable<
   Awaited<ReturnType<typeof exportRepo.readMemberData>>
 >['passkeys'][number];
@@ -177,6 +192,8 @@ export function createUsersService(deps: UsersServiceDependencies) {
           sentAt: iso(email.sentAt),
         })),
         signIns: data.signIns.map(exportedSignIn),
+        preferences: preferencesOf(data.preferences),
+        appleRefundRequests: data.appleRefundRequests.map(exportedRefundRequest),
       };
     },
   };
