@@ -359,7 +359,7 @@ export const endpoints = {
     summary:
       'Download your data: one JSON document, an attachment named kegel-coach-data-YYYY-MM-DD.json.',
     description:
-      'Profile, sign-in identities (provider and email), sessions, purchases and refunds, App Store subscriptions, passkeys (name, when added and last used, transports), whether two-step sign-in is on, the emails sent to the member (template, time, recipient) and the sign-in history (90 days of sign-ins and failed attempts). Never a password hash, token, code, two-step secret, recovery code, passkey key or email body.',
+      'Profile, sign-in identities (provider and email), sessions, purchases and refunds, App Store subscriptions, passkeys (name, when added and last used, transports), whether two-step sign-in is on, the emails sent to the member (template, time, recipient), the sign-in history (90 days of sign-ins and failed attempts), his preferences (with when the Apple consent was given or withdrawn) and the Apple refund requests answered with that consent. Never a password hash, token, code, two-step secret, recovery code, passkey key or email body.',
     success: { 200: DataExportSchema },
   }),
   readPreferences: defineEndpoint(routes.readPreferences, {
