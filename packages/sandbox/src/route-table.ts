@@ -97,12 +97,34 @@ export type PageHandler = (exchange: Exchange) => Promise<void> | void;
  * A node:http request listener over a route table: `notFound` answers what no route takes, and
  * `failed` what a handler threw (each sandbox keeps its provider's own shapes for both).
  */
+/**
+ * Whether a Host names this machine: localhost, a name under it (browsers never ask DNS for
+ * those), or a loopback address. A sandbox listens on loopback only, but a page of another site
+ * whose name its owner points at 127.0.0.1 (DNS rebinding) still reaches it, same-origin to the
+ * browser, and could press its buttons (pay, refund, ask Apple for a refund): only its Host
+ * tells. No Host at all is no browser's request.
+ */
+export function namesThisMachine(host: string | undefined): boolean {
+  if (host === undefined) return true;
+  const name = (/^\[([^\]]+)\]/.exec(host)?.[1] ?? host.replace(/:\d*$/, '')).toLowerCase();
+  return (
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    name === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)
+  );
+}
+
 export function serveRoutes(
   findRoute: FindRoute<PageHandler>,
   notFound: PageHandler,
   failed: (response: ServerResponse, error: unknown) => void,
 ): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
+    if (!namesThisMachine(request.headers.host)) {
+      sendText(response, 403, 'This sandbox answers only requests addressed to this machine.');
+      return;
+    }
     const url = new URL(request.url ?? '/', 'http://sandbox');
     const found = findRoute(request.method ?? 'GET', url.pathname);
     const handle = found?.handle ?? notFound;

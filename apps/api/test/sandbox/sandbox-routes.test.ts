@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+
 import { type AppStoreSandbox, startAppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import { type IdentitySandbox, startIdentitySandbox } from '@kegel/sandbox/identity-sandbox';
 import { startStripeSandbox, type StripeSandbox } from '@kegel/sandbox/stripe-sandbox';
@@ -183,5 +185,69 @@ describe('the App Store sandbox, off its routes', () => {
     const answer = await call(sandbox.baseUrl, 'POST', '/dev/subscriptions/123/renew');
     expect(answer.status).toBe(404);
     expect(answer.text).toContain('No subscription with originalTransactionId 123.');
+  });
+});
+
+describe('every sandbox, asked under a name that is not this machine', () => {
+  // A page of another site whose name its owner points at 127.0.0.1 (DNS rebinding) reaches a
+  // sandbox over loopback, same-origin to the browser: it could press the sandbox's buttons
+  // (pay, refund, ask Apple for a refund). Only the Host it sends tells.
+  function getWithHost(baseUrl: string, host: string): Promise<number> {
+    const url = new URL(baseUrl);
+    return new Promise((resolve, reject) => {
+      const request = httpRequest(
+        { hostname: url.hostname, port: url.port, path: '/', method: 'GET', headers: { host } },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
+      request.on('error', reject);
+      request.end();
+    });
+  }
+
+  let sandboxes: Array<{ name: string; baseUrl: string; close(): Promise<void> }>;
+  beforeAll(async () => {
+    const stripe = await startStripeSandbox({ webhookUrl: NOWHERE, webhookSecret: 'whsec_host' });
+    const appStore = await startAppStoreSandbox({
+      notificationUrl: NOWHERE,
+      bundleId: 'app.kegelcoach.ios',
+      products: [],
+    });
+    const identity = await startIdentitySandbox({
+      google: { clientId: 'google-client', clientSecret: 'google-secret' },
+      apple: { clientId: 'apple-client' },
+      allowedOrigins: ['http://app.test'],
+    });
+    sandboxes = [
+      { name: 'Stripe', baseUrl: stripe.baseUrl, close: () => stripe.close() },
+      { name: 'App Store', baseUrl: appStore.baseUrl, close: () => appStore.close() },
+      { name: 'identity', baseUrl: identity.baseUrl, close: () => identity.close() },
+    ];
+  });
+  afterAll(async () => {
+    await Promise.all(sandboxes.map((sandbox) => sandbox.close()));
+  });
+
+  it('refuses it, and still answers localhost and loopback addresses', async () => {
+    for (const { name, baseUrl } of sandboxes) {
+      const port = new URL(baseUrl).port;
+      for (const host of [
+        `rebound.example:${port}`,
+        'localhost.example',
+        `127.0.0.1.nip.io:${port}`,
+      ]) {
+        expect(await getWithHost(baseUrl, host), `${name} as ${host}`).toBe(403);
+      }
+      for (const host of [
+        `localhost:${port}`,
+        `127.0.0.1:${port}`,
+        `[::1]:${port}`,
+        'app.localhost',
+      ]) {
+        expect(await getWithHost(baseUrl, host), `${name} as ${host}`).not.toBe(403);
+      }
+    }
   });
 });
