@@ -65,7 +65,10 @@ test('a member subscribes in the App Store; the web shows it; an App Store refun
   await screenshotBothWidths(page, testInfo, 'history-app-store');
 
   // Apple refunds it.
-  await appStore.getByRole('button', { name: `Refund 1 Month subscription of ${email}` }).click();
+  // Exactly: "Ask Apple for a refund …" (a refund request, not a refund) is beside it.
+  await appStore
+    .getByRole('button', { name: `Refund 1 Month subscription of ${email}`, exact: true })
+    .click();
   await expect
     .poll(async () => (await profileOf(page, request)).subscriptionEndDate, { timeout: 15_000 })
     .toBeNull();

@@ -94,6 +94,14 @@ describe.each(testDatabaseKinds)("a member's story on the support desk on $name"
     return { items, bodies };
   }
 
+  /**
+   * Moves the test's clock (faked by makeOperator, and PGlite's `now()` reads it) a second on, so
+   * that the next step is stamped after the last: the fake clock only advances when a real timer
+   * ticks, which a loaded machine may not do between two steps, and two rows of one moment have
+   * no order of their own.
+   */
+  const nextMoment = () => vi.setSystemTime(Date.now() + 1_000);
+
   it('shows the profile, purchases, App Store subscription and timeline of a member, in order, without any mailed code', async () => {
     const operator = await makeOperator(server.app, 'support', 'story');
     const email = uniqueEmail('story');
@@ -107,6 +115,7 @@ describe.each(testDatabaseKinds)("a member's story on the support desk on $name"
       password: 'wrong guess',
     });
     expect(failed.statusCode).toBe(401);
+    nextMoment();
 
     // A Stripe Checkout paid on the sandbox's page.
     const checkout = await post(server.app, '/payments/stripe/new', { planId: '1-week', email });
@@ -114,6 +123,7 @@ describe.each(testDatabaseKinds)("a member's story on the support desk on $name"
     const paid = await payOnSandboxPage(checkout.json<{ paymentURL: string }>().paymentURL);
     expect(paid.status).toBe(303);
     await expect.poll(() => purchaseCount(memberId), { timeout: 10_000 }).toBe(1);
+    nextMoment();
 
     // An App Store subscription bound by the iOS app, then Apple's notice that renewal is off.
     const period = monthFrom(Date.now(), { appAccountToken: memberId });
@@ -123,6 +133,7 @@ describe.each(testDatabaseKinds)("a member's story on the support desk on $name"
       appStore.sign(transactionPayload(period)),
     );
     expect(bound.statusCode, bound.body).toBe(200);
+    nextMoment();
     const notified = await deliverNotification(
       server.app,
       signedNotification(appStore, {
@@ -133,6 +144,7 @@ describe.each(testDatabaseKinds)("a member's story on the support desk on $name"
       }),
     );
     expect(notified.statusCode, notified.body).toBe(200);
+    nextMoment();
 
     await changeEmailThroughLink(server, member.accessToken, { newEmail, password: PASSWORD });
 
