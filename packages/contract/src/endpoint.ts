@@ -36,6 +36,8 @@ export interface EndpointSchemas {
 
 export type Endpoint = Route &
   EndpointSchemas & {
+    /** Its name in the contract's table of calls (endpoints.ts); the document's operationId. */
+    operationId?: string;
     /** Every status the call answers with, success and errors, and its body's schema. */
     responses: Partial<Record<SuccessStatus | ErrorStatus, z.$ZodType>>;
     successStatus: SuccessStatus;

@@ -116,7 +116,20 @@ const SECOND_FACTOR_RULE =
 const STRIPE_FAILURES =
   "When Stripe refuses or fails the call made for it, 502 with the generic message; 503 with Retry-After when that may pass (Stripe's rate limit, an outage). Never 401: that is only about the caller's session.";
 
-export const endpoints = {
+/**
+ * Each call named by its key in the table below: the OpenAPI document's `operationId`, after which
+ * a client generated from it names the call's function (`login`, `readProfile`), as this contract
+ * does.
+ */
+function namedByKey<T extends Record<string, Endpoint>>(
+  calls: T,
+): { [K in keyof T]: T[K] & { operationId: K & string } } {
+  return Object.fromEntries(
+    Object.entries(calls).map(([name, call]) => [name, { ...call, operationId: name }]),
+  ) as { [K in keyof T]: T[K] & { operationId: K & string } };
+}
+
+export const endpoints = namedByKey({
   health: defineEndpoint(routes.health, {
     tag: 'Health',
     summary: 'Whether this server process is alive (liveness: it checks nothing beyond itself).',
@@ -632,7 +645,7 @@ export const endpoints = {
     success: { 200: AuditResponseSchema },
     errors: [403],
   }),
-} satisfies Record<ApiRouteName, Endpoint>;
+} satisfies Record<ApiRouteName, Endpoint>);
 
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;

@@ -23,14 +23,20 @@ export function serveEndpoint<E extends Endpoint>(
     throw new Error(`${endpoint.method} ${endpoint.path}: checks after sign-in need a session`);
   }
   for (const url of [endpoint.path, ...(endpoint.aliases ?? [])]) {
+    const isAlias = url !== endpoint.path;
     app.route({
       method: endpoint.method,
       url,
       schema: {
+        // One operation per call in the API document: an alias (a path the specification keeps,
+        // such as the capitalised /auth/oauth/Google/…) answers the same, and is named in the
+        // call's description instead of becoming a second operation (…VerifyToken2).
+        ...(isAlias ? { hide: true } : { operationId: endpoint.operationId }),
         summary: endpoint.summary,
-        description: endpoint.description,
+        description: describedWithAliases(endpoint),
         tags: [endpoint.tag],
-        ...(endpoint.auth ? { security: [{ bearerAuth: [] }] } : {}),
+        // Bearer for signed-in calls; none, said explicitly, for public ones.
+        security: endpoint.auth ? [{ bearerAuth: [] }] : [],
         ...(endpoint.params ? { params: endpoint.params } : {}),
         ...(endpoint.query ? { querystring: endpoint.query } : {}),
         ...(endpoint.body ? { body: endpoint.body } : {}),
@@ -46,4 +52,11 @@ export function serveEndpoint<E extends Endpoint>(
       },
     });
   }
+}
+
+function describedWithAliases(endpoint: Endpoint): string | undefined {
+  const aliases = endpoint.aliases ?? [];
+  if (aliases.length === 0) return endpoint.description;
+  const also = `Also answers at ${aliases.map((alias) => `\`${alias}\``).join(', ')}.`;
+  return endpoint.description ? `${endpoint.description} ${also}` : also;
 }

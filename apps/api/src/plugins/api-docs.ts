@@ -17,6 +17,8 @@ export const apiDocsPlugin = fp<{ publicUrl: string }>(
         info: {
           title: 'Kegel Coach API',
           version: '1',
+          // The product's own API, for its web and iPhone apps: no open licence.
+          license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
           description:
             'The API of the Kegel Coach web app and mobile app. Errors always have the shape `{ statusCode, error, message }`, where `message` is a string or, for validation errors, an array of strings (one per field problem). Signed-in calls take `Authorization: Bearer <access token>`; an access token lasts 15 minutes and `POST /api/auth/refresh` renews the pair.',
         },

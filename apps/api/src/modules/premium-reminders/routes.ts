@@ -2,7 +2,12 @@
 // on "Unsubscribe", RFC 8058: no session, the body `List-Unsubscribe=One-Click` form-encoded).
 // GET turns nothing off: a person who opens the link, or a scanner that fetches every link of a
 // mail, is sent to the page that asks first (/account/unsubscribe).
-import { endpoints, UnsubscribeQuerySchema, unsubscribeMessages } from '@kegel/contract';
+import {
+  endpoints,
+  ErrorBodySchema,
+  UnsubscribeQuerySchema,
+  unsubscribeMessages,
+} from '@kegel/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import type { Kysely } from 'kysely';
@@ -35,11 +40,16 @@ export const unsubscribeRoutes: FastifyPluginAsyncZod<{
     endpoints.unsubscribe.path,
     {
       schema: {
+        operationId: 'openUnsubscribeLink',
         summary:
           'Opening an unsubscribe link turns nothing off: 303 to the page /account/unsubscribe, which asks first.',
         tags: [endpoints.unsubscribe.tag],
+        security: [],
         querystring: UnsubscribeQuerySchema,
-        response: { 303: z.null() },
+        response: {
+          303: z.null(),
+          400: ErrorBodySchema,
+        },
       },
     },
     async function openUnsubscribeLink(request, reply) {
