@@ -1,6 +1,6 @@
 // The OpenAPI document is what the mobile app's developers build against: it must describe every
 // route the API serves, with its schemas, and the reference page must work without a network.
-import { endpoints } from '@kegel/contract';
+import { type Endpoint, endpoints } from '@kegel/contract';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,8 @@ type OpenApiDocument = {
 };
 
 const kind = testDatabaseKinds[0]!;
+/** The contract's calls, by name. */
+const calls: Array<[string, Endpoint]> = Object.entries(endpoints);
 
 describe('the API document', () => {
   let database: TestDatabase;
@@ -64,7 +66,7 @@ describe('the API document', () => {
     // An alias (a path the specification keeps, such as /auth/oauth/Google/…) is named in its
     // call's description rather than being a second operation.
     const aliases = new Set(
-      Object.values(endpoints).flatMap((call) =>
+      calls.flatMap(([, call]) =>
         (call.aliases ?? []).map((alias) => `${call.method} /api${alias}`),
       ),
     );
@@ -74,7 +76,7 @@ describe('the API document', () => {
       return !operation?.summary || Object.keys(operation.responses).length === 0;
     });
     expect(undescribed).toEqual([]);
-    for (const call of Object.values(endpoints)) {
+    for (const [, call] of calls) {
       for (const alias of call.aliases ?? []) {
         const path = `/api${call.path}`.replace(/:(\w+)/g, '{$1}');
         const operation = document.paths[path]?.[call.method.toLowerCase()];
@@ -89,7 +91,7 @@ describe('the API document', () => {
     const ids = operations.map((operation) => operation.operationId);
     expect(ids.filter((id) => !id)).toEqual([]);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const [name, call] of Object.entries(endpoints)) {
+    for (const [name, call] of calls) {
       const path = `/api${call.path}`.replace(/:(\w+)/g, '{$1}');
       const operation = document.paths[path]?.[call.method.toLowerCase()];
       expect(operation?.operationId, name).toBe(name);
