@@ -36,6 +36,9 @@ export function setClockOffsetMs(offset: number): void {
   if (!Number.isSafeInteger(offset) || offset < 0) {
     throw new RangeError(`the clock's offset must be a whole number of ms ≥ 0, got ${offset}`);
   }
+  // Unmoved, nothing is touched: a server starting on a fresh database (offset 0) must leave a
+  // test's own fake Date (vi.useFakeTimers) in place, or its moves would silently stop counting.
+  if (offset === offsetMs) return;
   offsetMs = offset;
   globalThis.Date = (offset === 0 ? RealDate : ShiftedDate) as DateConstructor;
 }
