@@ -2,10 +2,11 @@ import type { PurchasesResponse } from '@kegel/contract';
 import type { AppStoreSandbox } from '@kegel/sandbox/app-store-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { getProfile, registerAndLogin } from '../support/accounts';
+import { getProfile } from '../support/accounts';
+import { makeMember } from '../support/desk-actions';
 import { appStoreEnv, deliverNotification } from '../support/app-store';
 import { captureLog, LOG_LEVEL } from '../support/log-capture';
-import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
+import { startTestServer, type TestServer } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
 
 const SUPPORT_EMAIL = 'help@kegel.test';
@@ -28,17 +29,6 @@ describe.each(testDatabaseKinds)('claiming an iPhone purchase by order id on $na
     sandbox = running;
   });
   afterAll(() => server.close());
-
-  async function member(label: string, app = server.app) {
-    const email = uniqueEmail(label);
-    const tokens = await registerAndLogin(app, email, 'correct horse');
-    const { id } = await app.database.db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', email)
-      .executeTakeFirstOrThrow();
-    return { id, accessToken: tokens.accessToken };
-  }
 
   function claim(accessToken: string, orderId: unknown, app = server.app) {
     return app.inject({
@@ -80,7 +70,7 @@ describe.each(testDatabaseKinds)('claiming an iPhone purchase by order id on $na
   }
 
   it('binds the purchase to the member, lists it and answers his premium end; again, the same', async () => {
-    const { id, accessToken } = await member('claims');
+    const { userId: id, accessToken } = await makeMember(server.app, 'claims');
     const { originalTransactionId, orderId } = await sandbox.subscribe({
       productId: 'premium.month',
       deliver: false,
@@ -107,8 +97,8 @@ describe.each(testDatabaseKinds)('claiming an iPhone purchase by order id on $na
   });
 
   it('refuses a purchase of another account with 409 naming support, and changes nothing', async () => {
-    const owner = await member('claim-owner');
-    const other = await member('claim-other');
+    const owner = await makeMember(server.app, 'claim-owner');
+    const other = await makeMember(server.app, 'claim-other');
     const { originalTransactionId, orderId } = await sandbox.subscribe({
       productId: 'premium.month',
       deliver: false,
@@ -124,15 +114,15 @@ describe.each(testDatabaseKinds)('claiming an iPhone purchase by order id on $na
     expect(await premiumEnd(other.accessToken)).toBeNull();
     expect(await purchasesOf(other.accessToken)).toEqual([]);
     expect(await premiumEnd(owner.accessToken)).toBe(ownersEnd);
-    expect(await bindingOf(originalTransactionId)).toEqual({ userId: owner.id });
+    expect(await bindingOf(originalTransactionId)).toEqual({ userId: owner.userId });
   });
 
   it('refuses a purchase whose appAccountToken names another account, before any binding', async () => {
-    const buyer = await member('claim-token-buyer');
-    const other = await member('claim-token-other');
+    const buyer = await makeMember(server.app, 'claim-token-buyer');
+    const other = await makeMember(server.app, 'claim-token-other');
     const { originalTransactionId, orderId } = await sandbox.subscribe({
       productId: 'premium.month',
-      appAccountToken: buyer.id,
+      appAccountToken: buyer.userId,
       deliver: false,
     });
     const refused = await claim(other.accessToken, orderId);
@@ -142,11 +132,11 @@ describe.each(testDatabaseKinds)('claiming an iPhone purchase by order id on $na
     expect(await bindingOf(originalTransactionId)).toBeUndefined();
 
     expect((await claim(buyer.accessToken, orderId)).statusCode).toBe(200);
-    expect(await bindingOf(originalTransactionId)).toEqual({ userId: buyer.id });
+    expect(await bindingOf(originalTransactionId)).toEqual({ userId: buyer.userId });
   });
 
   it('answers 404 for an order Apple does not know, and 400 naming the order id for a malformed one', async () => {
-    const { accessToken } = await member('claim-unknown');
+    const { accessToken } = await makeMember(server.app, 'claim-unknown');
     const unknown = await claim(accessToken, 'ZZZZZZZZZZ');
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json<{ message: string }>().message).toBe(
@@ -163,7 +153,7 @@ describe.each(testDatabaseKinds)('claiming an iPhone purchase by order id on $na
   });
 
   it('allows 10 tries per member and hour: the 11th answers 429, another member still may', async () => {
-    const { accessToken } = await member('claim-tries');
+    const { accessToken } = await makeMember(server.app, 'claim-tries');
     const { orderId } = await sandbox.subscribe({ productId: 'premium.month', deliver: false });
     for (let attempt = 1; attempt <= 10; attempt += 1)
       expect((await claim(accessToken, 'ZZZZZZZZZZ')).statusCode).toBe(404);
@@ -172,12 +162,12 @@ describe.each(testDatabaseKinds)('claiming an iPhone purchase by order id on $na
     expect(limited.headers['retry-after']).toBeDefined();
     expect(await premiumEnd(accessToken)).toBeNull();
 
-    const other = await member('claim-tries-other');
+    const other = await makeMember(server.app, 'claim-tries-other');
     expect((await claim(other.accessToken, orderId)).statusCode).toBe(200);
   });
 
   it('applies the notifications kept for a subscription bound to nobody once it is claimed', async () => {
-    const { accessToken } = await member('claim-pending');
+    const { accessToken } = await makeMember(server.app, 'claim-pending');
     const { originalTransactionId, orderId } = await sandbox.subscribe({
       productId: 'premium.month',
       deliver: false,
@@ -206,7 +196,7 @@ describe.each(testDatabaseKinds)('claiming an iPhone purchase by order id on $na
     const withoutKey = await startTestServer(kind, { env: appStoreEnv(sandbox) });
     try {
       expect(withoutKey.app.appStoreServerApi).toBeNull();
-      const { accessToken } = await member('claim-off', withoutKey.app);
+      const { accessToken } = await makeMember(withoutKey.app, 'claim-off');
       const response = await claim(accessToken, 'MK5TTTVWJH', withoutKey.app);
       expect(response.statusCode).toBe(404);
       expect(response.json<{ message: string }>().message).toBe(

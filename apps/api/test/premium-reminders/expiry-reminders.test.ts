@@ -7,7 +7,8 @@ import { formatUtcMoment } from '../../src/mail/templates';
 import { createPremiumReminders } from '../../src/modules/premium-reminders';
 import { signUnsubscribeToken } from '../../src/modules/premium-reminders/unsubscribe-token';
 import { deriveKey } from '../../src/security/keys';
-import { getProfile, registerAndLogin } from '../support/accounts';
+import { getProfile } from '../support/accounts';
+import { makeMember } from '../support/desk-actions';
 import {
   appStoreEnv,
   deliverNotification,
@@ -21,7 +22,6 @@ import {
   TEST_PUBLIC_URL,
   TEST_TOKEN_SECRET,
   type TestServer,
-  uniqueEmail,
 } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
 
@@ -39,17 +39,6 @@ function reminderJob(app: FastifyInstance) {
     tokenSecret: TEST_TOKEN_SECRET,
     log: app.log,
   });
-}
-
-async function member(app: FastifyInstance, label: string) {
-  const email = uniqueEmail(label);
-  const { accessToken } = await registerAndLogin(app, email, 'correct horse');
-  const { id } = await app.database.db
-    .selectFrom('users')
-    .select('id')
-    .where('email', '=', email)
-    .executeTakeFirstOrThrow();
-  return { id, email, accessToken };
 }
 
 /** Buys a pass on the web (Stripe's webhook); the member's premium end after it. */
@@ -137,12 +126,12 @@ describe.each(testDatabaseKinds)('premium expiry reminders on $name', (kind) => 
   });
 
   it('mails once, 72 hours before a 1-week pass ends, however many jobs run', async () => {
-    const buyer = await member(server.app, 'reminded');
+    const buyer = await makeMember(server.app, 'reminded');
     const endsAt = await buyPass(server.app, buyer);
     const job = reminderJob(server.app);
 
     expect(await job.runOnce(new Date(endsAt.getTime() - 72 * HOUR_MS - 60_000))).toBe(0);
-    expect(await reminderRows(server.app, buyer.id)).toEqual([]);
+    expect(await reminderRows(server.app, buyer.userId)).toEqual([]);
 
     const now = new Date(endsAt.getTime() - 71 * HOUR_MS);
     expect(await job.runOnce(now)).toBe(1);
@@ -163,22 +152,22 @@ describe.each(testDatabaseKinds)('premium expiry reminders on $name', (kind) => 
       reminderJob(server.app).runOnce(new Date(now.getTime() + HOUR_MS)),
     ]);
     expect(runs).toEqual([0, 0, 0]);
-    expect(await reminderRows(server.app, buyer.id)).toHaveLength(1);
+    expect(await reminderRows(server.app, buyer.userId)).toHaveLength(1);
   });
 
   it('withdraws a reminder still waiting when the pass is extended, and none goes for the old end', async () => {
     const { app } = mailDown;
-    const buyer = await member(app, 'extended');
+    const buyer = await makeMember(app, 'extended');
     const endsAt = await buyPass(app, buyer);
     const job = reminderJob(app);
     expect(await job.runOnce(new Date(endsAt.getTime() - 71 * HOUR_MS))).toBe(1);
-    const [waiting] = await reminderRows(app, buyer.id);
+    const [waiting] = await reminderRows(app, buyer.userId);
     expect(waiting?.sentAt).toBeNull();
     expect(waiting?.failedAt).toBeNull();
 
     const newEnd = await buyPass(app, buyer);
     expect(newEnd.getTime()).toBe(endsAt.getTime() + 7 * DAY_MS);
-    expect(await reminderRows(app, buyer.id)).toEqual([
+    expect(await reminderRows(app, buyer.userId)).toEqual([
       expect.objectContaining({
         sentAt: null,
         failedAt: expect.any(Date),
@@ -188,20 +177,20 @@ describe.each(testDatabaseKinds)('premium expiry reminders on $name', (kind) => 
     // The old end is past its turn; the new one gets its own, 72 hours before it.
     expect(await job.runOnce(new Date(endsAt.getTime() - 70 * HOUR_MS))).toBe(0);
     expect(await job.runOnce(new Date(newEnd.getTime() - 71 * HOUR_MS))).toBe(1);
-    expect(await reminderRows(app, buyer.id)).toHaveLength(2);
+    expect(await reminderRows(app, buyer.userId)).toHaveLength(2);
   });
 
   it('withdraws a reminder still waiting when the member unsubscribes', async () => {
     const { app } = mailDown;
-    const buyer = await member(app, 'unsubscribed-waiting');
+    const buyer = await makeMember(app, 'unsubscribed-waiting');
     const endsAt = await buyPass(app, buyer);
     expect(await reminderJob(app).runOnce(new Date(endsAt.getTime() - 71 * HOUR_MS))).toBe(1);
     const link = new URL(
-      `/api/users/unsubscribe?token=${encodeURIComponent(signedToken(buyer.id))}`,
+      `/api/users/unsubscribe?token=${encodeURIComponent(signedToken(buyer.userId))}`,
       TEST_PUBLIC_URL,
     );
     expect((await postOneClick(app, link)).statusCode).toBe(200);
-    expect(await reminderRows(app, buyer.id)).toEqual([
+    expect(await reminderRows(app, buyer.userId)).toEqual([
       expect.objectContaining({
         sentAt: null,
         failedAt: expect.any(Date),
@@ -211,16 +200,16 @@ describe.each(testDatabaseKinds)('premium expiry reminders on $name', (kind) => 
   });
 
   it('mails nobody for a pass bought less than 72 hours before its end: he was just told it', async () => {
-    const buyer = await member(server.app, 'day-pass');
+    const buyer = await makeMember(server.app, 'day-pass');
     const endsAt = await buyPass(server.app, buyer, '1-day');
     expect(await reminderJob(server.app).runOnce(new Date(endsAt.getTime() - 23 * HOUR_MS))).toBe(
       0,
     );
-    expect(await reminderRows(server.app, buyer.id)).toEqual([]);
+    expect(await reminderRows(server.app, buyer.userId)).toEqual([]);
   });
 
   it('mails nobody who turned reminders off', async () => {
-    const buyer = await member(server.app, 'no-reminders');
+    const buyer = await makeMember(server.app, 'no-reminders');
     const off = await server.app.inject({
       method: 'PUT',
       url: '/api/users/preferences',
@@ -232,13 +221,13 @@ describe.each(testDatabaseKinds)('premium expiry reminders on $name', (kind) => 
     expect(await reminderJob(server.app).runOnce(new Date(endsAt.getTime() - 71 * HOUR_MS))).toBe(
       0,
     );
-    expect(await reminderRows(server.app, buyer.id)).toEqual([]);
+    expect(await reminderRows(server.app, buyer.userId)).toEqual([]);
   });
 
   it('mails nobody whose App Store subscription renews', async () => {
-    const buyer = await member(server.app, 'renewing');
+    const buyer = await makeMember(server.app, 'renewing');
     // An App Store month that renews, its current period ending before the web pass does.
-    const period = monthFrom(Date.now() - 29 * DAY_MS, { appAccountToken: buyer.id });
+    const period = monthFrom(Date.now() - 29 * DAY_MS, { appAccountToken: buyer.userId });
     const subscribed = await deliverNotification(
       server.app,
       signedNotification(sandbox, {
@@ -254,11 +243,11 @@ describe.each(testDatabaseKinds)('premium expiry reminders on $name', (kind) => 
     expect(await reminderJob(server.app).runOnce(new Date(endsAt.getTime() - 71 * HOUR_MS))).toBe(
       0,
     );
-    expect(await reminderRows(server.app, buyer.id)).toEqual([]);
+    expect(await reminderRows(server.app, buyer.userId)).toEqual([]);
   });
 
   it('turns reminders off with the one-click POST, without a session; a GET or a bad token changes nothing', async () => {
-    const buyer = await member(server.app, 'one-click');
+    const buyer = await makeMember(server.app, 'one-click');
     const endsAt = await buyPass(server.app, buyer);
     await reminderJob(server.app).runOnce(new Date(endsAt.getTime() - 71 * HOUR_MS));
     const mail = await server.inbox.waitFor((email) => email.to.includes(buyer.email));
@@ -275,10 +264,10 @@ describe.each(testDatabaseKinds)('premium expiry reminders on $name', (kind) => 
     expect(mail.text).toContain(`${TEST_PUBLIC_URL}/account/unsubscribe${link.search}`);
 
     const token = link.searchParams.get('token') ?? '';
-    const other = await member(server.app, 'other');
+    const other = await makeMember(server.app, 'other');
     const forged = [
       token.replace(/.$/, (last) => (last === 'A' ? 'B' : 'A')),
-      token.replace(buyer.id, other.id),
+      token.replace(buyer.userId, other.userId),
       'not-a-token',
     ];
     for (const bad of forged) {

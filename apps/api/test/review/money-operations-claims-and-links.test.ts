@@ -9,16 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrderClaims } from '../../src/modules/app-store/order-claims';
 import { signUnsubscribeToken } from '../../src/modules/premium-reminders/unsubscribe-token';
 import { deriveKey } from '../../src/security/keys';
-import { getProfile, registerAndLogin } from '../support/accounts';
-import {
-  startTestServer,
-  TEST_TOKEN_SECRET,
-  type TestServer,
-  uniqueEmail,
-} from '../support/test-app';
+import { getProfile } from '../support/accounts';
+import { makeMember, MEMBER_PASSWORD } from '../support/desk-actions';
+import { startTestServer, TEST_TOKEN_SECRET, type TestServer } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
-
-const PASSWORD = 'correct horse';
 
 describe.each(testDatabaseKinds)('review: money operations under attack on $name', (kind) => {
   let server: TestServer;
@@ -30,17 +24,6 @@ describe.each(testDatabaseKinds)('review: money operations under attack on $name
     sandbox = running;
   });
   afterAll(() => server.close());
-
-  async function member(label: string) {
-    const email = uniqueEmail(label);
-    const { accessToken } = await registerAndLogin(server.app, email, PASSWORD);
-    const { id } = await server.app.database.db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', email)
-      .executeTakeFirstOrThrow();
-    return { id, email, accessToken };
-  }
 
   function call(
     method: 'GET' | 'PUT' | 'POST',
@@ -85,7 +68,10 @@ describe.each(testDatabaseKinds)('review: money operations under attack on $name
 
   it('gives an unbound order to exactly one of two members claiming it at once', async () => {
     for (let round = 0; round < 3; round += 1) {
-      const [first, second] = [await member('race-a'), await member('race-b')];
+      const [first, second] = [
+        await makeMember(server.app, 'race-a'),
+        await makeMember(server.app, 'race-b'),
+      ];
       const { originalTransactionId, orderId } = await sandbox.subscribe({
         productId: 'premium.month',
         deliver: false,
@@ -97,15 +83,15 @@ describe.each(testDatabaseKinds)('review: money operations under attack on $name
       expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
       const winner = answers[0].statusCode === 200 ? first : second;
       const loser = winner === first ? second : first;
-      expect(await bindingOf(originalTransactionId)).toBe(winner.id);
+      expect(await bindingOf(originalTransactionId)).toBe(winner.userId);
       expect(await premiumEnd(winner.accessToken)).not.toBeNull();
       expect(await premiumEnd(loser.accessToken)).toBeNull();
     }
   });
 
   it('changes nothing for an order of two subscriptions of which one is another member’s', async () => {
-    const owner = await member('half-owner');
-    const thief = await member('half-thief');
+    const owner = await makeMember(server.app, 'half-owner');
+    const thief = await makeMember(server.app, 'half-thief');
     const owned = await sandbox.subscribe({ productId: 'premium.month', deliver: false });
     expect((await claim(owner.accessToken, owned.orderId)).statusCode).toBe(200);
     const unbound = await sandbox.subscribe({ productId: 'premium.year', deliver: false });
@@ -125,23 +111,23 @@ describe.each(testDatabaseKinds)('review: money operations under attack on $name
         claimsPerMember: { name: 'review-order-claims', limit: 100, windowSeconds: 3600 },
         supportEmail: 'help@kegel.test',
       });
-      await expect(claims.claimOrder(thief.id, 'ORDERBOTH1')).rejects.toMatchObject({
+      await expect(claims.claimOrder(thief.userId, 'ORDERBOTH1')).rejects.toMatchObject({
         statusCode: 409,
       });
     }
-    expect(await bindingOf(owned.originalTransactionId)).toBe(owner.id);
+    expect(await bindingOf(owned.originalTransactionId)).toBe(owner.userId);
     expect(await bindingOf(unbound.originalTransactionId)).toBeNull();
     expect(await premiumEnd(thief.accessToken)).toBeNull();
     const purchases = await server.app.database.db
       .selectFrom('purchases')
       .select('id')
-      .where('userId', '=', thief.id)
+      .where('userId', '=', thief.userId)
       .execute();
     expect(purchases).toEqual([]);
   });
 
   it('counts every try against the member’s 10 an hour, whatever the case, spaces or concurrency', async () => {
-    const guesser = await member('guesser');
+    const guesser = await makeMember(server.app, 'guesser');
     const variants = Array.from({ length: 16 }, (_, index) =>
       index % 2 === 0
         ? ` mzz${String(index).padStart(7, '0')} `
@@ -160,16 +146,16 @@ describe.each(testDatabaseKinds)('review: money operations under attack on $name
   });
 
   it('refuses unsubscribe tokens that are forged, of another purpose, altered or oversized', async () => {
-    const target = await member('unsub-target');
+    const target = await makeMember(server.app, 'unsub-target');
     const key = deriveKey(TEST_TOKEN_SECRET, 'unsubscribe-link');
-    const genuine = signUnsubscribeToken(key, target.id, 'expiry-reminders');
+    const genuine = signUnsubscribeToken(key, target.userId, 'expiry-reminders');
     const [id, list, signature] = genuine.split('.') as [string, string, string];
     const otherKey = deriveKey(TEST_TOKEN_SECRET, 'access-token');
     const refused: string[] = [];
     for (const token of [
       // Signed with a key of another purpose, or with the secret itself.
-      signUnsubscribeToken(otherKey, target.id, 'expiry-reminders'),
-      signUnsubscribeToken(Buffer.from(TEST_TOKEN_SECRET), target.id, 'expiry-reminders'),
+      signUnsubscribeToken(otherKey, target.userId, 'expiry-reminders'),
+      signUnsubscribeToken(Buffer.from(TEST_TOKEN_SECRET), target.userId, 'expiry-reminders'),
       // The genuine one, changed.
       `${id.toUpperCase()}.${list}.${signature}`,
       `${id}.marketing.${signature}`,
@@ -215,12 +201,12 @@ describe.each(testDatabaseKinds)('review: money operations under attack on $name
   });
 
   it('answers 404 for the link of a deleted account, and the link turns off only its own member', async () => {
-    const gone = await member('unsub-gone');
-    const neighbour = await member('unsub-neighbour');
+    const gone = await makeMember(server.app, 'unsub-gone');
+    const neighbour = await makeMember(server.app, 'unsub-neighbour');
     const key = deriveKey(TEST_TOKEN_SECRET, 'unsubscribe-link');
-    const goneToken = signUnsubscribeToken(key, gone.id, 'expiry-reminders');
+    const goneToken = signUnsubscribeToken(key, gone.userId, 'expiry-reminders');
     const deleted = await call('POST', '/api/users/delete', gone.accessToken, {
-      password: PASSWORD,
+      password: MEMBER_PASSWORD,
     });
     expect(deleted.statusCode, deleted.body).toBeLessThan(300);
     const answer = await call(
@@ -232,12 +218,12 @@ describe.each(testDatabaseKinds)('review: money operations under attack on $name
   });
 
   it('refuses form-encoded bodies on every call but the unsubscribe link (415), and changes nothing', async () => {
-    const victim = await member('form-victim');
+    const victim = await makeMember(server.app, 'form-victim');
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     const attempts: [method: 'PUT' | 'POST', url: string, body: string][] = [
       ['PUT', '/api/users/preferences', 'expiryReminders=false&appleConsumptionConsent=true'],
       ['POST', '/api/payments/apple/claim', 'orderId=MZZ0000001'],
-      ['POST', '/api/users/delete', `password=${PASSWORD}`],
+      ['POST', '/api/users/delete', `password=${MEMBER_PASSWORD}`],
       [
         'POST',
         '/api/auth/local/login/email',
@@ -255,14 +241,14 @@ describe.each(testDatabaseKinds)('review: money operations under attack on $name
   });
 
   it('takes no consent time, member id or other field from the body of PUT /api/users/preferences', async () => {
-    const own = await member('prefs-own');
-    const other = await member('prefs-other');
+    const own = await makeMember(server.app, 'prefs-own');
+    const other = await makeMember(server.app, 'prefs-other');
     const before = Date.now();
     const saved = await call('PUT', '/api/users/preferences', own.accessToken, {
       appleConsumptionConsent: true,
       appleConsumptionConsentChangedAt: '2001-01-01T00:00:00.000Z',
-      userId: other.id,
-      id: other.id,
+      userId: other.userId,
+      id: other.userId,
       email: other.email,
     });
     expect(saved.statusCode, saved.body).toBe(200);

@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPremiumReminders } from '../../src/modules/premium-reminders';
 import { readUnsubscribeToken } from '../../src/modules/premium-reminders/unsubscribe-token';
 import { deriveKey } from '../../src/security/keys';
-import { getProfile, registerAndLogin } from '../support/accounts';
+import { getProfile } from '../support/accounts';
+import { makeMember, MEMBER_PASSWORD } from '../support/desk-actions';
 import { checkoutEvent, deliverStripeEvent, newPaymentIntentId } from '../support/stripe-events';
 import {
   startTestServer,
   TEST_PUBLIC_URL,
   TEST_TOKEN_SECRET,
   type TestServer,
-  uniqueEmail,
 } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
 
@@ -30,17 +30,6 @@ function reminderJob(app: FastifyInstance) {
     tokenSecret: TEST_TOKEN_SECRET,
     log: app.log,
   });
-}
-
-async function member(app: FastifyInstance, label: string) {
-  const email = uniqueEmail(label);
-  const { accessToken } = await registerAndLogin(app, email, 'correct horse');
-  const { id } = await app.database.db
-    .selectFrom('users')
-    .select('id')
-    .where('email', '=', email)
-    .executeTakeFirstOrThrow();
-  return { id, email, accessToken };
 }
 
 /** A 1-week pass bought on the web; the member's premium end after it. */
@@ -71,7 +60,7 @@ describe.each(testDatabaseKinds)('review: premium reminders under attack on $nam
 
   it('withdraws a reminder still waiting when the member turns reminders off in Account Settings', async () => {
     const { app } = mailDown;
-    const buyer = await member(app, 'settings-off-waiting');
+    const buyer = await makeMember(app, 'settings-off-waiting');
     const endsAt = await buyPass(app, buyer);
     expect(await reminderJob(app).runOnce(new Date(endsAt.getTime() - 71 * HOUR_MS))).toBe(1);
     const turnedOff = await app.inject({
@@ -86,7 +75,7 @@ describe.each(testDatabaseKinds)('review: premium reminders under attack on $nam
     const rows = await app.database.db
       .selectFrom('outboxEmails')
       .select(['sentAt', 'failedAt', 'lastError'])
-      .where('userId', '=', buyer.id)
+      .where('userId', '=', buyer.userId)
       .where('template', '=', 'premium-expiry-reminder')
       .execute();
     expect(rows).toEqual([
@@ -100,14 +89,14 @@ describe.each(testDatabaseKinds)('review: premium reminders under attack on $nam
 
   it('drops a reminder still waiting when the member deletes his account', async () => {
     const { app } = mailDown;
-    const buyer = await member(app, 'deleted-waiting');
+    const buyer = await makeMember(app, 'deleted-waiting');
     const endsAt = await buyPass(app, buyer);
     expect(await reminderJob(app).runOnce(new Date(endsAt.getTime() - 71 * HOUR_MS))).toBe(1);
     const deleted = await app.inject({
       method: 'POST',
       url: '/api/users/delete',
       headers: { authorization: `Bearer ${buyer.accessToken}` },
-      payload: { password: 'correct horse' },
+      payload: { password: MEMBER_PASSWORD },
     });
     expect(deleted.statusCode, deleted.body).toBeLessThan(300);
     const waiting = await app.database.db
@@ -123,8 +112,8 @@ describe.each(testDatabaseKinds)('review: premium reminders under attack on $nam
   });
 
   it("mails each of two members due in one run his own end and his own link, nobody else's", async () => {
-    const first = await member(server.app, 'reminded-first');
-    const second = await member(server.app, 'reminded-second');
+    const first = await makeMember(server.app, 'reminded-first');
+    const second = await makeMember(server.app, 'reminded-second');
     const firstEnd = await buyPass(server.app, first);
     await buyPass(server.app, second);
     expect(await reminderJob(server.app).runOnce(new Date(firstEnd.getTime() - 71 * HOUR_MS))).toBe(
@@ -140,11 +129,11 @@ describe.each(testDatabaseKinds)('review: premium reminders under attack on $nam
       );
       expect(mail.to).toEqual([self.email]);
       expect(`${mail.text}${mail.html}${JSON.stringify(mail.headers)}`).not.toContain(other.email);
-      expect(`${mail.text}${mail.html}${JSON.stringify(mail.headers)}`).not.toContain(other.id);
+      expect(`${mail.text}${mail.html}${JSON.stringify(mail.headers)}`).not.toContain(other.userId);
       const link = /<(https:\/\/[^>]+)>/.exec(mail.headers['list-unsubscribe'] ?? '')?.[1] ?? '';
       const token = new URL(link).searchParams.get('token') ?? '';
       expect(readUnsubscribeToken(key, token)).toEqual({
-        userId: self.id,
+        userId: self.userId,
         list: 'expiry-reminders',
       });
     }
