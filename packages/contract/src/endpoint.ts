@@ -8,7 +8,7 @@ import { ErrorBodySchema } from './errors';
 import type { Route } from './routes';
 
 /** The statuses an endpoint may answer with the error shape. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 429 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 502 | 503;
 export type SuccessStatus = 200 | 201;
 
 export interface EndpointSchemas {
@@ -32,6 +32,21 @@ export interface EndpointSchemas {
   success: Partial<Record<SuccessStatus, z.$ZodType>>;
   /** The statuses answered with the error shape beyond those every call can give. */
   errors?: readonly ErrorStatus[];
+  /**
+   * Headers of the success answer worth a client's reading (name: what it says), such as the
+   * export's Content-Disposition.
+   */
+  successHeaders?: Readonly<Record<string, string>>;
+  /**
+   * A body the call reads as raw bytes, because a signature covers them exactly (Stripe's
+   * webhook): documented with its signature header, never parsed by the route's validation.
+   */
+  signedBody?: { schema: z.$ZodType; signatureHeader: string; description: string };
+  /**
+   * Liveness only: the call reads nothing behind the process (no database, no provider), so it
+   * is never answered 503.
+   */
+  readsNothingBehind?: true;
 }
 
 export type Endpoint = Route &
@@ -44,8 +59,10 @@ export type Endpoint = Route &
   };
 
 /**
- * Joins a route and its schemas. 400 (validation) is added when the call takes input, 401 when it
- * needs a session; `errors` adds the rest.
+ * Joins a route and its schemas, with the statuses the server itself answers for any call of its
+ * kind: 400 (validation) when the call takes input; 413 (over the body limit) and 415 (not JSON)
+ * when it takes a body; 401 when it needs a session; 503 with Retry-After when the database (or a
+ * provider) does not answer for a moment, except on liveness. `errors` adds the call's own.
  */
 export function defineEndpoint<R extends Route, S extends EndpointSchemas>(
   route: R,
@@ -55,8 +72,13 @@ export function defineEndpoint<R extends Route, S extends EndpointSchemas>(
     successStatus: SuccessStatus;
   } {
   const errorStatuses = new Set<ErrorStatus>(schemas.errors ?? []);
-  if (schemas.body || schemas.params || schemas.query) errorStatuses.add(400);
+  if (schemas.body || schemas.params || schemas.query || schemas.signedBody) errorStatuses.add(400);
+  if (schemas.body || schemas.signedBody) {
+    errorStatuses.add(413);
+    errorStatuses.add(415);
+  }
   if (route.auth) errorStatuses.add(401);
+  if (!schemas.readsNothingBehind) errorStatuses.add(503);
   const errorResponses: Partial<Record<ErrorStatus, typeof ErrorBodySchema>> = {};
   for (const status of [...errorStatuses].sort()) errorResponses[status] = ErrorBodySchema;
   const successStatuses = Object.keys(schemas.success).map(Number) as SuccessStatus[];

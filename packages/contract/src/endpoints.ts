@@ -44,6 +44,8 @@ import {
   StartCheckoutRequestSchema,
   StartCheckoutResponseSchema,
   StripeEventReceivedSchema,
+  StripeEventSchema,
+  HANDLED_STRIPE_EVENT_TYPES,
   AppStoreNotificationReceivedSchema,
   AppStoreNotificationRequestSchema,
   AppStoreTransactionRequestSchema,
@@ -134,6 +136,7 @@ export const endpoints = namedByKey({
     tag: 'Health',
     summary: 'Whether this server process is alive (liveness: it checks nothing beyond itself).',
     success: { 200: HealthSchema },
+    readsNothingBehind: true,
   }),
   ready: defineEndpoint(routes.ready, {
     tag: 'Health',
@@ -374,6 +377,10 @@ export const endpoints = namedByKey({
     description:
       'Profile, sign-in identities (provider and email), sessions, purchases and refunds, App Store subscriptions, passkeys (name, when added and last used, transports), whether two-step sign-in is on, the emails sent to the member (template, time, recipient), the sign-in history (90 days of sign-ins and failed attempts), his preferences (with when the Apple consent was given or withdrawn) and the Apple refund requests answered with that consent. Never a password hash, token, code, two-step secret, recovery code, passkey key or email body.',
     success: { 200: DataExportSchema },
+    successHeaders: {
+      'Content-Disposition':
+        'attachment; filename="kegel-coach-data-YYYY-MM-DD.json" (the day of the export, UTC)',
+    },
   }),
   readPreferences: defineEndpoint(routes.readPreferences, {
     tag: 'Profile',
@@ -511,6 +518,11 @@ export const endpoints = namedByKey({
     summary: "Stripe's webhook: a Stripe event, signed in the Stripe-Signature header.",
     description:
       'The body is the raw Stripe event JSON; it is verified against STRIPE_WEBHOOK_SECRET before anything is read, and a signature older than five minutes is refused. An event that could not be handled answers a 5xx (502 or 503 when a call to Stripe failed), and Stripe delivers it again later.',
+    signedBody: {
+      schema: StripeEventSchema,
+      signatureHeader: 'Stripe-Signature',
+      description: `Stripe's signature of the exact body, \`t=<unix time>,v1=<HMAC-SHA256 hex>\` (https://docs.stripe.com/webhooks#verify-events). The events acted on: ${HANDLED_STRIPE_EVENT_TYPES.join(', ')}; any other is acknowledged.`,
+    },
     success: { 200: StripeEventReceivedSchema },
     errors: [400, 502, 503],
   }),

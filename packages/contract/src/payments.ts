@@ -48,6 +48,32 @@ export type CustomerPortalResponse = z.infer<typeof CustomerPortalResponseSchema
 /** Stripe's webhook gets this once the event is recorded (or known not to concern us). */
 export const StripeEventReceivedSchema = z.object({ received: z.literal(true) });
 
+/** The event types the webhook acts on; any other is acknowledged and left alone. */
+export const HANDLED_STRIPE_EVENT_TYPES = [
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+  'charge.refunded',
+  'charge.refund.updated',
+  'charge.dispute.created',
+  'charge.dispute.closed',
+] as const;
+
+/**
+ * A Stripe event as Stripe posts it (https://docs.stripe.com/api/events/object), for the API
+ * document only: the webhook verifies the raw bytes against Stripe-Signature and hands them to
+ * Stripe's SDK, so this schema never parses a delivery.
+ */
+export const StripeEventSchema = z.looseObject({
+  id: z.string().check(z.regex(/^evt_/)),
+  object: z.literal('event'),
+  type: z.string(),
+  created: z.number().check(z.int()),
+  livemode: z.boolean(),
+  api_version: z.nullable(z.string()),
+  data: z.looseObject({ object: z.looseObject({ id: z.optional(z.string()) }) }),
+});
+
 /** App Store Server Notifications V2: Apple's signed payload, verified before anything is read. */
 export const AppStoreNotificationRequestSchema = z.object({
   signedPayload: z
