@@ -13,13 +13,24 @@ interface OpenApiOperation {
   summary?: string;
   description?: string;
   requestBody?: { content: Record<string, { schema: unknown }> };
-  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+  responses: Record<
+    string,
+    { content?: Record<string, { schema: unknown }>; headers?: Record<string, unknown> }
+  >;
+  parameters?: unknown[];
   security?: unknown[];
 }
 type OpenApiDocument = {
   openapi: string;
   paths: Record<string, Record<string, OpenApiOperation>>;
+  components: { schemas: Record<string, unknown> };
 };
+
+/** A schema, or the named shape its $ref points to. */
+function resolved(document: OpenApiDocument, schema: unknown): unknown {
+  const ref = (schema as { $ref?: string } | undefined)?.$ref;
+  return ref ? document.components.schemas[ref.replace('#/components/schemas/', '')] : schema;
+}
 
 const kind = testDatabaseKinds[0]!;
 /** The contract's calls, by name. */
@@ -122,26 +133,89 @@ describe('the API document', () => {
   });
 
   it('gives the request and response schemas of a call, its errors and its session', async () => {
-    const changePassword = (await readDocument()).paths['/api/auth/change-password']?.post;
+    const document = await readDocument();
+    const changePassword = document.paths['/api/auth/change-password']?.post;
     expect(changePassword?.security).toEqual([{ bearerAuth: [] }]);
     const body = changePassword?.requestBody?.content['application/json']?.schema;
-    expect(body).toMatchObject({
+    expect(body).toEqual({ $ref: '#/components/schemas/ChangePasswordRequest' });
+    expect(resolved(document, body)).toMatchObject({
       type: 'object',
       properties: { oldPassword: { type: 'string' }, newPassword: { minLength: 8 } },
       required: ['oldPassword', 'newPassword'],
     });
+    // With a JSON body: 413 over the limit, 415 for another type; 503 when the database is away.
     expect(Object.keys(changePassword?.responses ?? {}).sort()).toEqual([
       '200',
       '400',
       '401',
+      '413',
+      '415',
       '429',
+      '503',
     ]);
-    expect(changePassword?.responses['401']?.content?.['application/json']?.schema).toMatchObject({
+    const errorShape = changePassword?.responses['401']?.content?.['application/json']?.schema;
+    expect(errorShape).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(resolved(document, errorShape)).toMatchObject({
       properties: { statusCode: {}, error: {}, message: {} },
     });
     // A logout with what is not a refresh token of ours is refused like any other call.
-    const logout = (await readDocument()).paths['/api/auth/logout']?.post;
-    expect(Object.keys(logout?.responses ?? {}).sort()).toEqual(['200', '400', '401', '429']);
+    const logout = document.paths['/api/auth/logout']?.post;
+    expect(Object.keys(logout?.responses ?? {}).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '413',
+      '415',
+      '429',
+      '503',
+    ]);
+  });
+
+  it('names the shapes a client exchanges once, and keeps only those a call uses', async () => {
+    const document = await readDocument();
+    const named = Object.keys(document.components.schemas);
+    for (const shape of ['Error', 'TokenPair', 'Profile', 'Plan', 'PurchaseItem', 'SessionItem']) {
+      expect(named).toContain(shape);
+    }
+    // Every answer and body of a contract call is a reference to a named shape.
+    for (const operation of Object.values(document.paths).flatMap((path) => Object.values(path))) {
+      const media = [
+        ...Object.values(operation.requestBody?.content ?? {}),
+        ...Object.values(operation.responses).flatMap((answer) =>
+          Object.values(answer.content ?? {}),
+        ),
+      ];
+      for (const { schema } of media) {
+        if (operation.operationId !== 'openUnsubscribeLink') {
+          expect(schema, operation.operationId).toHaveProperty('$ref');
+        }
+      }
+    }
+    const text = JSON.stringify(document);
+    const unused = named.filter((name) => !text.includes(`"#/components/schemas/${name}"`));
+    expect(unused).toEqual([]);
+  });
+
+  it('says which answers carry Retry-After, the export its file name, Stripe its signature', async () => {
+    const document = await readDocument();
+    for (const operation of Object.values(document.paths).flatMap((path) => Object.values(path))) {
+      for (const status of ['429', '503']) {
+        const answer = operation.responses[status];
+        if (answer)
+          expect(answer.headers, `${operation.operationId} ${status}`).toHaveProperty(
+            'Retry-After',
+          );
+      }
+    }
+    const exportAnswer = document.paths['/api/users/export']?.get?.responses['200'];
+    expect(exportAnswer?.headers).toHaveProperty('Content-Disposition');
+    const webhook = document.paths['/api/payments/stripe/webhook']?.post;
+    expect(webhook?.parameters).toContainEqual(
+      expect.objectContaining({ in: 'header', name: 'Stripe-Signature', required: true }),
+    );
+    expect(webhook?.requestBody?.content['application/json']?.schema).toEqual({
+      $ref: '#/components/schemas/StripeEvent',
+    });
   });
 
   it('serves a reference page whose scripts come from this server', async () => {

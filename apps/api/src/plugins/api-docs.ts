@@ -4,13 +4,22 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fp from 'fastify-plugin';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import {
+  createJsonSchemaTransform,
+  createJsonSchemaTransformObject,
+} from 'fastify-type-provider-zod';
+
+import { finishDocument } from '../api-document/finish-document';
+import { namedContractSchemas } from '../api-document/named-schemas';
+import type { OpenApiDocument } from '../api-document/tidy-components';
 
 export const API_DOCUMENT_PATH = '/api/openapi.json';
 export const API_REFERENCE_PATH = '/api/docs';
 
 export const apiDocsPlugin = fp<{ publicUrl: string }>(
   async function apiDocsPlugin(app, { publicUrl }) {
+    const schemaRegistry = namedContractSchemas();
+    const withNamedSchemas = createJsonSchemaTransformObject({ schemaRegistry });
     await app.register(fastifySwagger, {
       openapi: {
         openapi: '3.1.0',
@@ -27,14 +36,28 @@ export const apiDocsPlugin = fp<{ publicUrl: string }>(
           securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
         },
       },
-      transform: jsonSchemaTransform,
+      transform: createJsonSchemaTransform({ schemaRegistry }),
+      transformObject: (document) =>
+        finishDocument(withNamedSchemas(document) as unknown as OpenApiDocument) as ReturnType<
+          typeof withNamedSchemas
+        >,
     });
     await app.register(fastifySwaggerUi, {
       routePrefix: API_REFERENCE_PATH,
       // Swagger UI would otherwise send the document to swagger.io's validator.
       validatorUrl: false,
       // The plain layout: no Fastify-branded bar offering to explore other documents.
-      uiConfig: { docExpansion: 'list', deepLinking: true, layout: 'BaseLayout' },
+      // "Try it out" is on for every call, and a token given to Authorize survives a reload: a
+      // developer signs in with POST /api/auth/login, pastes the access token, and tries calls.
+      uiConfig: {
+        docExpansion: 'list',
+        deepLinking: true,
+        layout: 'BaseLayout',
+        tryItOutEnabled: true,
+        persistAuthorization: true,
+        displayOperationId: true,
+        displayRequestDuration: true,
+      },
       theme: { title: 'Kegel Coach API' },
       // Its own policy (the web app's names the sign-in scripts): Swagger UI's bundle and
       // stylesheets are files of its own, and its icons are data: images.
