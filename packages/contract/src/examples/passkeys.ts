@@ -1,6 +1,7 @@
 // Examples of the passkey calls (call-example.ts says what an example is): Alex signs in on his
 // iPhone with its passkey, and adds a second passkey on his Mac. The WebAuthn values are shaped as
 // browsers send them (base64url); clientDataJSON holds the very challenge of the options.
+// "Passkey removed" is the API's own word (apps/api/src/modules/passkeys/routes.ts).
 import { PASSKEY_CHALLENGE_SECONDS } from '../passkeys';
 import type { CallExamples } from './call-example';
 import {
