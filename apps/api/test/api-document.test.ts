@@ -1,6 +1,7 @@
 // The OpenAPI document is what the mobile app's developers build against: it must describe every
 // route the API serves, with its schemas, and the reference page must work without a network.
 import { type Endpoint, endpoints } from '@kegel/contract';
+import { callExamples } from '@kegel/contract/examples';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -215,6 +216,40 @@ describe('the API document', () => {
     );
     expect(webhook?.requestBody?.content['application/json']?.schema).toEqual({
       $ref: '#/components/schemas/StripeEvent',
+    });
+  });
+
+  it("shows every call's example from the contract: parameters, body and answer", async () => {
+    const document = await readDocument();
+    const missing: string[] = [];
+    for (const operation of Object.values(document.paths).flatMap((path) => Object.values(path))) {
+      if (operation.operationId === 'openUnsubscribeLink') continue;
+      const id = operation.operationId ?? '?';
+      // Optional parameters (a cursor, a filter) may go without one.
+      const parameters = (operation.parameters ?? []) as Array<{
+        name: string;
+        required?: boolean;
+      }>;
+      for (const parameter of parameters.filter(({ required }) => required)) {
+        if (!('example' in parameter)) missing.push(`${id} ${parameter.name}`);
+      }
+      for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) {
+        if (!('example' in media)) missing.push(`${id} body ${type}`);
+      }
+      const success = Object.entries(operation.responses).find(([status]) =>
+        status.startsWith('2'),
+      );
+      if (
+        !success?.[1].content?.['application/json'] ||
+        !('example' in success[1].content['application/json'])
+      ) {
+        missing.push(`${id} answer`);
+      }
+    }
+    expect(missing).toEqual([]);
+    const login = document.paths['/api/auth/local/login/email']?.post;
+    expect(login?.requestBody?.content['application/json']).toMatchObject({
+      example: callExamples.login.body,
     });
   });
 

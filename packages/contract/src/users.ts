@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 
+import { AcknowledgementSchema } from './errors';
 import { CurrentPasswordSchema, fieldMessages, IsoDateTimeSchema } from './fields';
 import { SecondFactorCodeSchema } from './two-step';
 
@@ -74,7 +75,8 @@ export type SessionsResponse = z.infer<typeof SessionsResponseSchema>;
 
 export const SessionParamsSchema = z.object({ id: z.string() });
 
-export const MessageSchema = z.object({ message: z.string() });
+/** The plain acknowledgement under the name the profile calls use: one shape, one name in the API document. */
+export const MessageSchema = AcknowledgementSchema;
 
 /**
  * "Delete account". `password` is needed when the account has one; an account without one

@@ -97,6 +97,7 @@ function addExamples(operation: Operation, call: Endpoint): void {
     | (Record<'params' | 'query', Record<string, unknown> | undefined> & {
         body?: unknown;
         signedBody?: unknown;
+        signature?: string;
         response: unknown;
       })
     | undefined;
@@ -114,10 +115,14 @@ function addExamples(operation: Operation, call: Endpoint): void {
 }
 
 function parameterValues(
-  example: Record<'params' | 'query', Record<string, unknown> | undefined>,
+  example: Record<'params' | 'query', Record<string, unknown> | undefined> & {
+    signature?: string;
+  },
   parameter: Parameter,
 ): Record<string, unknown> | undefined {
   if (parameter.in === 'path') return example.params;
   if (parameter.in === 'query') return example.query;
+  // The one header a call declares is a provider's signature (Stripe-Signature).
+  if (parameter.in === 'header') return { [parameter.name]: example.signature };
   return undefined;
 }

@@ -9,10 +9,15 @@ import type { Endpoint, RequestOf, ResponseOf } from '../endpoint';
 import type { endpoints } from '../endpoints';
 
 /** A signed body as the provider posts it (Stripe's event), for a call that has one. */
-type SignedBodyOf<E extends Endpoint> =
-  E['signedBody'] extends { schema: infer S extends z.$ZodType }
-    ? { signedBody: z.input<S> }
-    : unknown;
+type SignedBodyOf<E extends Endpoint> = E['signedBody'] extends {
+  schema: infer S extends z.$ZodType;
+}
+  ? {
+      signedBody: z.input<S>;
+      /** The signature header's value, as the provider sends it (signed by no real key). */
+      signature: string;
+    }
+  : unknown;
 
 export type CallExample<E extends Endpoint> = RequestOf<E> &
   SignedBodyOf<E> & {

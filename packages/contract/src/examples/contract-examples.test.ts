@@ -9,6 +9,9 @@ import type { Endpoint } from '../endpoint';
 import { endpoints } from '../endpoints';
 import { callExamples } from './index';
 
+/** Stripe-Signature as Stripe writes it: https://docs.stripe.com/webhooks#verify-manually */
+const STRIPE_SIGNATURE = z.string().check(z.regex(/^t=\d+,v1=[0-9a-f]{64}$/));
+
 /** Each part of an example, with the schema of its call that must accept it. */
 function partsOf(endpoint: Endpoint, example: Record<string, unknown>) {
   const parts: { part: string; schema: core.$ZodType | undefined; value: unknown }[] = [
@@ -16,6 +19,11 @@ function partsOf(endpoint: Endpoint, example: Record<string, unknown>) {
     { part: 'query', schema: endpoint.query, value: example.query },
     { part: 'body', schema: endpoint.body, value: example.body },
     { part: 'signedBody', schema: endpoint.signedBody?.schema, value: example.signedBody },
+    {
+      part: 'signature',
+      schema: endpoint.signedBody && STRIPE_SIGNATURE,
+      value: example.signature,
+    },
     {
       part: `response (${endpoint.successStatus})`,
       schema: endpoint.success[endpoint.successStatus],

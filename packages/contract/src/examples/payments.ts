@@ -87,6 +87,7 @@ export const paymentExamples: Pick<
   },
   receiveStripeEvent: {
     signedBody: checkoutCompletedEvent,
+    signature: `t=${checkoutCompletedEvent.created},v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd`,
     response: { received: true },
   },
   receiveAppStoreNotification: {
