@@ -7,8 +7,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 
+import { endpoints } from '@kegel/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
+import * as sdk from './generated-client/hey-api/sdk.gen';
 import {
   GENERATED_CLIENT_DIR,
   generateApiClients,
@@ -56,6 +58,14 @@ describe('the committed API clients', () => {
 
   it('draw no warning from either generator', () => {
     expect(generatorWarnings).toEqual([]);
+  });
+
+  it("name an SDK function after each of the contract's calls (its operationId)", () => {
+    // Not the other way round: a route outside the contract (the unsubscribe link opened from a
+    // mail) names its own operation.
+    const unnamed = Object.keys(endpoints).filter((call) => !Object.hasOwn(sdk, call));
+    expect(Object.keys(endpoints).length).toBeGreaterThan(20);
+    expect(unnamed).toEqual([]);
   });
 });
 
