@@ -4,6 +4,660 @@ export type ClientOptions = {
     baseUrl: 'https://kegel.test' | (string & {});
 };
 
+export type Acknowledgement = {
+    message: string;
+};
+
+export type AppleVerifyTokenRequest = {
+    token: string;
+};
+
+export type AppStoreClaimRequest = {
+    orderId: string;
+};
+
+export type AppStoreNotificationReceived = {
+    received: true;
+};
+
+export type AppStoreNotificationRequest = {
+    signedPayload: string;
+};
+
+export type AppStoreTransactionRequest = {
+    signedTransaction: string;
+};
+
+export type AppStoreTransactionResponse = {
+    subscriptionEndDate: string | null;
+};
+
+export type AuditResponse = {
+    data: Array<AuditRow>;
+    nextCursor: string | null;
+};
+
+export type AuditRow = {
+    id: string;
+    sequence: number;
+    at: string;
+    actor: {
+        id: string | null;
+        email: string;
+        role: string;
+    };
+    action: string;
+    member: {
+        id: string;
+        email: string | null;
+    } | null;
+    reason: string | null;
+    changes: {
+        [key: string]: unknown;
+    } | null;
+    requestId: string | null;
+    clientAddress: string | null;
+};
+
+export type CancelEmailChangeRequest = {
+    code: string;
+};
+
+export type ChangeEmailRequest = {
+    newEmail: Email;
+    password: string;
+    code?: string;
+};
+
+export type ChangePasswordRequest = {
+    oldPassword: string;
+    newPassword: string;
+    code?: string;
+};
+
+export type CheckoutSession = {
+    id: string;
+    durationDays: number;
+    beginsAt: string;
+    providerType: string;
+    price: number;
+};
+
+export type CustomerPortalResponse = {
+    url: string;
+};
+
+export type DataExport = {
+    exportedAt: string;
+    profile: {
+        id: string;
+        email: string;
+        createdAt: string;
+        emailVerifiedAt: string | null;
+        hasPassword: boolean;
+        subscriptionEndDate: string | null;
+        twoStepEnabled: boolean;
+    };
+    identities: Array<{
+        provider: string;
+        email: string | null;
+        linkedAt: string;
+        lastSignInAt: string;
+    }>;
+    sessions: Array<{
+        createdAt: string;
+        lastUsedAt: string;
+        expiresAt: string;
+        endedAt: string | null;
+        device: string | null;
+        method: string | null;
+    }>;
+    purchases: Array<{
+        plan: string;
+        provider: string;
+        environment: string | null;
+        amount: number;
+        currency: string;
+        purchasedAt: string;
+        startsAt: string;
+        expiresAt: string;
+        refundedAt: string | null;
+        refundedAmount: number | null;
+    }>;
+    appStoreSubscriptions: Array<{
+        originalTransactionId: string;
+        productId: string;
+        environment: string;
+        autoRenew: boolean | null;
+        gracePeriodExpiresAt: string | null;
+    }>;
+    passkeys: Array<{
+        name: string;
+        createdAt: string;
+        lastUsedAt: string | null;
+        transports: Array<string>;
+    }>;
+    emails: Array<{
+        template: string;
+        recipient: string;
+        createdAt: string;
+        sentAt: string | null;
+    }>;
+    signIns: Array<SignInItem>;
+    preferences: Preferences;
+    appleRefundRequests: Array<{
+        requestedAt: string;
+        reason: string | null;
+        outcome: string | null;
+        closedAt: string | null;
+    }>;
+};
+
+export type DeleteAccountRequest = {
+    password?: string;
+    keepsAppStoreSubscription?: boolean;
+    code?: string;
+};
+
+export type Email = string;
+
+export type EmailChangeUndoWindow = {
+    previousEmail: string;
+    undoableUntil: string;
+    canCloseHere: boolean;
+};
+
+export type EmailChangeUndoWindows = {
+    undoWindows: Array<EmailChangeUndoWindow>;
+};
+
+export type EndedSessions = {
+    ended: number;
+};
+
+export type Error = {
+    statusCode: number;
+    error: string;
+    message: string | Array<string>;
+};
+
+export type GoogleVerifyTokenRequest = {
+    code: string;
+    clientType: 'WEB';
+};
+
+export type Grant = {
+    id: string;
+    days: number;
+    reason: string;
+    grantedAt: string;
+    name: string;
+    subscriptionEndDate: string | null;
+};
+
+export type GrantDaysRequest = {
+    days: number;
+    reason: string;
+    idempotencyKey: string;
+};
+
+export type Health = {
+    status: 'ok';
+};
+
+export type LoginRequest = {
+    email: Email;
+    password: string;
+};
+
+export type LogoutRequest = {
+    refreshToken: string;
+};
+
+export type MemberMatch = {
+    id: string;
+    email: string;
+    createdAt: string;
+    subscriptionEndDate: string | null;
+    matchedBy: 'email' | 'account id' | 'stripe customer' | 'checkout session' | 'payment intent' | 'original transaction' | 'order id';
+};
+
+export type MemberPurchase = {
+    id: string;
+    name: string;
+    provider: 'Stripe' | 'Apple' | 'Support';
+    amountCents: number;
+    currency: string;
+    refundedCents: number;
+    createdAt: string;
+    startsAt: string;
+    expiresAt: string;
+    revokedAt: string | null;
+    revokedReason: string | null;
+    providerPaymentId: string;
+    paymentIntentId: string | null;
+    refundable: boolean;
+    grantId: string | null;
+};
+
+export type MemberSearchResponse = {
+    data: Array<MemberMatch>;
+};
+
+export type MemberStory = {
+    profile: {
+        id: string;
+        email: string;
+        createdAt: string;
+        emailVerifiedAt: string | null;
+        hasPassword: boolean;
+        identities: Array<{
+            provider: string;
+            email: string | null;
+        }>;
+        twoStepEnabled: boolean;
+        passkeys: number;
+        locale: string | null;
+        stripeCustomerId: string | null;
+        operatorRole: 'support' | 'admin' | null;
+    };
+    premium: {
+        endsAt: string | null;
+        source: 'Stripe' | 'Apple' | 'Support' | null;
+        sourcePurchaseId: string | null;
+    };
+    activeSubscriptions: Array<PurchaseItem>;
+    purchases: Array<MemberPurchase>;
+    appStoreSubscriptions: Array<{
+        originalTransactionId: string;
+        productId: string;
+        environment: string;
+        status: number | null;
+        autoRenew: boolean | null;
+    }>;
+};
+
+export type MemberView = {
+    profile: Profile;
+    purchases: Array<PurchaseItem>;
+};
+
+export type MfaRequired = {
+    mfaRequired: true;
+    mfaToken: string;
+};
+
+export type MfaVerifyRequest = {
+    mfaToken: string;
+    code?: TwoStepCode;
+    recoveryCode?: RecoveryCode;
+};
+
+export type Note = {
+    id: string;
+    at: string;
+};
+
+export type NoteRequest = {
+    text: string;
+};
+
+export type OperatorStatus = {
+    role: 'support' | 'admin' | null;
+    hasSecondFactor: boolean;
+    hasTwoStep: boolean;
+    hasPasskey: boolean;
+    secondFactorAt: string | null;
+    deskOpenUntil: string | null;
+    deskClosedUntil: string | null;
+};
+
+export type PasskeyAuthenticationResponse = {
+    id: string;
+    rawId: string;
+    response: {
+        clientDataJSON: string;
+        authenticatorData: string;
+        signature: string;
+        userHandle?: string;
+    };
+    authenticatorAttachment?: 'platform' | 'cross-platform';
+    clientExtensionResults: {
+        appid?: boolean;
+        credProps?: {
+            rk?: boolean;
+        };
+        hmacCreateSecret?: boolean;
+    };
+    type: 'public-key';
+};
+
+export type PasskeyCreationOptions = {
+    rp: {
+        name: string;
+        id?: string;
+    };
+    user: {
+        id: string;
+        name: string;
+        displayName: string;
+    };
+    challenge: string;
+    pubKeyCredParams: Array<{
+        alg: number;
+        type: 'public-key';
+    }>;
+    timeout?: number;
+    excludeCredentials?: Array<{
+        id: string;
+        type: 'public-key';
+        transports?: Array<'ble' | 'cable' | 'hybrid' | 'internal' | 'nfc' | 'smart-card' | 'usb'>;
+    }>;
+    authenticatorSelection?: {
+        authenticatorAttachment?: 'platform' | 'cross-platform';
+        requireResidentKey?: boolean;
+        residentKey?: 'discouraged' | 'preferred' | 'required';
+        userVerification?: 'required' | 'preferred' | 'discouraged';
+    };
+    hints?: Array<'hybrid' | 'security-key' | 'client-device'>;
+    attestation?: 'direct' | 'enterprise' | 'indirect' | 'none';
+    extensions?: {
+        credProps?: boolean;
+    };
+};
+
+export type PasskeyItem = {
+    id: string;
+    name: string;
+    createdAt: string;
+    lastUsedAt: string | null;
+    isSynced: boolean;
+};
+
+export type PasskeyRegistrationOptionsRequest = {
+    code?: string;
+} | null;
+
+export type PasskeyRegistrationResponse = {
+    id: string;
+    rawId: string;
+    response: {
+        clientDataJSON: string;
+        attestationObject: string;
+        authenticatorData?: string;
+        transports?: Array<string>;
+        publicKeyAlgorithm?: number;
+        publicKey?: string;
+    };
+    authenticatorAttachment?: 'platform' | 'cross-platform';
+    clientExtensionResults: {
+        appid?: boolean;
+        credProps?: {
+            rk?: boolean;
+        };
+        hmacCreateSecret?: boolean;
+    };
+    type: 'public-key';
+};
+
+export type PasskeyRequestOptions = {
+    challenge: string;
+    timeout?: number;
+    rpId?: string;
+    allowCredentials?: Array<{
+        id: string;
+        type: 'public-key';
+        transports?: Array<'ble' | 'cable' | 'hybrid' | 'internal' | 'nfc' | 'smart-card' | 'usb'>;
+    }>;
+    userVerification?: 'required' | 'preferred' | 'discouraged';
+    hints?: Array<'hybrid' | 'security-key' | 'client-device'>;
+};
+
+export type PasskeySignInRequest = {
+    response: PasskeyAuthenticationResponse;
+};
+
+export type PasskeysResponse = {
+    data: Array<PasskeyItem>;
+};
+
+export type Plan = {
+    id: string;
+    name: string;
+    days: number;
+    price: number;
+};
+
+export type PlansResponse = Array<Plan>;
+
+export type Preferences = {
+    appleConsumptionConsent: boolean;
+    appleConsumptionConsentChangedAt: string | null;
+    expiryReminders: boolean;
+};
+
+export type PremiumEnd = {
+    subscriptionEndDate: string | null;
+};
+
+export type Profile = {
+    id: string;
+    email: string;
+    subscriptionEndDate: string | null;
+    hasPassword: boolean;
+    twoStepEnabled: boolean;
+};
+
+export type PurchaseItem = {
+    name: string;
+    provider: 'Stripe' | 'Apple' | 'Support';
+    createdAt: string;
+    expiresAt: string;
+    refundedAt?: string;
+    refundKind?: 'refund' | 'chargeback';
+};
+
+export type PurchasesResponse = {
+    data: Array<PurchaseItem>;
+};
+
+export type ReasonRequest = {
+    reason: string;
+};
+
+export type RecoveryCode = string;
+
+export type RecoveryCodesResponse = {
+    recoveryCodes: Array<string>;
+};
+
+export type RefreshRequest = {
+    refreshToken: string;
+};
+
+export type Refund = {
+    id: string;
+    amountCents: number;
+    currency: string;
+    status: string;
+};
+
+export type RefundRequest = {
+    amountCents?: number;
+    reason: string;
+};
+
+export type RegisteredUser = {
+    id: string;
+    email: string;
+};
+
+export type RegisterPasskeyRequest = {
+    response: PasskeyRegistrationResponse;
+    name?: string;
+};
+
+export type RegisterRequest = {
+    email: Email;
+    password: string;
+};
+
+export type RemovePasskeyRequest = {
+    code?: string;
+} | null;
+
+export type RenamePasskeyRequest = {
+    name: string;
+};
+
+export type RenewRecoveryCodesRequest = {
+    code: TwoStepCode;
+};
+
+export type ReportSignInRequest = {
+    code: string;
+};
+
+export type ResendMailRequest = {
+    mail: 'verification' | 'password-reset';
+};
+
+export type ResetPasswordConfirmRequest = {
+    email: Email;
+    code: string;
+    newPassword: string;
+};
+
+export type ResetPasswordRequest = {
+    email: Email;
+};
+
+export type SessionItem = {
+    id: string;
+    createdAt: string;
+    lastUsedAt: string;
+    device: string;
+    method: 'password' | 'google' | 'apple' | 'passkey' | null;
+    current: boolean;
+};
+
+export type SessionsResponse = {
+    data: Array<SessionItem>;
+};
+
+export type SignInItem = {
+    at: string;
+    method: string;
+    device: string;
+    address: string;
+    outcome: 'success' | 'failure';
+};
+
+export type SignInNonceResponse = {
+    nonce: string;
+};
+
+export type SignInResponse = TokenPair | MfaRequired;
+
+export type SignInsResponse = {
+    data: Array<SignInItem>;
+};
+
+export type SocialProvidersResponse = {
+    google: {
+        clientId: string;
+        scriptUrl: string;
+    } | null;
+    apple: {
+        clientId: string;
+        scriptUrl: string;
+        redirectUri: string;
+    } | null;
+};
+
+export type StartCheckoutRequest = {
+    planId: string;
+    email: Email;
+};
+
+export type StartCheckoutResponse = {
+    paymentURL: string;
+};
+
+export type StepUpRequest = {
+    code: string;
+};
+
+export type StepUpResponse = {
+    secondFactorAt: string;
+};
+
+export type StripeEvent = {
+    id: string;
+    object: 'event';
+    type: string;
+    created: number;
+    livemode: boolean;
+    api_version: string | null;
+    data: {
+        object: {
+            id?: string;
+            [key: string]: unknown;
+        };
+        [key: string]: unknown;
+    };
+    [key: string]: unknown;
+};
+
+export type StripeEventReceived = {
+    received: true;
+};
+
+export type TimelineItem = {
+    id: string;
+    at: string;
+    kind: 'account' | 'purchase' | 'app store notification' | 'refund' | 'dispute' | 'ledger' | 'sign-in' | 'sign-in failure' | 'email change' | 'password change' | 'mail' | 'operator action' | 'note';
+    title: string;
+    detail: string | null;
+    actor: string | null;
+};
+
+export type TimelineResponse = {
+    data: Array<TimelineItem>;
+    nextCursor: string | null;
+};
+
+export type TokenPair = {
+    accessToken: string;
+    refreshToken: string;
+};
+
+export type TwoStepCode = string;
+
+export type TwoStepConfirmRequest = {
+    code: TwoStepCode;
+};
+
+export type TwoStepDisableRequest = {
+    code?: TwoStepCode;
+    recoveryCode?: RecoveryCode;
+};
+
+export type TwoStepSetupResponse = {
+    secret: string;
+    otpauthUrl: string;
+};
+
+export type UpdatePreferencesRequest = {
+    appleConsumptionConsent?: boolean;
+    expiryReminders?: boolean;
+};
+
+export type VerifyEmailRequest = {
+    code: string;
+    newEmail: Email;
+};
+
 export type HealthData = {
     body?: never;
     path?: never;
@@ -13,11 +667,9 @@ export type HealthData = {
 
 export type HealthResponses = {
     /**
-     * Default Response
+     * Whether this server process is alive (liveness: it checks nothing beyond itself).
      */
-    200: {
-        status: 'ok';
-    };
+    200: Health;
 };
 
 export type HealthResponse = HealthResponses[keyof HealthResponses];
@@ -31,33 +683,24 @@ export type ReadyData = {
 
 export type ReadyErrors = {
     /**
-     * Default Response
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
-    503: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    503: Error;
 };
 
 export type ReadyError = ReadyErrors[keyof ReadyErrors];
 
 export type ReadyResponses = {
     /**
-     * Default Response
+     * Whether this server process can serve calls (readiness, for load balancers).
      */
-    200: {
-        status: 'ok';
-    };
+    200: Health;
 };
 
 export type ReadyResponse = ReadyResponses[keyof ReadyResponses];
 
 export type RegisterData = {
-    body: {
-        email: string;
-        password: string;
-    };
+    body: RegisterRequest;
     path?: never;
     query?: never;
     url: '/api/auth/local/register/email';
@@ -65,50 +708,44 @@ export type RegisterData = {
 
 export type RegisterErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Conflicts with the state of the account, as the description says; nothing changed.
      */
-    409: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    409: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type RegisterError = RegisterErrors[keyof RegisterErrors];
 
 export type RegisterResponses = {
     /**
-     * Default Response
+     * Create an account with email and password.
      */
-    201: {
-        id: string;
-        email: string;
-    };
+    201: RegisteredUser;
 };
 
 export type RegisterResponse = RegisterResponses[keyof RegisterResponses];
 
 export type LoginData = {
-    body: {
-        email: string;
-        password: string;
-    };
+    body: LoginRequest;
     path?: never;
     query?: never;
     url: '/api/auth/local/login/email';
@@ -116,52 +753,44 @@ export type LoginData = {
 
 export type LoginErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type LoginError = LoginErrors[keyof LoginErrors];
 
 export type LoginResponses = {
     /**
-     * Default Response
+     * Sign in with email and password.
      */
-    200: {
-        accessToken: string;
-        refreshToken: string;
-    } | {
-        mfaRequired: true;
-        mfaToken: string;
-    };
+    200: SignInResponse;
 };
 
 export type LoginResponse = LoginResponses[keyof LoginResponses];
 
 export type RefreshData = {
-    body: {
-        refreshToken: string;
-    };
+    body: RefreshRequest;
     path?: never;
     query?: never;
     url: '/api/auth/refresh';
@@ -169,49 +798,44 @@ export type RefreshData = {
 
 export type RefreshErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type RefreshError = RefreshErrors[keyof RefreshErrors];
 
 export type RefreshResponses = {
     /**
-     * Default Response
+     * Exchange a refresh token for a new token pair (the old refresh token is spent).
      */
-    200: {
-        accessToken: string;
-        refreshToken: string;
-    };
+    200: TokenPair;
 };
 
 export type RefreshResponse = RefreshResponses[keyof RefreshResponses];
 
 export type LogoutData = {
-    body: {
-        refreshToken: string;
-    };
+    body: LogoutRequest;
     path?: never;
     query?: never;
     url: '/api/auth/logout';
@@ -219,48 +843,44 @@ export type LogoutData = {
 
 export type LogoutErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type LogoutError = LogoutErrors[keyof LogoutErrors];
 
 export type LogoutResponses = {
     /**
-     * Default Response
+     * End the session of a refresh token.
      */
-    200: {
-        message: string;
-    };
+    200: Acknowledgement;
 };
 
 export type LogoutResponse = LogoutResponses[keyof LogoutResponses];
 
 export type RequestPasswordResetData = {
-    body: {
-        email: string;
-    };
+    body: ResetPasswordRequest;
     path?: never;
     query?: never;
     url: '/api/auth/reset-password';
@@ -268,42 +888,40 @@ export type RequestPasswordResetData = {
 
 export type RequestPasswordResetErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type RequestPasswordResetError = RequestPasswordResetErrors[keyof RequestPasswordResetErrors];
 
 export type RequestPasswordResetResponses = {
     /**
-     * Default Response
+     * Email a link to choose a new password (same answer whether the account exists).
      */
-    200: {
-        message: string;
-    };
+    200: Acknowledgement;
 };
 
 export type RequestPasswordResetResponse = RequestPasswordResetResponses[keyof RequestPasswordResetResponses];
 
 export type ConfirmPasswordResetData = {
-    body: {
-        email: string;
-        code: string;
-        newPassword: string;
-    };
+    body: ResetPasswordConfirmRequest;
     path?: never;
     query?: never;
     url: '/api/auth/reset-password/confirm';
@@ -311,42 +929,40 @@ export type ConfirmPasswordResetData = {
 
 export type ConfirmPasswordResetErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ConfirmPasswordResetError = ConfirmPasswordResetErrors[keyof ConfirmPasswordResetErrors];
 
 export type ConfirmPasswordResetResponses = {
     /**
-     * Default Response
+     * Set a new password with the emailed link's code; every session ends.
      */
-    200: {
-        message: string;
-    };
+    200: Acknowledgement;
 };
 
 export type ConfirmPasswordResetResponse = ConfirmPasswordResetResponses[keyof ConfirmPasswordResetResponses];
 
 export type ChangePasswordData = {
-    body: {
-        oldPassword: string;
-        newPassword: string;
-        code?: string;
-    };
+    body: ChangePasswordRequest;
     path?: never;
     query?: never;
     url: '/api/auth/change-password';
@@ -354,50 +970,44 @@ export type ChangePasswordData = {
 
 export type ChangePasswordErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ChangePasswordError = ChangePasswordErrors[keyof ChangePasswordErrors];
 
 export type ChangePasswordResponses = {
     /**
-     * Default Response
+     * Change the password; every other session ends.
      */
-    200: {
-        message: string;
-    };
+    200: Acknowledgement;
 };
 
 export type ChangePasswordResponse = ChangePasswordResponses[keyof ChangePasswordResponses];
 
 export type RequestEmailChangeData = {
-    body: {
-        newEmail: string;
-        password: string;
-        code?: string;
-    };
+    body: ChangeEmailRequest;
     path?: never;
     query?: never;
     url: '/api/auth/change-email';
@@ -405,57 +1015,48 @@ export type RequestEmailChangeData = {
 
 export type RequestEmailChangeErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Conflicts with the state of the account, as the description says; nothing changed.
      */
-    409: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    409: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type RequestEmailChangeError = RequestEmailChangeErrors[keyof RequestEmailChangeErrors];
 
 export type RequestEmailChangeResponses = {
     /**
-     * Default Response
+     * Email a confirmation link to the new address (and a notice to the current one).
      */
-    200: {
-        message: string;
-    };
+    200: Acknowledgement;
 };
 
 export type RequestEmailChangeResponse = RequestEmailChangeResponses[keyof RequestEmailChangeResponses];
 
 export type ConfirmEmailChangeData = {
-    body: {
-        code: string;
-        newEmail: string;
-    };
+    body: VerifyEmailRequest;
     path?: never;
     query?: never;
     url: '/api/auth/change-email/verify';
@@ -463,48 +1064,44 @@ export type ConfirmEmailChangeData = {
 
 export type ConfirmEmailChangeErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Conflicts with the state of the account, as the description says; nothing changed.
      */
-    409: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    409: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ConfirmEmailChangeError = ConfirmEmailChangeErrors[keyof ConfirmEmailChangeErrors];
 
 export type ConfirmEmailChangeResponses = {
     /**
-     * Default Response
+     * Move the account to the new address with the emailed link's code.
      */
-    200: {
-        message: string;
-    };
+    200: Acknowledgement;
 };
 
 export type ConfirmEmailChangeResponse = ConfirmEmailChangeResponses[keyof ConfirmEmailChangeResponses];
 
 export type CancelEmailChangeData = {
-    body: {
-        code: string;
-    };
+    body: CancelEmailChangeRequest;
     path?: never;
     query?: never;
     url: '/api/auth/change-email/cancel';
@@ -512,40 +1109,40 @@ export type CancelEmailChangeData = {
 
 export type CancelEmailChangeErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type CancelEmailChangeError = CancelEmailChangeErrors[keyof CancelEmailChangeErrors];
 
 export type CancelEmailChangeResponses = {
     /**
-     * Default Response
+     * "This wasn't me": cancel (or undo) an email change and end every session.
      */
-    200: {
-        message: string;
-    };
+    200: Acknowledgement;
 };
 
 export type CancelEmailChangeResponse = CancelEmailChangeResponses[keyof CancelEmailChangeResponses];
 
 export type ReportSignInData = {
-    body: {
-        code: string;
-    };
+    body: ReportSignInRequest;
     path?: never;
     query?: never;
     url: '/api/auth/sign-ins/not-me';
@@ -553,32 +1150,34 @@ export type ReportSignInData = {
 
 export type ReportSignInErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ReportSignInError = ReportSignInErrors[keyof ReportSignInErrors];
 
 export type ReportSignInResponses = {
     /**
-     * Default Response
+     * "This wasn't me": a sign-in from a new device was not the owner; end every session.
      */
-    200: {
-        message: string;
-    };
+    200: Acknowledgement;
 };
 
 export type ReportSignInResponse = ReportSignInResponses[keyof ReportSignInResponses];
@@ -592,49 +1191,36 @@ export type SetUpTwoStepData = {
 
 export type SetUpTwoStepErrors = {
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Conflicts with the state of the account, as the description says; nothing changed.
      */
-    409: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    409: Error;
     /**
-     * Default Response
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type SetUpTwoStepError = SetUpTwoStepErrors[keyof SetUpTwoStepErrors];
 
 export type SetUpTwoStepResponses = {
     /**
-     * Default Response
+     * A new authenticator secret, off until confirmed with a code.
      */
-    200: {
-        secret: string;
-        otpauthUrl: string;
-    };
+    200: TwoStepSetupResponse;
 };
 
 export type SetUpTwoStepResponse = SetUpTwoStepResponses[keyof SetUpTwoStepResponses];
 
 export type ConfirmTwoStepData = {
-    body: {
-        code: string;
-    };
+    body: TwoStepConfirmRequest;
     path?: never;
     query?: never;
     url: '/api/auth/mfa/totp/confirm';
@@ -642,57 +1228,48 @@ export type ConfirmTwoStepData = {
 
 export type ConfirmTwoStepErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Conflicts with the state of the account, as the description says; nothing changed.
      */
-    409: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    409: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ConfirmTwoStepError = ConfirmTwoStepErrors[keyof ConfirmTwoStepErrors];
 
 export type ConfirmTwoStepResponses = {
     /**
-     * Default Response
+     * Turns two-step sign-in on with a code from the app; answers the 10 recovery codes.
      */
-    200: {
-        recoveryCodes: Array<string>;
-    };
+    200: RecoveryCodesResponse;
 };
 
 export type ConfirmTwoStepResponse = ConfirmTwoStepResponses[keyof ConfirmTwoStepResponses];
 
 export type TurnOffTwoStepData = {
-    body: {
-        code?: string;
-        recoveryCode?: string;
-    };
+    body: TwoStepDisableRequest;
     path?: never;
     query?: never;
     url: '/api/auth/mfa/totp/disable';
@@ -700,56 +1277,48 @@ export type TurnOffTwoStepData = {
 
 export type TurnOffTwoStepErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Conflicts with the state of the account, as the description says; nothing changed.
      */
-    409: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    409: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type TurnOffTwoStepError = TurnOffTwoStepErrors[keyof TurnOffTwoStepErrors];
 
 export type TurnOffTwoStepResponses = {
     /**
-     * Default Response
+     * Turns two-step sign-in off with a current code or a recovery code.
      */
-    200: {
-        message: string;
-    };
+    200: Acknowledgement;
 };
 
 export type TurnOffTwoStepResponse = TurnOffTwoStepResponses[keyof TurnOffTwoStepResponses];
 
 export type RenewRecoveryCodesData = {
-    body: {
-        code: string;
-    };
+    body: RenewRecoveryCodesRequest;
     path?: never;
     query?: never;
     url: '/api/auth/mfa/recovery-codes';
@@ -757,56 +1326,48 @@ export type RenewRecoveryCodesData = {
 
 export type RenewRecoveryCodesErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Conflicts with the state of the account, as the description says; nothing changed.
      */
-    409: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    409: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type RenewRecoveryCodesError = RenewRecoveryCodesErrors[keyof RenewRecoveryCodesErrors];
 
 export type RenewRecoveryCodesResponses = {
     /**
-     * Default Response
+     * Ten new recovery codes for a current code; the old ones stop working.
      */
-    200: {
-        recoveryCodes: Array<string>;
-    };
+    200: RecoveryCodesResponse;
 };
 
 export type RenewRecoveryCodesResponse = RenewRecoveryCodesResponses[keyof RenewRecoveryCodesResponses];
 
 export type StepUpData = {
-    body: {
-        code: string;
-    };
+    body: StepUpRequest;
     path?: never;
     query?: never;
     url: '/api/auth/mfa/step-up';
@@ -814,58 +1375,48 @@ export type StepUpData = {
 
 export type StepUpErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Conflicts with the state of the account, as the description says; nothing changed.
      */
-    409: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    409: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type StepUpError = StepUpErrors[keyof StepUpErrors];
 
 export type StepUpResponses = {
     /**
-     * Default Response
+     * Proves a second factor (a current code or a recovery code) in the current session.
      */
-    200: {
-        secondFactorAt: string;
-    };
+    200: StepUpResponse;
 };
 
-export type StepUpResponse = StepUpResponses[keyof StepUpResponses];
+export type StepUpResponse2 = StepUpResponses[keyof StepUpResponses];
 
 export type VerifyTwoStepData = {
-    body: {
-        mfaToken: string;
-        code?: string;
-        recoveryCode?: string;
-    };
+    body: MfaVerifyRequest;
     path?: never;
     query?: never;
     url: '/api/auth/mfa/verify';
@@ -873,50 +1424,44 @@ export type VerifyTwoStepData = {
 
 export type VerifyTwoStepErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type VerifyTwoStepError = VerifyTwoStepErrors[keyof VerifyTwoStepErrors];
 
 export type VerifyTwoStepResponses = {
     /**
-     * Default Response
+     * A sign-in's second step: the mfaToken with a code (or a recovery code) gives the tokens.
      */
-    200: {
-        accessToken: string;
-        refreshToken: string;
-    };
+    200: TokenPair;
 };
 
 export type VerifyTwoStepResponse = VerifyTwoStepResponses[keyof VerifyTwoStepResponses];
 
 export type SignInWithGoogleData = {
-    body: {
-        code: string;
-        clientType: 'WEB';
-    };
+    body: GoogleVerifyTokenRequest;
     path?: never;
     query?: never;
     url: '/api/auth/oauth/google/verify-token';
@@ -924,84 +1469,56 @@ export type SignInWithGoogleData = {
 
 export type SignInWithGoogleErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not allowed, as the description says.
      */
-    403: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    403: Error;
     /**
-     * Default Response
+     * Not found for this caller, or the feature is off on this server.
      */
-    404: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    404: Error;
     /**
-     * Default Response
+     * Conflicts with the state of the account, as the description says; nothing changed.
      */
-    409: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    409: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
     /**
-     * Default Response
+     * The body is not of a type the call takes (`Content-Type: application/json`).
      */
-    503: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type SignInWithGoogleError = SignInWithGoogleErrors[keyof SignInWithGoogleErrors];
 
 export type SignInWithGoogleResponses = {
     /**
-     * Default Response
+     * Sign in with a Google Identity Services code (the server exchanges it).
      */
-    200: {
-        accessToken: string;
-        refreshToken: string;
-    } | {
-        mfaRequired: true;
-        mfaToken: string;
-    };
+    200: SignInResponse;
 };
 
 export type SignInWithGoogleResponse = SignInWithGoogleResponses[keyof SignInWithGoogleResponses];
 
 export type SignInWithAppleData = {
-    body: {
-        token: string;
-    };
+    body: AppleVerifyTokenRequest;
     path?: never;
     query?: never;
     url: '/api/auth/oauth/apple/verify-token';
@@ -1009,68 +1526,46 @@ export type SignInWithAppleData = {
 
 export type SignInWithAppleErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not allowed, as the description says.
      */
-    403: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    403: Error;
     /**
-     * Default Response
+     * Not found for this caller, or the feature is off on this server.
      */
-    404: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    404: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
     /**
-     * Default Response
+     * The body is not of a type the call takes (`Content-Type: application/json`).
      */
-    503: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type SignInWithAppleError = SignInWithAppleErrors[keyof SignInWithAppleErrors];
 
 export type SignInWithAppleResponses = {
     /**
-     * Default Response
+     * Sign in with an Apple identity token carrying a nonce from the nonce call.
      */
-    200: {
-        accessToken: string;
-        refreshToken: string;
-    } | {
-        mfaRequired: true;
-        mfaToken: string;
-    };
+    200: SignInResponse;
 };
 
 export type SignInWithAppleResponse = SignInWithAppleResponses[keyof SignInWithAppleResponses];
@@ -1084,24 +1579,22 @@ export type IssueAppleNonceData = {
 
 export type IssueAppleNonceErrors = {
     /**
-     * Default Response
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type IssueAppleNonceError = IssueAppleNonceErrors[keyof IssueAppleNonceErrors];
 
 export type IssueAppleNonceResponses = {
     /**
-     * Default Response
+     * A single-use nonce for the next Apple sign-in (valid 10 minutes).
      */
-    200: {
-        nonce: string;
-    };
+    200: SignInNonceResponse;
 };
 
 export type IssueAppleNonceResponse = IssueAppleNonceResponses[keyof IssueAppleNonceResponses];
@@ -1115,40 +1608,28 @@ export type ListSocialProvidersData = {
 
 export type ListSocialProvidersErrors = {
     /**
-     * Default Response
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ListSocialProvidersError = ListSocialProvidersErrors[keyof ListSocialProvidersErrors];
 
 export type ListSocialProvidersResponses = {
     /**
-     * Default Response
+     * Which providers are on, with the public client ids and scripts to load.
      */
-    200: {
-        google: {
-            clientId: string;
-            scriptUrl: string;
-        } | null;
-        apple: {
-            clientId: string;
-            scriptUrl: string;
-            redirectUri: string;
-        } | null;
-    };
+    200: SocialProvidersResponse;
 };
 
 export type ListSocialProvidersResponse = ListSocialProvidersResponses[keyof ListSocialProvidersResponses];
 
 export type PasskeyRegistrationOptionsData = {
-    body: {
-        code?: string;
-    } | null;
+    body: PasskeyRegistrationOptionsRequest;
     path?: never;
     query?: never;
     url: '/api/auth/passkeys/register/options';
@@ -1156,99 +1637,44 @@ export type PasskeyRegistrationOptionsData = {
 
 export type PasskeyRegistrationOptionsErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type PasskeyRegistrationOptionsError = PasskeyRegistrationOptionsErrors[keyof PasskeyRegistrationOptionsErrors];
 
 export type PasskeyRegistrationOptionsResponses = {
     /**
-     * Default Response
+     * Options for the browser's passkey dialog, to add a passkey to the member's account.
      */
-    200: {
-        rp: {
-            name: string;
-            id?: string;
-        };
-        user: {
-            id: string;
-            name: string;
-            displayName: string;
-        };
-        challenge: string;
-        pubKeyCredParams: Array<{
-            alg: number;
-            type: 'public-key';
-        }>;
-        timeout?: number;
-        excludeCredentials?: Array<{
-            id: string;
-            type: 'public-key';
-            transports?: Array<'ble' | 'cable' | 'hybrid' | 'internal' | 'nfc' | 'smart-card' | 'usb'>;
-        }>;
-        authenticatorSelection?: {
-            authenticatorAttachment?: 'platform' | 'cross-platform';
-            requireResidentKey?: boolean;
-            residentKey?: 'discouraged' | 'preferred' | 'required';
-            userVerification?: 'required' | 'preferred' | 'discouraged';
-        };
-        hints?: Array<'hybrid' | 'security-key' | 'client-device'>;
-        attestation?: 'direct' | 'enterprise' | 'indirect' | 'none';
-        extensions?: {
-            credProps?: boolean;
-        };
-    };
+    200: PasskeyCreationOptions;
 };
 
 export type PasskeyRegistrationOptionsResponse = PasskeyRegistrationOptionsResponses[keyof PasskeyRegistrationOptionsResponses];
 
 export type RegisterPasskeyData = {
-    body: {
-        response: {
-            id: string;
-            rawId: string;
-            response: {
-                clientDataJSON: string;
-                attestationObject: string;
-                authenticatorData?: string;
-                transports?: Array<string>;
-                publicKeyAlgorithm?: number;
-                publicKey?: string;
-            };
-            authenticatorAttachment?: 'platform' | 'cross-platform';
-            clientExtensionResults: {
-                appid?: boolean;
-                credProps?: {
-                    rk?: boolean;
-                };
-                hmacCreateSecret?: boolean;
-            };
-            type: 'public-key';
-        };
-        name?: string;
-    };
+    body: RegisterPasskeyRequest;
     path?: never;
     query?: never;
     url: '/api/auth/passkeys/register/verify';
@@ -1256,78 +1682,48 @@ export type RegisterPasskeyData = {
 
 export type RegisterPasskeyErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Conflicts with the state of the account, as the description says; nothing changed.
      */
-    409: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    409: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type RegisterPasskeyError = RegisterPasskeyErrors[keyof RegisterPasskeyErrors];
 
 export type RegisterPasskeyResponses = {
     /**
-     * Default Response
+     * Adds the passkey the browser made with the registration options.
      */
-    201: {
-        id: string;
-        name: string;
-        createdAt: string;
-        lastUsedAt: string | null;
-        isSynced: boolean;
-    };
+    201: PasskeyItem;
 };
 
 export type RegisterPasskeyResponse = RegisterPasskeyResponses[keyof RegisterPasskeyResponses];
 
 export type SignInWithPasskeyData = {
-    body: {
-        response: {
-            id: string;
-            rawId: string;
-            response: {
-                clientDataJSON: string;
-                authenticatorData: string;
-                signature: string;
-                userHandle?: string;
-            };
-            authenticatorAttachment?: 'platform' | 'cross-platform';
-            clientExtensionResults: {
-                appid?: boolean;
-                credProps?: {
-                    rk?: boolean;
-                };
-                hmacCreateSecret?: boolean;
-            };
-            type: 'public-key';
-        };
-    };
+    body: PasskeySignInRequest;
     path?: never;
     query?: never;
     url: '/api/auth/passkeys/login/verify';
@@ -1335,41 +1731,38 @@ export type SignInWithPasskeyData = {
 
 export type SignInWithPasskeyErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type SignInWithPasskeyError = SignInWithPasskeyErrors[keyof SignInWithPasskeyErrors];
 
 export type SignInWithPasskeyResponses = {
     /**
-     * Default Response
+     * Sign in with a passkey: the signed challenge of the sign-in options.
      */
-    200: {
-        accessToken: string;
-        refreshToken: string;
-    };
+    200: TokenPair;
 };
 
 export type SignInWithPasskeyResponse = SignInWithPasskeyResponses[keyof SignInWithPasskeyResponses];
@@ -1383,33 +1776,22 @@ export type PasskeySignInOptionsData = {
 
 export type PasskeySignInOptionsErrors = {
     /**
-     * Default Response
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type PasskeySignInOptionsError = PasskeySignInOptionsErrors[keyof PasskeySignInOptionsErrors];
 
 export type PasskeySignInOptionsResponses = {
     /**
-     * Default Response
+     * Options for signing in with a passkey (any of the browser's, no email needed).
      */
-    200: {
-        challenge: string;
-        timeout?: number;
-        rpId?: string;
-        allowCredentials?: Array<{
-            id: string;
-            type: 'public-key';
-            transports?: Array<'ble' | 'cable' | 'hybrid' | 'internal' | 'nfc' | 'smart-card' | 'usb'>;
-        }>;
-        userVerification?: 'required' | 'preferred' | 'discouraged';
-        hints?: Array<'hybrid' | 'security-key' | 'client-device'>;
-    };
+    200: PasskeyRequestOptions;
 };
 
 export type PasskeySignInOptionsResponse = PasskeySignInOptionsResponses[keyof PasskeySignInOptionsResponses];
@@ -1423,38 +1805,28 @@ export type ListPasskeysData = {
 
 export type ListPasskeysErrors = {
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ListPasskeysError = ListPasskeysErrors[keyof ListPasskeysErrors];
 
 export type ListPasskeysResponses = {
     /**
-     * Default Response
+     * The member's passkeys, oldest first: name, when added, when last used.
      */
-    200: {
-        data: Array<{
-            id: string;
-            name: string;
-            createdAt: string;
-            lastUsedAt: string | null;
-            isSynced: boolean;
-        }>;
-    };
+    200: PasskeysResponse;
 };
 
 export type ListPasskeysResponse = ListPasskeysResponses[keyof ListPasskeysResponses];
 
 export type RemovePasskeyData = {
-    body: {
-        code?: string;
-    } | null;
+    body: RemovePasskeyRequest;
     path: {
         id: string;
     };
@@ -1464,64 +1836,52 @@ export type RemovePasskeyData = {
 
 export type RemovePasskeyErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not found for this caller, or the feature is off on this server.
      */
-    404: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    404: Error;
     /**
-     * Default Response
+     * Conflicts with the state of the account, as the description says; nothing changed.
      */
-    409: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    409: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type RemovePasskeyError = RemovePasskeyErrors[keyof RemovePasskeyErrors];
 
 export type RemovePasskeyResponses = {
     /**
-     * Default Response
+     * Removes one of the member's passkeys (404 for anyone else's).
      */
-    200: {
-        message: string;
-    };
+    200: Acknowledgement;
 };
 
 export type RemovePasskeyResponse = RemovePasskeyResponses[keyof RemovePasskeyResponses];
 
 export type RenamePasskeyData = {
-    body: {
-        name: string;
-    };
+    body: RenamePasskeyRequest;
     path: {
         id: string;
     };
@@ -1531,44 +1891,38 @@ export type RenamePasskeyData = {
 
 export type RenamePasskeyErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not found for this caller, or the feature is off on this server.
      */
-    404: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    404: Error;
+    /**
+     * The body is over the limit (256 KB); nothing was read.
+     */
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type RenamePasskeyError = RenamePasskeyErrors[keyof RenamePasskeyErrors];
 
 export type RenamePasskeyResponses = {
     /**
-     * Default Response
+     * Renames one of the member's passkeys (404 for anyone else's).
      */
-    200: {
-        id: string;
-        name: string;
-        createdAt: string;
-        lastUsedAt: string | null;
-        isSynced: boolean;
-    };
+    200: PasskeyItem;
 };
 
 export type RenamePasskeyResponse = RenamePasskeyResponses[keyof RenamePasskeyResponses];
@@ -1582,28 +1936,22 @@ export type ReadProfileData = {
 
 export type ReadProfileErrors = {
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ReadProfileError = ReadProfileErrors[keyof ReadProfileErrors];
 
 export type ReadProfileResponses = {
     /**
-     * Default Response
+     * The signed-in member, and until when premium lasts.
      */
-    200: {
-        id: string;
-        email: string;
-        subscriptionEndDate: string | null;
-        hasPassword: boolean;
-        twoStepEnabled: boolean;
-    };
+    200: Profile;
 };
 
 export type ReadProfileResponse = ReadProfileResponses[keyof ReadProfileResponses];
@@ -1617,96 +1965,22 @@ export type ExportDataData = {
 
 export type ExportDataErrors = {
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ExportDataError = ExportDataErrors[keyof ExportDataErrors];
 
 export type ExportDataResponses = {
     /**
-     * Default Response
+     * Download your data: one JSON document, an attachment named kegel-coach-data-YYYY-MM-DD.json.
      */
-    200: {
-        exportedAt: string;
-        profile: {
-            id: string;
-            email: string;
-            createdAt: string;
-            emailVerifiedAt: string | null;
-            hasPassword: boolean;
-            subscriptionEndDate: string | null;
-            twoStepEnabled: boolean;
-        };
-        identities: Array<{
-            provider: string;
-            email: string | null;
-            linkedAt: string;
-            lastSignInAt: string;
-        }>;
-        sessions: Array<{
-            createdAt: string;
-            lastUsedAt: string;
-            expiresAt: string;
-            endedAt: string | null;
-            device: string | null;
-            method: string | null;
-        }>;
-        purchases: Array<{
-            plan: string;
-            provider: string;
-            environment: string | null;
-            amount: number;
-            currency: string;
-            purchasedAt: string;
-            startsAt: string;
-            expiresAt: string;
-            refundedAt: string | null;
-            refundedAmount: number | null;
-        }>;
-        appStoreSubscriptions: Array<{
-            originalTransactionId: string;
-            productId: string;
-            environment: string;
-            autoRenew: boolean | null;
-            gracePeriodExpiresAt: string | null;
-        }>;
-        passkeys: Array<{
-            name: string;
-            createdAt: string;
-            lastUsedAt: string | null;
-            transports: Array<string>;
-        }>;
-        emails: Array<{
-            template: string;
-            recipient: string;
-            createdAt: string;
-            sentAt: string | null;
-        }>;
-        signIns: Array<{
-            at: string;
-            method: string;
-            device: string;
-            address: string;
-            outcome: 'success' | 'failure';
-        }>;
-        preferences: {
-            appleConsumptionConsent: boolean;
-            appleConsumptionConsentChangedAt: string | null;
-            expiryReminders: boolean;
-        };
-        appleRefundRequests: Array<{
-            requestedAt: string;
-            reason: string | null;
-            outcome: string | null;
-            closedAt: string | null;
-        }>;
-    };
+    200: DataExport;
 };
 
 export type ExportDataResponse = ExportDataResponses[keyof ExportDataResponses];
@@ -1720,35 +1994,28 @@ export type ReadPreferencesData = {
 
 export type ReadPreferencesErrors = {
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ReadPreferencesError = ReadPreferencesErrors[keyof ReadPreferencesErrors];
 
 export type ReadPreferencesResponses = {
     /**
-     * Default Response
+     * What the member chose: sharing his usage with Apple when he asks Apple for a refund (and when he chose it), and mails before his premium ends.
      */
-    200: {
-        appleConsumptionConsent: boolean;
-        appleConsumptionConsentChangedAt: string | null;
-        expiryReminders: boolean;
-    };
+    200: Preferences;
 };
 
 export type ReadPreferencesResponse = ReadPreferencesResponses[keyof ReadPreferencesResponses];
 
 export type UpdatePreferencesData = {
-    body: {
-        appleConsumptionConsent?: boolean;
-        expiryReminders?: boolean;
-    };
+    body: UpdatePreferencesRequest;
     path?: never;
     query?: never;
     url: '/api/users/preferences';
@@ -1756,34 +2023,34 @@ export type UpdatePreferencesData = {
 
 export type UpdatePreferencesErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
+    /**
+     * The body is over the limit (256 KB); nothing was read.
+     */
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type UpdatePreferencesError = UpdatePreferencesErrors[keyof UpdatePreferencesErrors];
 
 export type UpdatePreferencesResponses = {
     /**
-     * Default Response
+     * Changes any of the preferences; the others stay as they are. Answers all of them.
      */
-    200: {
-        appleConsumptionConsent: boolean;
-        appleConsumptionConsentChangedAt: string | null;
-        expiryReminders: boolean;
-    };
+    200: Preferences;
 };
 
 export type UpdatePreferencesResponse = UpdatePreferencesResponses[keyof UpdatePreferencesResponses];
@@ -1797,30 +2064,22 @@ export type ListSignInsData = {
 
 export type ListSignInsErrors = {
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ListSignInsError = ListSignInsErrors[keyof ListSignInsErrors];
 
 export type ListSignInsResponses = {
     /**
-     * Default Response
+     * Sign-in history: the member's latest 20 sign-ins and failed password attempts, newest first.
      */
-    200: {
-        data: Array<{
-            at: string;
-            method: string;
-            device: string;
-            address: string;
-            outcome: 'success' | 'failure';
-        }>;
-    };
+    200: SignInsResponse;
 };
 
 export type ListSignInsResponse = ListSignInsResponses[keyof ListSignInsResponses];
@@ -1834,31 +2093,22 @@ export type ListSessionsData = {
 
 export type ListSessionsErrors = {
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ListSessionsError = ListSessionsErrors[keyof ListSessionsErrors];
 
 export type ListSessionsResponses = {
     /**
-     * Default Response
+     * Where the member is signed in: his open sessions, last used first, the caller's marked current.
      */
-    200: {
-        data: Array<{
-            id: string;
-            createdAt: string;
-            lastUsedAt: string;
-            device: string;
-            method: 'password' | 'google' | 'apple' | 'passkey' | null;
-            current: boolean;
-        }>;
-    };
+    200: SessionsResponse;
 };
 
 export type ListSessionsResponse = ListSessionsResponses[keyof ListSessionsResponses];
@@ -1874,40 +2124,30 @@ export type EndSessionData = {
 
 export type EndSessionErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not found for this caller, or the feature is off on this server.
      */
-    404: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    404: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type EndSessionError = EndSessionErrors[keyof EndSessionErrors];
 
 export type EndSessionResponses = {
     /**
-     * Default Response
+     * Signs one of the member's sessions out (404 for anyone else's).
      */
-    200: {
-        message: string;
-    };
+    200: Acknowledgement;
 };
 
 export type EndSessionResponse = EndSessionResponses[keyof EndSessionResponses];
@@ -1921,28 +2161,22 @@ export type ListEmailChangeUndoWindowsData = {
 
 export type ListEmailChangeUndoWindowsErrors = {
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ListEmailChangeUndoWindowsError = ListEmailChangeUndoWindowsErrors[keyof ListEmailChangeUndoWindowsErrors];
 
 export type ListEmailChangeUndoWindowsResponses = {
     /**
-     * Default Response
+     * The addresses the account moved away from that can still undo the change, and until when.
      */
-    200: {
-        undoWindows: Array<{
-            previousEmail: string;
-            undoableUntil: string;
-            canCloseHere: boolean;
-        }>;
-    };
+    200: EmailChangeUndoWindows;
 };
 
 export type ListEmailChangeUndoWindowsResponse = ListEmailChangeUndoWindowsResponses[keyof ListEmailChangeUndoWindowsResponses];
@@ -1956,32 +2190,26 @@ export type CloseEmailChangeUndoWindowsData = {
 
 export type CloseEmailChangeUndoWindowsErrors = {
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not allowed, as the description says.
      */
-    403: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    403: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type CloseEmailChangeUndoWindowsError = CloseEmailChangeUndoWindowsErrors[keyof CloseEmailChangeUndoWindowsErrors];
 
 export type CloseEmailChangeUndoWindowsResponses = {
     /**
-     * Default Response
+     * Closes the undo windows of completed email changes early (the old links stop working).
      */
-    200: {
-        message: string;
-    };
+    200: Acknowledgement;
 };
 
 export type CloseEmailChangeUndoWindowsResponse = CloseEmailChangeUndoWindowsResponses[keyof CloseEmailChangeUndoWindowsResponses];
@@ -1995,34 +2223,28 @@ export type EndOtherSessionsData = {
 
 export type EndOtherSessionsErrors = {
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type EndOtherSessionsError = EndOtherSessionsErrors[keyof EndOtherSessionsErrors];
 
 export type EndOtherSessionsResponses = {
     /**
-     * Default Response
+     * Signs every session of the member out but the caller.
      */
-    200: {
-        message: string;
-    };
+    200: Acknowledgement;
 };
 
 export type EndOtherSessionsResponse = EndOtherSessionsResponses[keyof EndOtherSessionsResponses];
 
 export type DeleteAccountData = {
-    body: {
-        password?: string;
-        keepsAppStoreSubscription?: boolean;
-        code?: string;
-    };
+    body: DeleteAccountRequest;
     path?: never;
     query?: never;
     url: '/api/users/delete';
@@ -2030,56 +2252,46 @@ export type DeleteAccountData = {
 
 export type DeleteAccountErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not allowed, as the description says.
      */
-    403: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    403: Error;
     /**
-     * Default Response
+     * Conflicts with the state of the account, as the description says; nothing changed.
      */
-    409: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    409: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type DeleteAccountError = DeleteAccountErrors[keyof DeleteAccountErrors];
 
 export type DeleteAccountResponses = {
     /**
-     * Default Response
+     * Deletes the account: every session ends, identities, codes and pending mail go, the email and personal fields are erased; purchases stay for accounting, tied to no one.
      */
-    200: {
-        message: string;
-    };
+    200: Acknowledgement;
 };
 
 export type DeleteAccountResponse = DeleteAccountResponses[keyof DeleteAccountResponses];
@@ -2091,25 +2303,26 @@ export type ListPlansData = {
     url: '/api/payments/stripe/plans';
 };
 
+export type ListPlansErrors = {
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
+};
+
+export type ListPlansError = ListPlansErrors[keyof ListPlansErrors];
+
 export type ListPlansResponses = {
     /**
-     * Default Response
+     * The premium plans on sale, shortest first; prices in US dollars.
      */
-    200: Array<{
-        id: string;
-        name: string;
-        days: number;
-        price: number;
-    }>;
+    200: PlansResponse;
 };
 
 export type ListPlansResponse = ListPlansResponses[keyof ListPlansResponses];
 
 export type StartCheckoutData = {
-    body: {
-        planId: string;
-        email: string;
-    };
+    body: StartCheckoutRequest;
     path?: never;
     query?: never;
     url: '/api/payments/stripe/new';
@@ -2117,59 +2330,45 @@ export type StartCheckoutData = {
 
 export type StartCheckoutErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Conflicts with the state of the account, as the description says; nothing changed.
      */
-    409: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    409: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
     /**
-     * Default Response
+     * The body is not of a type the call takes (`Content-Type: application/json`).
      */
-    502: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    415: Error;
     /**
-     * Default Response
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
-    503: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    429: Error;
+    /**
+     * A provider (Stripe, Apple) refused or failed the call made for this one.
+     */
+    502: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type StartCheckoutError = StartCheckoutErrors[keyof StartCheckoutErrors];
 
 export type StartCheckoutResponses = {
     /**
-     * Default Response
+     * A Stripe Checkout page for a plan; no account needed (the email is the buyer's).
      */
-    200: {
-        paymentURL: string;
-    };
+    200: StartCheckoutResponse;
 };
 
-export type StartCheckoutResponse = StartCheckoutResponses[keyof StartCheckoutResponses];
+export type StartCheckoutResponse2 = StartCheckoutResponses[keyof StartCheckoutResponses];
 
 export type DescribeCheckoutData = {
     body?: never;
@@ -2182,60 +2381,34 @@ export type DescribeCheckoutData = {
 
 export type DescribeCheckoutErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not found for this caller, or the feature is off on this server.
      */
-    404: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    404: Error;
     /**
-     * Default Response
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    429: Error;
     /**
-     * Default Response
+     * A provider (Stripe, Apple) refused or failed the call made for this one.
      */
-    502: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    502: Error;
     /**
-     * Default Response
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
-    503: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    503: Error;
 };
 
 export type DescribeCheckoutError = DescribeCheckoutErrors[keyof DescribeCheckoutErrors];
 
 export type DescribeCheckoutResponses = {
     /**
-     * Default Response
+     * What a finished checkout bought (no personal data).
      */
-    200: {
-        id: string;
-        durationDays: number;
-        beginsAt: string;
-        providerType: string;
-        price: number;
-    };
+    200: CheckoutSession;
 };
 
 export type DescribeCheckoutResponse = DescribeCheckoutResponses[keyof DescribeCheckoutResponses];
@@ -2249,40 +2422,26 @@ export type OpenCustomerPortalData = {
 
 export type OpenCustomerPortalErrors = {
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * A provider (Stripe, Apple) refused or failed the call made for this one.
      */
-    502: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    502: Error;
     /**
-     * Default Response
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
-    503: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    503: Error;
 };
 
 export type OpenCustomerPortalError = OpenCustomerPortalErrors[keyof OpenCustomerPortalErrors];
 
 export type OpenCustomerPortalResponses = {
     /**
-     * Default Response
+     * A link to Stripe's customer portal for the member.
      */
-    200: {
-        url: string;
-    };
+    200: CustomerPortalResponse;
 };
 
 export type OpenCustomerPortalResponse = OpenCustomerPortalResponses[keyof OpenCustomerPortalResponses];
@@ -2296,37 +2455,34 @@ export type ListPurchasesData = {
 
 export type ListPurchasesErrors = {
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ListPurchasesError = ListPurchasesErrors[keyof ListPurchasesErrors];
 
 export type ListPurchasesResponses = {
     /**
-     * Default Response
+     * The member's purchases, from the web and the App Store, newest first.
      */
-    200: {
-        data: Array<{
-            name: string;
-            provider: 'Stripe' | 'Apple' | 'Support';
-            createdAt: string;
-            expiresAt: string;
-            refundedAt?: string;
-            refundKind?: 'refund' | 'chargeback';
-        }>;
-    };
+    200: PurchasesResponse;
 };
 
 export type ListPurchasesResponse = ListPurchasesResponses[keyof ListPurchasesResponses];
 
 export type ReceiveStripeEventData = {
-    body?: never;
+    body: StripeEvent;
+    headers: {
+        /**
+         * Stripe's signature of the exact body, `t=<unix time>,v1=<HMAC-SHA256 hex>` (https://docs.stripe.com/webhooks#verify-events). The events acted on: checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.async_payment_failed, charge.refunded, charge.refund.updated, charge.dispute.created, charge.dispute.closed; any other is acknowledged.
+         */
+        'Stripe-Signature': string;
+    };
     path?: never;
     query?: never;
     url: '/api/payments/stripe/webhook';
@@ -2334,48 +2490,40 @@ export type ReceiveStripeEventData = {
 
 export type ReceiveStripeEventErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    502: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
     /**
-     * Default Response
+     * The body is not of a type the call takes (`Content-Type: application/json`).
      */
-    503: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    415: Error;
+    /**
+     * A provider (Stripe, Apple) refused or failed the call made for this one.
+     */
+    502: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ReceiveStripeEventError = ReceiveStripeEventErrors[keyof ReceiveStripeEventErrors];
 
 export type ReceiveStripeEventResponses = {
     /**
-     * Default Response
+     * Stripe's webhook: a Stripe event, signed in the Stripe-Signature header.
      */
-    200: {
-        received: true;
-    };
+    200: StripeEventReceived;
 };
 
 export type ReceiveStripeEventResponse = ReceiveStripeEventResponses[keyof ReceiveStripeEventResponses];
 
 export type ReceiveAppStoreNotificationData = {
-    body: {
-        signedPayload: string;
-    };
+    body: AppStoreNotificationRequest;
     path?: never;
     query?: never;
     url: '/api/payments/apple/notifications';
@@ -2383,40 +2531,40 @@ export type ReceiveAppStoreNotificationData = {
 
 export type ReceiveAppStoreNotificationErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not found for this caller, or the feature is off on this server.
      */
-    404: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    404: Error;
+    /**
+     * The body is over the limit (256 KB); nothing was read.
+     */
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ReceiveAppStoreNotificationError = ReceiveAppStoreNotificationErrors[keyof ReceiveAppStoreNotificationErrors];
 
 export type ReceiveAppStoreNotificationResponses = {
     /**
-     * Default Response
+     * App Store Server Notifications V2 (both environments).
      */
-    200: {
-        received: true;
-    };
+    200: AppStoreNotificationReceived;
 };
 
 export type ReceiveAppStoreNotificationResponse = ReceiveAppStoreNotificationResponses[keyof ReceiveAppStoreNotificationResponses];
 
 export type RecordAppStoreTransactionData = {
-    body: {
-        signedTransaction: string;
-    };
+    body: AppStoreTransactionRequest;
     path?: never;
     query?: never;
     url: '/api/payments/apple/transactions';
@@ -2424,56 +2572,48 @@ export type RecordAppStoreTransactionData = {
 
 export type RecordAppStoreTransactionErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not allowed, as the description says.
      */
-    403: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    403: Error;
     /**
-     * Default Response
+     * Not found for this caller, or the feature is off on this server.
      */
-    404: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    404: Error;
+    /**
+     * The body is over the limit (256 KB); nothing was read.
+     */
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type RecordAppStoreTransactionError = RecordAppStoreTransactionErrors[keyof RecordAppStoreTransactionErrors];
 
 export type RecordAppStoreTransactionResponses = {
     /**
-     * Default Response
+     * The iOS app's StoreKit 2 transaction, right after a purchase or restore.
      */
-    200: {
-        subscriptionEndDate: string | null;
-    };
+    200: AppStoreTransactionResponse;
 };
 
 export type RecordAppStoreTransactionResponse = RecordAppStoreTransactionResponses[keyof RecordAppStoreTransactionResponses];
 
 export type ClaimAppStorePurchaseData = {
-    body: {
-        orderId: string;
-    };
+    body: AppStoreClaimRequest;
     path?: never;
     query?: never;
     url: '/api/payments/apple/claim';
@@ -2481,64 +2621,50 @@ export type ClaimAppStorePurchaseData = {
 
 export type ClaimAppStorePurchaseErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not found for this caller, or the feature is off on this server.
      */
-    404: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    404: Error;
     /**
-     * Default Response
+     * Conflicts with the state of the account, as the description says; nothing changed.
      */
-    409: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    409: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    429: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
     /**
-     * Default Response
+     * The body is not of a type the call takes (`Content-Type: application/json`).
      */
-    502: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    415: Error;
+    /**
+     * Too many attempts: the call may be repeated after the seconds in Retry-After.
+     */
+    429: Error;
+    /**
+     * A provider (Stripe, Apple) refused or failed the call made for this one.
+     */
+    502: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ClaimAppStorePurchaseError = ClaimAppStorePurchaseErrors[keyof ClaimAppStorePurchaseErrors];
 
 export type ClaimAppStorePurchaseResponses = {
     /**
-     * Default Response
+     * Claims an iPhone purchase by the order id of Apple's receipt email.
      */
-    200: {
-        subscriptionEndDate: string | null;
-    };
+    200: AppStoreTransactionResponse;
 };
 
 export type ClaimAppStorePurchaseResponse = ClaimAppStorePurchaseResponses[keyof ClaimAppStorePurchaseResponses];
@@ -2552,30 +2678,22 @@ export type OperatorStatusData = {
 
 export type OperatorStatusErrors = {
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type OperatorStatusError = OperatorStatusErrors[keyof OperatorStatusErrors];
 
 export type OperatorStatusResponses = {
     /**
-     * Default Response
+     * The caller's role on the support desk and whether his session may use it now.
      */
-    200: {
-        role: 'support' | 'admin' | null;
-        hasSecondFactor: boolean;
-        hasTwoStep: boolean;
-        hasPasskey: boolean;
-        secondFactorAt: string | null;
-        deskOpenUntil: string | null;
-        deskClosedUntil: string | null;
-    };
+    200: OperatorStatus;
 };
 
 export type OperatorStatusResponse = OperatorStatusResponses[keyof OperatorStatusResponses];
@@ -2591,13 +2709,9 @@ export type OpenUnsubscribeLinkData = {
 
 export type OpenUnsubscribeLinkErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
 };
 
 export type OpenUnsubscribeLinkError = OpenUnsubscribeLinkErrors[keyof OpenUnsubscribeLinkErrors];
@@ -2613,32 +2727,26 @@ export type UnsubscribeData = {
 
 export type UnsubscribeErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not found for this caller, or the feature is off on this server.
      */
-    404: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    404: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type UnsubscribeError = UnsubscribeErrors[keyof UnsubscribeErrors];
 
 export type UnsubscribeResponses = {
     /**
-     * Default Response
+     * One-click unsubscribe (RFC 8058): turns off the mails before premium ends for the member the signed token names, without a session.
      */
-    200: {
-        message: string;
-    };
+    200: Acknowledgement;
 };
 
 export type UnsubscribeResponse = UnsubscribeResponses[keyof UnsubscribeResponses];
@@ -2654,54 +2762,34 @@ export type SearchMembersData = {
 
 export type SearchMembersErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not allowed, as the description says.
      */
-    403: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    403: Error;
     /**
-     * Default Response
+     * A provider (Stripe, Apple) refused or failed the call made for this one.
      */
-    502: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    502: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type SearchMembersError = SearchMembersErrors[keyof SearchMembersErrors];
 
 export type SearchMembersResponses = {
     /**
-     * Default Response
+     * Finds members by email (its start, any case), account id, Stripe customer, Checkout Session or PaymentIntent id, App Store original transaction id or Apple order id.
      */
-    200: {
-        data: Array<{
-            id: string;
-            email: string;
-            createdAt: string;
-            subscriptionEndDate: string | null;
-            matchedBy: 'email' | 'account id' | 'stripe customer' | 'checkout session' | 'payment intent' | 'original transaction' | 'order id';
-        }>;
-    };
+    200: MemberSearchResponse;
 };
 
 export type SearchMembersResponse = SearchMembersResponses[keyof SearchMembersResponses];
@@ -2717,100 +2805,34 @@ export type GetMemberData = {
 
 export type GetMemberErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not allowed, as the description says.
      */
-    403: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    403: Error;
     /**
-     * Default Response
+     * Not found for this caller, or the feature is off on this server.
      */
-    404: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    404: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type GetMemberError = GetMemberErrors[keyof GetMemberErrors];
 
 export type GetMemberResponses = {
     /**
-     * Default Response
+     * A member's profile, premium, subscriptions and purchases (audited as a view).
      */
-    200: {
-        profile: {
-            id: string;
-            email: string;
-            createdAt: string;
-            emailVerifiedAt: string | null;
-            hasPassword: boolean;
-            identities: Array<{
-                provider: string;
-                email: string | null;
-            }>;
-            twoStepEnabled: boolean;
-            passkeys: number;
-            locale: string | null;
-            stripeCustomerId: string | null;
-            operatorRole: 'support' | 'admin' | null;
-        };
-        premium: {
-            endsAt: string | null;
-            source: 'Stripe' | 'Apple' | 'Support' | null;
-            sourcePurchaseId: string | null;
-        };
-        activeSubscriptions: Array<{
-            name: string;
-            provider: 'Stripe' | 'Apple' | 'Support';
-            createdAt: string;
-            expiresAt: string;
-            refundedAt?: string;
-            refundKind?: 'refund' | 'chargeback';
-        }>;
-        purchases: Array<{
-            id: string;
-            name: string;
-            provider: 'Stripe' | 'Apple' | 'Support';
-            amountCents: number;
-            currency: string;
-            refundedCents: number;
-            createdAt: string;
-            startsAt: string;
-            expiresAt: string;
-            revokedAt: string | null;
-            revokedReason: string | null;
-            providerPaymentId: string;
-            paymentIntentId: string | null;
-            refundable: boolean;
-            grantId: string | null;
-        }>;
-        appStoreSubscriptions: Array<{
-            originalTransactionId: string;
-            productId: string;
-            environment: string;
-            status: number | null;
-            autoRenew: boolean | null;
-        }>;
-    };
+    200: MemberStory;
 };
 
 export type GetMemberResponse = GetMemberResponses[keyof GetMemberResponses];
@@ -2828,56 +2850,34 @@ export type GetMemberTimelineData = {
 
 export type GetMemberTimelineErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not allowed, as the description says.
      */
-    403: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    403: Error;
     /**
-     * Default Response
+     * Not found for this caller, or the feature is off on this server.
      */
-    404: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    404: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type GetMemberTimelineError = GetMemberTimelineErrors[keyof GetMemberTimelineErrors];
 
 export type GetMemberTimelineResponses = {
     /**
-     * Default Response
+     * Everything the product knows of a member, newest first, a page at a time.
      */
-    200: {
-        data: Array<{
-            id: string;
-            at: string;
-            kind: 'account' | 'purchase' | 'app store notification' | 'refund' | 'dispute' | 'ledger' | 'sign-in' | 'sign-in failure' | 'email change' | 'password change' | 'mail' | 'operator action' | 'note';
-            title: string;
-            detail: string | null;
-            actor: string | null;
-        }>;
-        nextCursor: string | null;
-    };
+    200: TimelineResponse;
 };
 
 export type GetMemberTimelineResponse = GetMemberTimelineResponses[keyof GetMemberTimelineResponses];
@@ -2893,62 +2893,34 @@ export type ViewAsMemberData = {
 
 export type ViewAsMemberErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not allowed, as the description says.
      */
-    403: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    403: Error;
     /**
-     * Default Response
+     * Not found for this caller, or the feature is off on this server.
      */
-    404: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    404: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ViewAsMemberError = ViewAsMemberErrors[keyof ViewAsMemberErrors];
 
 export type ViewAsMemberResponses = {
     /**
-     * Default Response
+     * What the member's dashboard and Purchase History show him (read only, audited).
      */
-    200: {
-        profile: {
-            id: string;
-            email: string;
-            subscriptionEndDate: string | null;
-            hasPassword: boolean;
-            twoStepEnabled: boolean;
-        };
-        purchases: Array<{
-            name: string;
-            provider: 'Stripe' | 'Apple' | 'Support';
-            createdAt: string;
-            expiresAt: string;
-            refundedAt?: string;
-            refundKind?: 'refund' | 'chargeback';
-        }>;
-    };
+    200: MemberView;
 };
 
 export type ViewAsMemberResponse = ViewAsMemberResponses[keyof ViewAsMemberResponses];
@@ -2969,71 +2941,36 @@ export type ListAuditData = {
 
 export type ListAuditErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not allowed, as the description says.
      */
-    403: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    403: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ListAuditError = ListAuditErrors[keyof ListAuditErrors];
 
 export type ListAuditResponses = {
     /**
-     * Default Response
+     * The audit trail, newest first, filtered by operator, member, action and time.
      */
-    200: {
-        data: Array<{
-            id: string;
-            sequence: number;
-            at: string;
-            actor: {
-                id: string | null;
-                email: string;
-                role: string;
-            };
-            action: string;
-            member: {
-                id: string;
-                email: string | null;
-            } | null;
-            reason: string | null;
-            changes: {
-                [key: string]: unknown;
-            } | null;
-            requestId: string | null;
-            clientAddress: string | null;
-        }>;
-        nextCursor: string | null;
-    };
+    200: AuditResponse;
 };
 
 export type ListAuditResponse = ListAuditResponses[keyof ListAuditResponses];
 
 export type GrantDaysData = {
-    body: {
-        days: number;
-        reason: string;
-        idempotencyKey: string;
-    };
+    body: GrantDaysRequest;
     path: {
         id: string;
     };
@@ -3043,69 +2980,52 @@ export type GrantDaysData = {
 
 export type GrantDaysErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not allowed, as the description says.
      */
-    403: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    403: Error;
     /**
-     * Default Response
+     * Not found for this caller, or the feature is off on this server.
      */
-    404: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    404: Error;
     /**
-     * Default Response
+     * Conflicts with the state of the account, as the description says; nothing changed.
      */
-    409: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    409: Error;
+    /**
+     * The body is over the limit (256 KB); nothing was read.
+     */
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type GrantDaysError = GrantDaysErrors[keyof GrantDaysErrors];
 
 export type GrantDaysResponses = {
     /**
-     * Default Response
+     * Grants premium days with a reason the member reads in his Purchase History.
      */
-    201: {
-        id: string;
-        days: number;
-        reason: string;
-        grantedAt: string;
-        name: string;
-        subscriptionEndDate: string | null;
-    };
+    201: Grant;
 };
 
 export type GrantDaysResponse = GrantDaysResponses[keyof GrantDaysResponses];
 
 export type RemoveGrantData = {
-    body: {
-        reason: string;
-    };
+    body: ReasonRequest;
     path: {
         id: string;
     };
@@ -3115,65 +3035,52 @@ export type RemoveGrantData = {
 
 export type RemoveGrantErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not allowed, as the description says.
      */
-    403: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    403: Error;
     /**
-     * Default Response
+     * Not found for this caller, or the feature is off on this server.
      */
-    404: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    404: Error;
     /**
-     * Default Response
+     * Conflicts with the state of the account, as the description says; nothing changed.
      */
-    409: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    409: Error;
+    /**
+     * The body is over the limit (256 KB); nothing was read.
+     */
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type RemoveGrantError = RemoveGrantErrors[keyof RemoveGrantErrors];
 
 export type RemoveGrantResponses = {
     /**
-     * Default Response
+     * Removes a grant of the support team (admin only); its days go through the ledger.
      */
-    200: {
-        subscriptionEndDate: string | null;
-    };
+    200: PremiumEnd;
 };
 
 export type RemoveGrantResponse = RemoveGrantResponses[keyof RemoveGrantResponses];
 
 export type RefundPurchaseData = {
-    body: {
-        amountCents?: number;
-        reason: string;
-    };
+    body: RefundRequest;
     path: {
         id: string;
     };
@@ -3183,75 +3090,56 @@ export type RefundPurchaseData = {
 
 export type RefundPurchaseErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not allowed, as the description says.
      */
-    403: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    403: Error;
     /**
-     * Default Response
+     * Not found for this caller, or the feature is off on this server.
      */
-    404: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    404: Error;
     /**
-     * Default Response
+     * Conflicts with the state of the account, as the description says; nothing changed.
      */
-    409: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    409: Error;
     /**
-     * Default Response
+     * The body is over the limit (256 KB); nothing was read.
      */
-    502: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * A provider (Stripe, Apple) refused or failed the call made for this one.
+     */
+    502: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type RefundPurchaseError = RefundPurchaseErrors[keyof RefundPurchaseErrors];
 
 export type RefundPurchaseResponses = {
     /**
-     * Default Response
+     * Refunds a Stripe purchase, whole or in part, through Stripe (admin only).
      */
-    200: {
-        id: string;
-        amountCents: number;
-        currency: string;
-        status: string;
-    };
+    200: Refund;
 };
 
 export type RefundPurchaseResponse = RefundPurchaseResponses[keyof RefundPurchaseResponses];
 
 export type RevokeMemberSessionsData = {
-    body: {
-        reason: string;
-    };
+    body: ReasonRequest;
     path: {
         id: string;
     };
@@ -3261,56 +3149,48 @@ export type RevokeMemberSessionsData = {
 
 export type RevokeMemberSessionsErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not allowed, as the description says.
      */
-    403: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    403: Error;
     /**
-     * Default Response
+     * Not found for this caller, or the feature is off on this server.
      */
-    404: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    404: Error;
+    /**
+     * The body is over the limit (256 KB); nothing was read.
+     */
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type RevokeMemberSessionsError = RevokeMemberSessionsErrors[keyof RevokeMemberSessionsErrors];
 
 export type RevokeMemberSessionsResponses = {
     /**
-     * Default Response
+     * Signs the member out everywhere (every session ends); he is mailed.
      */
-    200: {
-        ended: number;
-    };
+    200: EndedSessions;
 };
 
 export type RevokeMemberSessionsResponse = RevokeMemberSessionsResponses[keyof RevokeMemberSessionsResponses];
 
 export type ResendMemberMailData = {
-    body: {
-        mail: 'verification' | 'password-reset';
-    };
+    body: ResendMailRequest;
     path: {
         id: string;
     };
@@ -3320,64 +3200,52 @@ export type ResendMemberMailData = {
 
 export type ResendMemberMailErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not allowed, as the description says.
      */
-    403: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    403: Error;
     /**
-     * Default Response
+     * Not found for this caller, or the feature is off on this server.
      */
-    404: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    404: Error;
     /**
-     * Default Response
+     * Conflicts with the state of the account, as the description says; nothing changed.
      */
-    409: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    409: Error;
+    /**
+     * The body is over the limit (256 KB); nothing was read.
+     */
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type ResendMemberMailError = ResendMemberMailErrors[keyof ResendMemberMailErrors];
 
 export type ResendMemberMailResponses = {
     /**
-     * Default Response
+     * Sends the member's verification mail or a password reset mail again.
      */
-    200: {
-        message: string;
-    };
+    200: Acknowledgement;
 };
 
 export type ResendMemberMailResponse = ResendMemberMailResponses[keyof ResendMemberMailResponses];
 
 export type AddMemberNoteData = {
-    body: {
-        text: string;
-    };
+    body: NoteRequest;
     path: {
         id: string;
     };
@@ -3387,49 +3255,42 @@ export type AddMemberNoteData = {
 
 export type AddMemberNoteErrors = {
     /**
-     * Default Response
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
-    400: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    400: Error;
     /**
-     * Default Response
+     * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
-    401: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    401: Error;
     /**
-     * Default Response
+     * Not allowed, as the description says.
      */
-    403: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    403: Error;
     /**
-     * Default Response
+     * Not found for this caller, or the feature is off on this server.
      */
-    404: {
-        statusCode: number;
-        error: string;
-        message: string | Array<string>;
-    };
+    404: Error;
+    /**
+     * The body is over the limit (256 KB); nothing was read.
+     */
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`).
+     */
+    415: Error;
+    /**
+     * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
+     */
+    503: Error;
 };
 
 export type AddMemberNoteError = AddMemberNoteErrors[keyof AddMemberNoteErrors];
 
 export type AddMemberNoteResponses = {
     /**
-     * Default Response
+     * Adds a note to the member's story (kept in the audit trail, never edited).
      */
-    201: {
-        id: string;
-        at: string;
-    };
+    201: Note;
 };
 
 export type AddMemberNoteResponse = AddMemberNoteResponses[keyof AddMemberNoteResponses];

@@ -1153,7 +1153,637 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        Acknowledgement: {
+            message: string;
+        };
+        AppleVerifyTokenRequest: {
+            token: string;
+        };
+        AppStoreClaimRequest: {
+            orderId: string;
+        };
+        AppStoreNotificationReceived: {
+            /** @constant */
+            received: true;
+        };
+        AppStoreNotificationRequest: {
+            signedPayload: string;
+        };
+        AppStoreTransactionRequest: {
+            signedTransaction: string;
+        };
+        AppStoreTransactionResponse: {
+            subscriptionEndDate: string | null;
+        };
+        AuditResponse: {
+            data: components["schemas"]["AuditRow"][];
+            nextCursor: string | null;
+        };
+        AuditRow: {
+            id: string;
+            sequence: number;
+            /** Format: date-time */
+            at: string;
+            actor: {
+                id: string | null;
+                email: string;
+                role: string;
+            };
+            action: string;
+            member: {
+                id: string;
+                email: string | null;
+            } | null;
+            reason: string | null;
+            changes: {
+                [key: string]: unknown;
+            } | null;
+            requestId: string | null;
+            clientAddress: string | null;
+        };
+        CancelEmailChangeRequest: {
+            code: string;
+        };
+        ChangeEmailRequest: {
+            newEmail: components["schemas"]["Email"];
+            password: string;
+            code?: string;
+        };
+        ChangePasswordRequest: {
+            oldPassword: string;
+            newPassword: string;
+            code?: string;
+        };
+        CheckoutSession: {
+            id: string;
+            durationDays: number;
+            /** Format: date-time */
+            beginsAt: string;
+            providerType: string;
+            price: number;
+        };
+        CustomerPortalResponse: {
+            /** Format: uri */
+            url: string;
+        };
+        DataExport: {
+            /** Format: date-time */
+            exportedAt: string;
+            profile: {
+                id: string;
+                email: string;
+                /** Format: date-time */
+                createdAt: string;
+                emailVerifiedAt: string | null;
+                hasPassword: boolean;
+                subscriptionEndDate: string | null;
+                twoStepEnabled: boolean;
+            };
+            identities: {
+                provider: string;
+                email: string | null;
+                /** Format: date-time */
+                linkedAt: string;
+                /** Format: date-time */
+                lastSignInAt: string;
+            }[];
+            sessions: {
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                lastUsedAt: string;
+                /** Format: date-time */
+                expiresAt: string;
+                endedAt: string | null;
+                device: string | null;
+                method: string | null;
+            }[];
+            purchases: {
+                plan: string;
+                provider: string;
+                environment: string | null;
+                amount: number;
+                currency: string;
+                /** Format: date-time */
+                purchasedAt: string;
+                /** Format: date-time */
+                startsAt: string;
+                /** Format: date-time */
+                expiresAt: string;
+                refundedAt: string | null;
+                refundedAmount: number | null;
+            }[];
+            appStoreSubscriptions: {
+                originalTransactionId: string;
+                productId: string;
+                environment: string;
+                autoRenew: boolean | null;
+                gracePeriodExpiresAt: string | null;
+            }[];
+            passkeys: {
+                name: string;
+                /** Format: date-time */
+                createdAt: string;
+                lastUsedAt: string | null;
+                transports: string[];
+            }[];
+            emails: {
+                template: string;
+                recipient: string;
+                /** Format: date-time */
+                createdAt: string;
+                sentAt: string | null;
+            }[];
+            signIns: components["schemas"]["SignInItem"][];
+            preferences: components["schemas"]["Preferences"];
+            appleRefundRequests: {
+                /** Format: date-time */
+                requestedAt: string;
+                reason: string | null;
+                outcome: string | null;
+                closedAt: string | null;
+            }[];
+        };
+        DeleteAccountRequest: {
+            password?: string;
+            keepsAppStoreSubscription?: boolean;
+            code?: string;
+        };
+        Email: string;
+        EmailChangeUndoWindow: {
+            previousEmail: string;
+            /** Format: date-time */
+            undoableUntil: string;
+            canCloseHere: boolean;
+        };
+        EmailChangeUndoWindows: {
+            undoWindows: components["schemas"]["EmailChangeUndoWindow"][];
+        };
+        EndedSessions: {
+            ended: number;
+        };
+        Error: {
+            statusCode: number;
+            error: string;
+            message: string | string[];
+        };
+        GoogleVerifyTokenRequest: {
+            code: string;
+            /** @constant */
+            clientType: "WEB";
+        };
+        Grant: {
+            id: string;
+            days: number;
+            reason: string;
+            /** Format: date-time */
+            grantedAt: string;
+            name: string;
+            subscriptionEndDate: string | null;
+        };
+        GrantDaysRequest: {
+            days: number;
+            reason: string;
+            idempotencyKey: string;
+        };
+        Health: {
+            /** @constant */
+            status: "ok";
+        };
+        LoginRequest: {
+            email: components["schemas"]["Email"];
+            password: string;
+        };
+        LogoutRequest: {
+            refreshToken: string;
+        };
+        MemberMatch: {
+            id: string;
+            email: string;
+            /** Format: date-time */
+            createdAt: string;
+            subscriptionEndDate: string | null;
+            /** @enum {string} */
+            matchedBy: "email" | "account id" | "stripe customer" | "checkout session" | "payment intent" | "original transaction" | "order id";
+        };
+        MemberPurchase: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            provider: "Stripe" | "Apple" | "Support";
+            amountCents: number;
+            currency: string;
+            refundedCents: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            revokedAt: string | null;
+            revokedReason: string | null;
+            providerPaymentId: string;
+            paymentIntentId: string | null;
+            refundable: boolean;
+            grantId: string | null;
+        };
+        MemberSearchResponse: {
+            data: components["schemas"]["MemberMatch"][];
+        };
+        MemberStory: {
+            profile: {
+                id: string;
+                email: string;
+                /** Format: date-time */
+                createdAt: string;
+                emailVerifiedAt: string | null;
+                hasPassword: boolean;
+                identities: {
+                    provider: string;
+                    email: string | null;
+                }[];
+                twoStepEnabled: boolean;
+                passkeys: number;
+                locale: string | null;
+                stripeCustomerId: string | null;
+                operatorRole: ("support" | "admin") | null;
+            };
+            premium: {
+                endsAt: string | null;
+                source: ("Stripe" | "Apple" | "Support") | null;
+                sourcePurchaseId: string | null;
+            };
+            activeSubscriptions: components["schemas"]["PurchaseItem"][];
+            purchases: components["schemas"]["MemberPurchase"][];
+            appStoreSubscriptions: {
+                originalTransactionId: string;
+                productId: string;
+                environment: string;
+                status: number | null;
+                autoRenew: boolean | null;
+            }[];
+        };
+        MemberView: {
+            profile: components["schemas"]["Profile"];
+            purchases: components["schemas"]["PurchaseItem"][];
+        };
+        MfaRequired: {
+            /** @constant */
+            mfaRequired: true;
+            mfaToken: string;
+        };
+        MfaVerifyRequest: {
+            mfaToken: string;
+            code?: components["schemas"]["TwoStepCode"];
+            recoveryCode?: components["schemas"]["RecoveryCode"];
+        };
+        Note: {
+            id: string;
+            /** Format: date-time */
+            at: string;
+        };
+        NoteRequest: {
+            text: string;
+        };
+        OperatorStatus: {
+            role: ("support" | "admin") | null;
+            hasSecondFactor: boolean;
+            hasTwoStep: boolean;
+            hasPasskey: boolean;
+            secondFactorAt: string | null;
+            deskOpenUntil: string | null;
+            deskClosedUntil: string | null;
+        };
+        PasskeyAuthenticationResponse: {
+            id: string;
+            rawId: string;
+            response: {
+                clientDataJSON: string;
+                authenticatorData: string;
+                signature: string;
+                userHandle?: string;
+            };
+            /** @enum {string} */
+            authenticatorAttachment?: "platform" | "cross-platform";
+            clientExtensionResults: {
+                appid?: boolean;
+                credProps?: {
+                    rk?: boolean;
+                };
+                hmacCreateSecret?: boolean;
+            };
+            /** @constant */
+            type: "public-key";
+        };
+        PasskeyCreationOptions: {
+            rp: {
+                name: string;
+                id?: string;
+            };
+            user: {
+                id: string;
+                name: string;
+                displayName: string;
+            };
+            challenge: string;
+            pubKeyCredParams: {
+                alg: number;
+                /** @constant */
+                type: "public-key";
+            }[];
+            timeout?: number;
+            excludeCredentials?: {
+                id: string;
+                /** @constant */
+                type: "public-key";
+                transports?: ("ble" | "cable" | "hybrid" | "internal" | "nfc" | "smart-card" | "usb")[];
+            }[];
+            authenticatorSelection?: {
+                /** @enum {string} */
+                authenticatorAttachment?: "platform" | "cross-platform";
+                requireResidentKey?: boolean;
+                /** @enum {string} */
+                residentKey?: "discouraged" | "preferred" | "required";
+                /** @enum {string} */
+                userVerification?: "required" | "preferred" | "discouraged";
+            };
+            hints?: ("hybrid" | "security-key" | "client-device")[];
+            /** @enum {string} */
+            attestation?: "direct" | "enterprise" | "indirect" | "none";
+            extensions?: {
+                credProps?: boolean;
+            };
+        };
+        PasskeyItem: {
+            id: string;
+            name: string;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            isSynced: boolean;
+        };
+        PasskeyRegistrationOptionsRequest: {
+            code?: string;
+        } | null;
+        PasskeyRegistrationResponse: {
+            id: string;
+            rawId: string;
+            response: {
+                clientDataJSON: string;
+                attestationObject: string;
+                authenticatorData?: string;
+                transports?: string[];
+                publicKeyAlgorithm?: number;
+                publicKey?: string;
+            };
+            /** @enum {string} */
+            authenticatorAttachment?: "platform" | "cross-platform";
+            clientExtensionResults: {
+                appid?: boolean;
+                credProps?: {
+                    rk?: boolean;
+                };
+                hmacCreateSecret?: boolean;
+            };
+            /** @constant */
+            type: "public-key";
+        };
+        PasskeyRequestOptions: {
+            challenge: string;
+            timeout?: number;
+            rpId?: string;
+            allowCredentials?: {
+                id: string;
+                /** @constant */
+                type: "public-key";
+                transports?: ("ble" | "cable" | "hybrid" | "internal" | "nfc" | "smart-card" | "usb")[];
+            }[];
+            /** @enum {string} */
+            userVerification?: "required" | "preferred" | "discouraged";
+            hints?: ("hybrid" | "security-key" | "client-device")[];
+        };
+        PasskeySignInRequest: {
+            response: components["schemas"]["PasskeyAuthenticationResponse"];
+        };
+        PasskeysResponse: {
+            data: components["schemas"]["PasskeyItem"][];
+        };
+        Plan: {
+            id: string;
+            name: string;
+            days: number;
+            price: number;
+        };
+        PlansResponse: components["schemas"]["Plan"][];
+        Preferences: {
+            appleConsumptionConsent: boolean;
+            appleConsumptionConsentChangedAt: string | null;
+            expiryReminders: boolean;
+        };
+        PremiumEnd: {
+            subscriptionEndDate: string | null;
+        };
+        Profile: {
+            id: string;
+            email: string;
+            subscriptionEndDate: string | null;
+            hasPassword: boolean;
+            twoStepEnabled: boolean;
+        };
+        PurchaseItem: {
+            name: string;
+            /** @enum {string} */
+            provider: "Stripe" | "Apple" | "Support";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            refundedAt?: string;
+            /** @enum {string} */
+            refundKind?: "refund" | "chargeback";
+        };
+        PurchasesResponse: {
+            data: components["schemas"]["PurchaseItem"][];
+        };
+        ReasonRequest: {
+            reason: string;
+        };
+        RecoveryCode: string;
+        RecoveryCodesResponse: {
+            recoveryCodes: string[];
+        };
+        RefreshRequest: {
+            refreshToken: string;
+        };
+        Refund: {
+            id: string;
+            amountCents: number;
+            currency: string;
+            status: string;
+        };
+        RefundRequest: {
+            amountCents?: number;
+            reason: string;
+        };
+        RegisteredUser: {
+            id: string;
+            email: string;
+        };
+        RegisterPasskeyRequest: {
+            response: components["schemas"]["PasskeyRegistrationResponse"];
+            name?: string;
+        };
+        RegisterRequest: {
+            email: components["schemas"]["Email"];
+            password: string;
+        };
+        RemovePasskeyRequest: {
+            code?: string;
+        } | null;
+        RenamePasskeyRequest: {
+            name: string;
+        };
+        RenewRecoveryCodesRequest: {
+            code: components["schemas"]["TwoStepCode"];
+        };
+        ReportSignInRequest: {
+            code: string;
+        };
+        ResendMailRequest: {
+            /** @enum {string} */
+            mail: "verification" | "password-reset";
+        };
+        ResetPasswordConfirmRequest: {
+            email: components["schemas"]["Email"];
+            code: string;
+            newPassword: string;
+        };
+        ResetPasswordRequest: {
+            email: components["schemas"]["Email"];
+        };
+        SessionItem: {
+            id: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            lastUsedAt: string;
+            device: string;
+            method: ("password" | "google" | "apple" | "passkey") | null;
+            current: boolean;
+        };
+        SessionsResponse: {
+            data: components["schemas"]["SessionItem"][];
+        };
+        SignInItem: {
+            /** Format: date-time */
+            at: string;
+            method: string;
+            device: string;
+            address: string;
+            /** @enum {string} */
+            outcome: "success" | "failure";
+        };
+        SignInNonceResponse: {
+            nonce: string;
+        };
+        SignInResponse: components["schemas"]["TokenPair"] | components["schemas"]["MfaRequired"];
+        SignInsResponse: {
+            data: components["schemas"]["SignInItem"][];
+        };
+        SocialProvidersResponse: {
+            google: {
+                clientId: string;
+                /** Format: uri */
+                scriptUrl: string;
+            } | null;
+            apple: {
+                clientId: string;
+                /** Format: uri */
+                scriptUrl: string;
+                /** Format: uri */
+                redirectUri: string;
+            } | null;
+        };
+        StartCheckoutRequest: {
+            planId: string;
+            email: components["schemas"]["Email"];
+        };
+        StartCheckoutResponse: {
+            /** Format: uri */
+            paymentURL: string;
+        };
+        StepUpRequest: {
+            code: string;
+        };
+        StepUpResponse: {
+            /** Format: date-time */
+            secondFactorAt: string;
+        };
+        StripeEvent: {
+            id: string;
+            /** @constant */
+            object: "event";
+            type: string;
+            created: number;
+            livemode: boolean;
+            api_version: string | null;
+            data: {
+                object: {
+                    id?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        StripeEventReceived: {
+            /** @constant */
+            received: true;
+        };
+        TimelineItem: {
+            id: string;
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            kind: "account" | "purchase" | "app store notification" | "refund" | "dispute" | "ledger" | "sign-in" | "sign-in failure" | "email change" | "password change" | "mail" | "operator action" | "note";
+            title: string;
+            detail: string | null;
+            actor: string | null;
+        };
+        TimelineResponse: {
+            data: components["schemas"]["TimelineItem"][];
+            nextCursor: string | null;
+        };
+        TokenPair: {
+            accessToken: string;
+            refreshToken: string;
+        };
+        TwoStepCode: string;
+        TwoStepConfirmRequest: {
+            code: components["schemas"]["TwoStepCode"];
+        };
+        TwoStepDisableRequest: {
+            code?: components["schemas"]["TwoStepCode"];
+            recoveryCode?: components["schemas"]["RecoveryCode"];
+        };
+        TwoStepSetupResponse: {
+            secret: string;
+            otpauthUrl: string;
+        };
+        UpdatePreferencesRequest: {
+            appleConsumptionConsent?: boolean;
+            expiryReminders?: boolean;
+        };
+        VerifyEmailRequest: {
+            code: string;
+            newEmail: components["schemas"]["Email"];
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -1171,16 +1801,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Whether this server process is alive (liveness: it checks nothing beyond itself). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                    };
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Health"];
                 };
             };
         };
@@ -1194,29 +1826,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Whether this server process can serve calls (readiness, for load balancers). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                    };
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description Default Response */
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1230,62 +1862,87 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    email: string;
-                    password: string;
-                };
+                /**
+                 * @example {
+                 *       "email": "alex@example.com",
+                 *       "password": "velvet-otter-lantern-58"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RegisterRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Create an account with email and password. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        email: string;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "5f0c2a9e-8b1d-4c3e-9a57-2d4e6f8b1c03",
+                     *       "email": "alex@example.com"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RegisteredUser"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1299,66 +1956,87 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    email: string;
-                    password: string;
-                };
+                /**
+                 * @example {
+                 *       "email": "alex@example.com",
+                 *       "password": "velvet-otter-lantern-58"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LoginRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Sign in with email and password. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        accessToken: string;
-                        refreshToken: string;
-                    } | {
-                        /** @enum {boolean} */
-                        mfaRequired: true;
-                        mfaToken: string;
-                    };
+                    /**
+                     * @example {
+                     *       "mfaRequired": true,
+                     *       "mfaToken": "Do4Hmkh8lYgeojThE2eljeC46ZwjC86sYqEuaHD4aeA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignInResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1372,61 +2050,86 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    refreshToken: string;
-                };
+                /**
+                 * @example {
+                 *       "refreshToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiJjNDFkN2UwMi02YTNiLTRmOWUtYjhkNS0wZTlmMjdhM2M2YjEiLCJ0eXAiOiJyZWZyZXNoIiwianRpIjoiVW92bmVzRTB5QzRkblJ6czJrcHdfZXNvaGEzN0lQd3huU19OQkthdUx1USIsImlzcyI6ImtlZ2VsLWNvYWNoIiwiYXVkIjoia2VnZWwtY29hY2g6cmVmcmVzaCIsImV4cCI6MTc5ODI3OTUwMH0.a0lbx7rZE5t19HNjtczRlbqOUF2fPJdh3W6Hil8lwCE"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefreshRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Exchange a refresh token for a new token pair (the old refresh token is spent). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        accessToken: string;
-                        refreshToken: string;
-                    };
+                    /**
+                     * @example {
+                     *       "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiJjNDFkN2UwMi02YTNiLTRmOWUtYjhkNS0wZTlmMjdhM2M2YjEiLCJ0eXAiOiJhY2Nlc3MiLCJzdWIiOiI1ZjBjMmE5ZS04YjFkLTRjM2UtOWE1Ny0yZDRlNmY4YjFjMDMiLCJpc3MiOiJrZWdlbC1jb2FjaCIsImF1ZCI6ImtlZ2VsLWNvYWNoOmFjY2VzcyIsImlhdCI6MTc5NTY4ODQwMCwiZXhwIjoxNzk1Njg5MzAwfQ.3_hzo9JEDMMBbP7D-LSTqzMTVdV29s19h1jwMwUWsdI",
+                     *       "refreshToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiJjNDFkN2UwMi02YTNiLTRmOWUtYjhkNS0wZTlmMjdhM2M2YjEiLCJ0eXAiOiJyZWZyZXNoIiwianRpIjoiVUd0bVd0ZktMTWh5T3NPcnlCOGxFbUJpaUdmdmszQ1hIdnhmVGtGTmxHMCIsImlzcyI6ImtlZ2VsLWNvYWNoIiwiYXVkIjoia2VnZWwtY29hY2g6cmVmcmVzaCIsImV4cCI6MTc5ODI4MDQwMH0.BAcqLLxSuwUpjC94SO5cYrULeHEOpRZbXYsd_rEebec"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenPair"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1440,60 +2143,85 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    refreshToken: string;
-                };
+                /**
+                 * @example {
+                 *       "refreshToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiJjNDFkN2UwMi02YTNiLTRmOWUtYjhkNS0wZTlmMjdhM2M2YjEiLCJ0eXAiOiJyZWZyZXNoIiwianRpIjoiVUd0bVd0ZktMTWh5T3NPcnlCOGxFbUJpaUdmdmszQ1hIdnhmVGtGTmxHMCIsImlzcyI6ImtlZ2VsLWNvYWNoIiwiYXVkIjoia2VnZWwtY29hY2g6cmVmcmVzaCIsImV4cCI6MTc5ODI4MDQwMH0.BAcqLLxSuwUpjC94SO5cYrULeHEOpRZbXYsd_rEebec"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LogoutRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description End the session of a refresh token. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    /**
+                     * @example {
+                     *       "message": "Signed out"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1507,47 +2235,76 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    email: string;
-                };
+                /**
+                 * @example {
+                 *       "email": "alex@example.com"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ResetPasswordRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Email a link to choose a new password (same answer whether the account exists). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    /**
+                     * @example {
+                     *       "message": "If an account exists for this email, we have sent it a link to choose a new password."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1561,49 +2318,78 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    email: string;
-                    code: string;
-                    newPassword: string;
-                };
+                /**
+                 * @example {
+                 *       "email": "alex@example.com",
+                 *       "code": "uW8A-tVZ0GD6EQEUnTlteQt6ysOyBr6UQcG-EKMdX3s",
+                 *       "newPassword": "quiet-fjord-copper-93"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ResetPasswordConfirmRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Set a new password with the emailed link's code; every session ends. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    /**
+                     * @example {
+                     *       "message": "Password changed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1617,62 +2403,87 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    oldPassword: string;
-                    newPassword: string;
-                    code?: string;
-                };
+                /**
+                 * @example {
+                 *       "oldPassword": "velvet-otter-lantern-58",
+                 *       "newPassword": "quiet-fjord-copper-93",
+                 *       "code": "492071"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChangePasswordRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Change the password; every other session ends. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    /**
+                     * @example {
+                     *       "message": "Password changed successfully"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1686,75 +2497,96 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    newEmail: string;
-                    password: string;
-                    code?: string;
-                };
+                /**
+                 * @example {
+                 *       "newEmail": "alex.rivera@example.com",
+                 *       "password": "velvet-otter-lantern-58",
+                 *       "code": "492071"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChangeEmailRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Email a confirmation link to the new address (and a notice to the current one). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    /**
+                     * @example {
+                     *       "message": "Confirmation email sent successfully"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1768,61 +2600,86 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    code: string;
-                    newEmail: string;
-                };
+                /**
+                 * @example {
+                 *       "code": "FVWVILZjq4--dFBofL2k1rmfWhjgjucV4wCUMeH9ynM",
+                 *       "newEmail": "alex.rivera@example.com"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VerifyEmailRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Move the account to the new address with the emailed link's code. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    /**
+                     * @example {
+                     *       "message": "Email successfully changed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1836,47 +2693,76 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    code: string;
-                };
+                /**
+                 * @example {
+                 *       "code": "6e5mncDwd0MU98UoiLgrrqYnts2xEHP9YJXmF5unheM"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CancelEmailChangeRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description "This wasn't me": cancel (or undo) an email change and end every session. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    /**
+                     * @example {
+                     *       "message": "The email change was cancelled and every device was signed out. Choose a new password to sign in again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1890,47 +2776,76 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    code: string;
-                };
+                /**
+                 * @example {
+                 *       "code": "j8PrJ41RD2qeLtxrqDxC4ioS8q9x6Jwv0B22hOpK3Ps"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReportSignInRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description "This wasn't me": a sign-in from a new device was not the owner; end every session. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    /**
+                     * @example {
+                     *       "message": "Every device was signed out and your password was cleared. We emailed you a link to choose a new one."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1944,55 +2859,59 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A new authenticator secret, off until confirmed with a code. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        secret: string;
-                        otpauthUrl: string;
-                    };
+                    /**
+                     * @example {
+                     *       "secret": "VOVESM5KYDDYOZQNIDCJVET4Y4SEWP4B",
+                     *       "otpauthUrl": "otpauth://totp/Kegel%20Coach:alex%40example.com?issuer=Kegel%20Coach&secret=VOVESM5KYDDYOZQNIDCJVET4Y4SEWP4B&algorithm=SHA1&digits=6&period=30"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TwoStepSetupResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2006,73 +2925,105 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    code: string;
-                };
+                /**
+                 * @example {
+                 *       "code": "492071"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TwoStepConfirmRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Turns two-step sign-in on with a code from the app; answers the 10 recovery codes. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        recoveryCodes: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "recoveryCodes": [
+                     *         "97k7-hct1-4fns-r1ww",
+                     *         "fwjc-mv3h-q5d8-ybzf",
+                     *         "m3e9-mt8w-89ad-neey",
+                     *         "2p6b-h0k6-3sxq-q70k",
+                     *         "5bcj-4x7e-amb8-b1wz",
+                     *         "g5vy-1t24-tt88-0svw",
+                     *         "rj4e-616e-4knz-gtzy",
+                     *         "4xrc-6b20-sdvh-tg89",
+                     *         "0jz5-de06-dh8a-yj0b",
+                     *         "65kt-japg-4s41-bj11"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RecoveryCodesResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2086,74 +3037,94 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    code?: string;
-                    recoveryCode?: string;
-                };
+                /**
+                 * @example {
+                 *       "recoveryCode": "97k7-hct1-4fns-r1ww"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TwoStepDisableRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Turns two-step sign-in off with a current code or a recovery code. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    /**
+                     * @example {
+                     *       "message": "Two-step sign-in is off."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2167,73 +3138,105 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    code: string;
-                };
+                /**
+                 * @example {
+                 *       "code": "492071"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RenewRecoveryCodesRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Ten new recovery codes for a current code; the old ones stop working. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        recoveryCodes: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "recoveryCodes": [
+                     *         "x8mq-3v7d-kc2e-5w9h",
+                     *         "b4tn-j6r0-9fpa-zq1k",
+                     *         "h2ws-e8y5-m7cd-4tgr",
+                     *         "0vkb-q3n9-a6xe-jm5s",
+                     *         "p7ry-2d4h-w0tc-8kzf",
+                     *         "e5jg-9m1q-s3va-6ybn",
+                     *         "tc0w-k8e2-7hpr-d4mx",
+                     *         "3zfs-v6gy-1nbq-w9ea",
+                     *         "n1dk-5x0t-rg8m-2cjh",
+                     *         "w6ae-7b3s-qt5z-0fvp"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RecoveryCodesResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2247,74 +3250,94 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    code: string;
-                };
+                /**
+                 * @example {
+                 *       "code": "815203"
+                 *     }
+                 */
+                "application/json": components["schemas"]["StepUpRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Proves a second factor (a current code or a recovery code) in the current session. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date-time */
-                        secondFactorAt: string;
-                    };
+                    /**
+                     * @example {
+                     *       "secondFactorAt": "2026-11-26T09:02:44.107Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StepUpResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2328,63 +3351,87 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    mfaToken: string;
-                    code?: string;
-                    recoveryCode?: string;
-                };
+                /**
+                 * @example {
+                 *       "mfaToken": "Do4Hmkh8lYgeojThE2eljeC46ZwjC86sYqEuaHD4aeA",
+                 *       "code": "492071"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MfaVerifyRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A sign-in's second step: the mfaToken with a code (or a recovery code) gives the tokens. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        accessToken: string;
-                        refreshToken: string;
-                    };
+                    /**
+                     * @example {
+                     *       "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiJjNDFkN2UwMi02YTNiLTRmOWUtYjhkNS0wZTlmMjdhM2M2YjEiLCJ0eXAiOiJhY2Nlc3MiLCJzdWIiOiI1ZjBjMmE5ZS04YjFkLTRjM2UtOWE1Ny0yZDRlNmY4YjFjMDMiLCJpc3MiOiJrZWdlbC1jb2FjaCIsImF1ZCI6ImtlZ2VsLWNvYWNoOmFjY2VzcyIsImlhdCI6MTc5NTY4NzUwMCwiZXhwIjoxNzk1Njg4NDAwfQ.y5KcAMmsgybmkEtrz1msodaJXcbCgdZbV8iVAx3seqI",
+                     *       "refreshToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiJjNDFkN2UwMi02YTNiLTRmOWUtYjhkNS0wZTlmMjdhM2M2YjEiLCJ0eXAiOiJyZWZyZXNoIiwianRpIjoiVW92bmVzRTB5QzRkblJ6czJrcHdfZXNvaGEzN0lQd3huU19OQkthdUx1USIsImlzcyI6ImtlZ2VsLWNvYWNoIiwiYXVkIjoia2VnZWwtY29hY2g6cmVmcmVzaCIsImV4cCI6MTc5ODI3OTUwMH0.a0lbx7rZE5t19HNjtczRlbqOUF2fPJdh3W6Hil8lwCE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenPair"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2398,119 +3445,114 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    code: string;
-                    /** @enum {string} */
-                    clientType: "WEB";
-                };
+                /**
+                 * @example {
+                 *       "code": "4/0AVGzR1E6Gz2J_MDDXOZWuCZ5Dgi2XeL0z1KP86tRGk2tR6TRtEPp128emcNrybcdkZet5Uu7gIgS1f",
+                 *       "clientType": "WEB"
+                 *     }
+                 */
+                "application/json": components["schemas"]["GoogleVerifyTokenRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Sign in with a Google Identity Services code (the server exchanges it). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        accessToken: string;
-                        refreshToken: string;
-                    } | {
-                        /** @enum {boolean} */
-                        mfaRequired: true;
-                        mfaToken: string;
-                    };
+                    /**
+                     * @example {
+                     *       "mfaRequired": true,
+                     *       "mfaToken": "Do4Hmkh8lYgeojThE2eljeC46ZwjC86sYqEuaHD4aeA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignInResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not allowed, as the description says. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not found for this caller, or the feature is off on this server. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2524,104 +3566,104 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    token: string;
-                };
+                /**
+                 * @example {
+                 *       "token": "eyJraWQiOiJTZjJsRnF3a3BYIiwiYWxnIjoiUlMyNTYifQ.eyJpc3MiOiJodHRwczovL2FwcGxlaWQuYXBwbGUuY29tIiwiYXVkIjoiYXBwLmtlZ2VsY29hY2gud2ViIiwiZXhwIjoxNzk1Njg4MDgwLCJpYXQiOjE3OTU2ODc0ODAsInN1YiI6IjAwMTc0Mi42YjFjMmYwZTlkOGE0YzdiOGUzZjVhMWQyYzRiNmU4Zi4wOTUzIiwibm9uY2UiOiJtTnEtLTR1Tkk2cl9XMUdRRzNuMUZsYkd2VlpoWDYzYVlGZmVhcUhpdDQ0IiwiY19oYXNoIjoicDYwVHdjQUVEbmpkWWx5TG1PVFVUQSIsImVtYWlsIjoiYWxleEBleGFtcGxlLmNvbSIsImVtYWlsX3ZlcmlmaWVkIjp0cnVlLCJhdXRoX3RpbWUiOjE3OTU2ODc0ODAsIm5vbmNlX3N1cHBvcnRlZCI6dHJ1ZX0.r7KuxWZgY0eItveuwOfDo4bUCj7NAErZ9HCg8CKQlPE9b4U6DpeYVteSvlnFiuVHmSLF42divcYH3OovU-M7QI965rVizU4l6wQdLhnXhgdZSPijEoCfdl3CSW7xk7eIdEQq8QwU5Jl0xp5mrc_jDL32j5IjYL2oTkBhoMd5zXXd9La6ZXKl1YxOIY_jCi_9Dd2WaZWNpcOhm1beBik4PYyb_1ZDQlm7BHsH9jaDh-CqQ9wGCjkZ6e9n8Su75SvcKYHf1e4fiuhfNFHGw03EVzozBXM4Hmnz3B9HB7-7g9VxZKRMzet88ZnRQnMZ9s1QXoSnKN2fxRTo-Ie-DTUVig"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AppleVerifyTokenRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Sign in with an Apple identity token carrying a nonce from the nonce call. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        accessToken: string;
-                        refreshToken: string;
-                    } | {
-                        /** @enum {boolean} */
-                        mfaRequired: true;
-                        mfaToken: string;
-                    };
+                    /**
+                     * @example {
+                     *       "mfaRequired": true,
+                     *       "mfaToken": "Do4Hmkh8lYgeojThE2eljeC46ZwjC86sYqEuaHD4aeA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignInResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not allowed, as the description says. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not found for this caller, or the feature is off on this server. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2635,28 +3677,40 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A single-use nonce for the next Apple sign-in (valid 10 minutes). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        nonce: string;
-                    };
+                    /**
+                     * @example {
+                     *       "nonce": "mNq--4uNI6r_W1GQG3n1FlbGvVZhX63aYFfeaqHit44"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignInNonceResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2670,39 +3724,48 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Which providers are on, with the public client ids and scripts to load. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        google: {
-                            clientId: string;
-                            /** Format: uri */
-                            scriptUrl: string;
-                        } | null;
-                        apple: {
-                            clientId: string;
-                            /** Format: uri */
-                            scriptUrl: string;
-                            /** Format: uri */
-                            redirectUri: string;
-                        } | null;
-                    };
+                    /**
+                     * @example {
+                     *       "google": {
+                     *         "clientId": "483920175526-k3v8q1m5n7d2h4j6f9s0a1b2c3d4e5f6.apps.googleusercontent.com",
+                     *         "scriptUrl": "https://accounts.google.com/gsi/client"
+                     *       },
+                     *       "apple": {
+                     *         "clientId": "app.kegelcoach.web",
+                     *         "scriptUrl": "https://appleid.cdn-apple.com/appleauth/static/jsapi/appleid/1/en_US/appleid.auth.js",
+                     *         "redirectUri": "https://kegelcoach.app/auth/login"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SocialProvidersResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2716,96 +3779,129 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    code?: string;
-                } | null;
+                /**
+                 * @example {
+                 *       "code": "492071"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasskeyRegistrationOptionsRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Options for the browser's passkey dialog, to add a passkey to the member's account. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        rp: {
-                            name: string;
-                            id?: string;
-                        };
-                        user: {
-                            id: string;
-                            name: string;
-                            displayName: string;
-                        };
-                        challenge: string;
-                        pubKeyCredParams: {
-                            alg: number;
-                            /** @enum {string} */
-                            type: "public-key";
-                        }[];
-                        timeout?: number;
-                        excludeCredentials?: {
-                            id: string;
-                            /** @enum {string} */
-                            type: "public-key";
-                            transports?: ("ble" | "cable" | "hybrid" | "internal" | "nfc" | "smart-card" | "usb")[];
-                        }[];
-                        authenticatorSelection?: {
-                            /** @enum {string} */
-                            authenticatorAttachment?: "platform" | "cross-platform";
-                            requireResidentKey?: boolean;
-                            /** @enum {string} */
-                            residentKey?: "discouraged" | "preferred" | "required";
-                            /** @enum {string} */
-                            userVerification?: "required" | "preferred" | "discouraged";
-                        };
-                        hints?: ("hybrid" | "security-key" | "client-device")[];
-                        /** @enum {string} */
-                        attestation?: "direct" | "enterprise" | "indirect" | "none";
-                        extensions?: {
-                            credProps?: boolean;
-                        };
-                    };
+                    /**
+                     * @example {
+                     *       "challenge": "pXW4aYu9k3xjT1JAmE8506NgKKlJbqEblQs1oNJGy7k",
+                     *       "rp": {
+                     *         "name": "Kegel Coach",
+                     *         "id": "kegelcoach.app"
+                     *       },
+                     *       "user": {
+                     *         "id": "ZKY1vU1Ya-UY95N5noV1WwrhArXPj4U_IgJwi6Zow0M",
+                     *         "name": "alex@example.com",
+                     *         "displayName": "alex@example.com"
+                     *       },
+                     *       "pubKeyCredParams": [
+                     *         {
+                     *           "alg": -8,
+                     *           "type": "public-key"
+                     *         },
+                     *         {
+                     *           "alg": -7,
+                     *           "type": "public-key"
+                     *         },
+                     *         {
+                     *           "alg": -257,
+                     *           "type": "public-key"
+                     *         }
+                     *       ],
+                     *       "timeout": 300000,
+                     *       "attestation": "none",
+                     *       "excludeCredentials": [
+                     *         {
+                     *           "id": "z0DOOB-600s6G2hQmuZHUo3QtNo",
+                     *           "type": "public-key",
+                     *           "transports": [
+                     *             "internal",
+                     *             "hybrid"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "authenticatorSelection": {
+                     *         "residentKey": "required",
+                     *         "userVerification": "preferred",
+                     *         "requireResidentKey": true
+                     *       },
+                     *       "extensions": {
+                     *         "credProps": true
+                     *       },
+                     *       "hints": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PasskeyCreationOptions"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2819,101 +3915,120 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    response: {
-                        id: string;
-                        rawId: string;
-                        response: {
-                            clientDataJSON: string;
-                            attestationObject: string;
-                            authenticatorData?: string;
-                            transports?: string[];
-                            publicKeyAlgorithm?: number;
-                            publicKey?: string;
-                        };
-                        /** @enum {string} */
-                        authenticatorAttachment?: "platform" | "cross-platform";
-                        clientExtensionResults: {
-                            appid?: boolean;
-                            credProps?: {
-                                rk?: boolean;
-                            };
-                            hmacCreateSecret?: boolean;
-                        };
-                        /** @enum {string} */
-                        type: "public-key";
-                    };
-                    name?: string;
-                };
+                /**
+                 * @example {
+                 *       "name": "MacBook Air",
+                 *       "response": {
+                 *         "id": "6c4B2xS0byGgtHl_85Eu_w",
+                 *         "rawId": "6c4B2xS0byGgtHl_85Eu_w",
+                 *         "response": {
+                 *           "clientDataJSON": "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIiwiY2hhbGxlbmdlIjoicFhXNGFZdTlrM3hqVDFKQW1FODUwNk5nS0tsSmJxRWJsUXMxb05KR3k3ayIsIm9yaWdpbiI6Imh0dHBzOi8va2VnZWxjb2FjaC5hcHAiLCJjcm9zc09yaWdpbiI6ZmFsc2V9",
+                 *           "attestationObject": "o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YViU8FM68WPoI82XD8Y0A7Dd8M7B5Qqp8rXO6kfaTWu6Yr4bMI0eiWg-Dr4G_gUJ5n3uESaOBRXGdLi_ZRNA276NnoZcc_9dNdWw-_jNWacQ4f4yMoAbvVhd9JanLII6FP42J5PCGGKVhFU1vnpQLH4",
+                 *           "authenticatorData": "wxX8C5ygguhkFE8KTf_4vmAOkb-bE6cIq9Zrt2LDVEUXPskwy40X3xKdVe0URAwH2q0PFH2WswRnYgItS3M8HG8OyTND-Ycz_X5faFSJAktgKF1bom1IbJHTdeatQ4ytRpPjjdonUZLyBuj0wUwAy2svMJOSlWsPGd7WK3pIFjlUfeBBOlLDK1FsouPyXa7A6FX7vA",
+                 *           "transports": [
+                 *             "hybrid",
+                 *             "internal"
+                 *           ],
+                 *           "publicKeyAlgorithm": -7,
+                 *           "publicKey": "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEensP29K_DARGtQ2enpeofiOZOwoNNmou-8UuKocSsgyMq3m8wI2yRnXOcpx53WXufB397foAb8oAIsGRDdCp1A"
+                 *         },
+                 *         "authenticatorAttachment": "platform",
+                 *         "clientExtensionResults": {
+                 *           "credProps": {
+                 *             "rk": true
+                 *           }
+                 *         },
+                 *         "type": "public-key"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RegisterPasskeyRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Adds the passkey the browser made with the registration options. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        lastUsedAt: string | null;
-                        isSynced: boolean;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "90f436df-495c-4b34-94b7-a4052c2a8cd1",
+                     *       "name": "MacBook Air",
+                     *       "createdAt": "2026-11-26T10:03:18.402Z",
+                     *       "lastUsedAt": null,
+                     *       "isSynced": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PasskeyItem"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2927,81 +4042,98 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    response: {
-                        id: string;
-                        rawId: string;
-                        response: {
-                            clientDataJSON: string;
-                            authenticatorData: string;
-                            signature: string;
-                            userHandle?: string;
-                        };
-                        /** @enum {string} */
-                        authenticatorAttachment?: "platform" | "cross-platform";
-                        clientExtensionResults: {
-                            appid?: boolean;
-                            credProps?: {
-                                rk?: boolean;
-                            };
-                            hmacCreateSecret?: boolean;
-                        };
-                        /** @enum {string} */
-                        type: "public-key";
-                    };
-                };
+                /**
+                 * @example {
+                 *       "response": {
+                 *         "id": "z0DOOB-600s6G2hQmuZHUo3QtNo",
+                 *         "rawId": "z0DOOB-600s6G2hQmuZHUo3QtNo",
+                 *         "response": {
+                 *           "clientDataJSON": "eyJ0eXBlIjoid2ViYXV0aG4uZ2V0IiwiY2hhbGxlbmdlIjoiUXhyV0tDM3EwaF84OXBEZ0dZZTY2ZkhwZjNYczBJUXdLaXJYVVVZRldvRSIsIm9yaWdpbiI6Imh0dHBzOi8va2VnZWxjb2FjaC5hcHAiLCJjcm9zc09yaWdpbiI6ZmFsc2V9",
+                 *           "authenticatorData": "ZzwuF3arWBwRQlidRdXKUkjTjbkzl2d20qtbkIonDy9Zh8yT4A",
+                 *           "signature": "MEUCIEvn8_lQNbGJn-rf2GXXg6HqWLZXV5ecHcXPvxzAaQepUym1GeMu_t0IK7kWkdYGXu2dh6SI7t2EmhjG9OEwMJeBu",
+                 *           "userHandle": "ZKY1vU1Ya-UY95N5noV1WwrhArXPj4U_IgJwi6Zow0M"
+                 *         },
+                 *         "authenticatorAttachment": "platform",
+                 *         "clientExtensionResults": {},
+                 *         "type": "public-key"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasskeySignInRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Sign in with a passkey: the signed challenge of the sign-in options. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        accessToken: string;
-                        refreshToken: string;
-                    };
+                    /**
+                     * @example {
+                     *       "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiI1NTAzNTFkNy05MTEyLTRiMjMtYjk3MC04YmRjYzE2MWQ0ZWIiLCJ0eXAiOiJhY2Nlc3MiLCJzdWIiOiI1ZjBjMmE5ZS04YjFkLTRjM2UtOWE1Ny0yZDRlNmY4YjFjMDMiLCJpc3MiOiJrZWdlbC1jb2FjaCIsImF1ZCI6ImtlZ2VsLWNvYWNoOmFjY2VzcyIsImlhdCI6MTc5NTE2MzI2MCwiZXhwIjoxNzk1MTY0MTYwfQ.e_7DXDVRQSvkJJMVWFvsqVVGmeM05TKkNFA5ETZRs74",
+                     *       "refreshToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiI1NTAzNTFkNy05MTEyLTRiMjMtYjk3MC04YmRjYzE2MWQ0ZWIiLCJ0eXAiOiJyZWZyZXNoIiwianRpIjoiMjhDM0RrUkxERjJsbU9pZ3JBQ1pjekJWU1NPWTBYbHVOZUJqYWlKNnlDayIsImlzcyI6ImtlZ2VsLWNvYWNoIiwiYXVkIjoia2VnZWwtY29hY2g6cmVmcmVzaCIsImV4cCI6MTc5Nzc1NTI2MH0.7gYU8VJP0P1Y2pE0Iz2FWu_RFBOQVH4pCAPSDhmQEYo"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenPair"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3015,39 +4147,43 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Options for signing in with a passkey (any of the browser's, no email needed). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        challenge: string;
-                        timeout?: number;
-                        rpId?: string;
-                        allowCredentials?: {
-                            id: string;
-                            /** @enum {string} */
-                            type: "public-key";
-                            transports?: ("ble" | "cable" | "hybrid" | "internal" | "nfc" | "smart-card" | "usb")[];
-                        }[];
-                        /** @enum {string} */
-                        userVerification?: "required" | "preferred" | "discouraged";
-                        hints?: ("hybrid" | "security-key" | "client-device")[];
-                    };
+                    /**
+                     * @example {
+                     *       "rpId": "kegelcoach.app",
+                     *       "challenge": "QxrWKC3q0h_89pDgGYe66fHpf3Xs0IQwKirXUUYFWoE",
+                     *       "timeout": 300000,
+                     *       "userVerification": "preferred"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PasskeyRequestOptions"];
                 };
             };
-            /** @description Default Response */
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3061,35 +4197,53 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The member's passkeys, oldest first: name, when added, when last used. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastUsedAt: string | null;
-                            isSynced: boolean;
-                        }[];
-                    };
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3e8a7368-a077-4230-ac82-7e2cc6c3a252",
+                     *           "name": "iPhone",
+                     *           "createdAt": "2026-11-08T19:40:22.615Z",
+                     *           "lastUsedAt": "2026-11-20T08:27:40.118Z",
+                     *           "isSynced": true
+                     *         },
+                     *         {
+                     *           "id": "90f436df-495c-4b34-94b7-a4052c2a8cd1",
+                     *           "name": "MacBook Air",
+                     *           "createdAt": "2026-11-26T10:03:18.402Z",
+                     *           "lastUsedAt": null,
+                     *           "isSynced": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PasskeysResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3099,92 +4253,110 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 90f436df-495c-4b34-94b7-a4052c2a8cd1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    code?: string;
-                } | null;
+                /**
+                 * @example {
+                 *       "code": "492071"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RemovePasskeyRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Removes one of the member's passkeys (404 for anyone else's). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    /**
+                     * @example {
+                     *       "message": "Passkey removed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not found for this caller, or the feature is off on this server. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3194,71 +4366,94 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 3e8a7368-a077-4230-ac82-7e2cc6c3a252 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                };
+                /**
+                 * @example {
+                 *       "name": "Alex's iPhone"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RenamePasskeyRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Renames one of the member's passkeys (404 for anyone else's). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        lastUsedAt: string | null;
-                        isSynced: boolean;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "3e8a7368-a077-4230-ac82-7e2cc6c3a252",
+                     *       "name": "Alex's iPhone",
+                     *       "createdAt": "2026-11-08T19:40:22.615Z",
+                     *       "lastUsedAt": "2026-11-20T08:27:40.118Z",
+                     *       "isSynced": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PasskeyItem"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not found for this caller, or the feature is off on this server. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3272,32 +4467,42 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The signed-in member, and until when premium lasts. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        email: string;
-                        subscriptionEndDate: string | null;
-                        hasPassword: boolean;
-                        twoStepEnabled: boolean;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "5f0c2a9e-8b1d-4c3e-9a57-2d4e6f8b1c03",
+                     *       "email": "alex@example.com",
+                     *       "subscriptionEndDate": "2026-12-17T18:42:05.000Z",
+                     *       "hasPassword": true,
+                     *       "twoStepEnabled": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Profile"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3311,115 +4516,209 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Download your data: one JSON document, an attachment named kegel-coach-data-YYYY-MM-DD.json. */
             200: {
                 headers: {
+                    /** @description attachment; filename="kegel-coach-data-YYYY-MM-DD.json" (the day of the export, UTC) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date-time */
-                        exportedAt: string;
-                        profile: {
-                            id: string;
-                            email: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            emailVerifiedAt: string | null;
-                            hasPassword: boolean;
-                            subscriptionEndDate: string | null;
-                            twoStepEnabled: boolean;
-                        };
-                        identities: {
-                            provider: string;
-                            email: string | null;
-                            /** Format: date-time */
-                            linkedAt: string;
-                            /** Format: date-time */
-                            lastSignInAt: string;
-                        }[];
-                        sessions: {
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            lastUsedAt: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            endedAt: string | null;
-                            device: string | null;
-                            method: string | null;
-                        }[];
-                        purchases: {
-                            plan: string;
-                            provider: string;
-                            environment: string | null;
-                            amount: number;
-                            currency: string;
-                            /** Format: date-time */
-                            purchasedAt: string;
-                            /** Format: date-time */
-                            startsAt: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            refundedAt: string | null;
-                            refundedAmount: number | null;
-                        }[];
-                        appStoreSubscriptions: {
-                            originalTransactionId: string;
-                            productId: string;
-                            environment: string;
-                            autoRenew: boolean | null;
-                            gracePeriodExpiresAt: string | null;
-                        }[];
-                        passkeys: {
-                            name: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastUsedAt: string | null;
-                            transports: string[];
-                        }[];
-                        emails: {
-                            template: string;
-                            recipient: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            sentAt: string | null;
-                        }[];
-                        signIns: {
-                            /** Format: date-time */
-                            at: string;
-                            method: string;
-                            device: string;
-                            address: string;
-                            /** @enum {string} */
-                            outcome: "success" | "failure";
-                        }[];
-                        preferences: {
-                            appleConsumptionConsent: boolean;
-                            appleConsumptionConsentChangedAt: string | null;
-                            expiryReminders: boolean;
-                        };
-                        appleRefundRequests: {
-                            /** Format: date-time */
-                            requestedAt: string;
-                            reason: string | null;
-                            outcome: string | null;
-                            closedAt: string | null;
-                        }[];
-                    };
+                    /**
+                     * @example {
+                     *       "exportedAt": "2026-11-26T10:05:00.000Z",
+                     *       "profile": {
+                     *         "id": "5f0c2a9e-8b1d-4c3e-9a57-2d4e6f8b1c03",
+                     *         "email": "alex@example.com",
+                     *         "createdAt": "2026-11-02T09:14:27.512Z",
+                     *         "emailVerifiedAt": "2026-11-02T09:16:03.221Z",
+                     *         "hasPassword": true,
+                     *         "subscriptionEndDate": "2026-12-17T18:42:05.000Z",
+                     *         "twoStepEnabled": true
+                     *       },
+                     *       "identities": [
+                     *         {
+                     *           "provider": "google",
+                     *           "email": "alex@example.com",
+                     *           "linkedAt": "2026-11-10T12:30:05.871Z",
+                     *           "lastSignInAt": "2026-11-10T12:30:05.871Z"
+                     *         },
+                     *         {
+                     *           "provider": "apple",
+                     *           "email": "alex@example.com",
+                     *           "linkedAt": "2026-11-14T17:02:19.336Z",
+                     *           "lastSignInAt": "2026-11-14T17:02:19.336Z"
+                     *         }
+                     *       ],
+                     *       "sessions": [
+                     *         {
+                     *           "createdAt": "2026-11-05T20:09:31.552Z",
+                     *           "lastUsedAt": "2026-11-26T10:05:00.000Z",
+                     *           "expiresAt": "2026-12-26T10:05:00.000Z",
+                     *           "endedAt": null,
+                     *           "device": "Chrome on macOS",
+                     *           "method": "password"
+                     *         },
+                     *         {
+                     *           "createdAt": "2026-11-20T08:27:40.118Z",
+                     *           "lastUsedAt": "2026-11-25T21:40:09.655Z",
+                     *           "expiresAt": "2026-12-25T21:40:09.655Z",
+                     *           "endedAt": null,
+                     *           "device": "Safari on iOS",
+                     *           "method": "passkey"
+                     *         }
+                     *       ],
+                     *       "purchases": [
+                     *         {
+                     *           "plan": "1 Month",
+                     *           "provider": "Stripe",
+                     *           "environment": null,
+                     *           "amount": 2999,
+                     *           "currency": "usd",
+                     *           "purchasedAt": "2026-11-03T18:42:05.000Z",
+                     *           "startsAt": "2026-11-03T18:42:05.000Z",
+                     *           "expiresAt": "2026-12-03T18:42:05.000Z",
+                     *           "refundedAt": null,
+                     *           "refundedAmount": null
+                     *         },
+                     *         {
+                     *           "plan": "1 Week",
+                     *           "provider": "Apple",
+                     *           "environment": "Production",
+                     *           "amount": 999,
+                     *           "currency": "usd",
+                     *           "purchasedAt": "2026-11-20T08:31:12.000Z",
+                     *           "startsAt": "2026-12-03T18:42:05.000Z",
+                     *           "expiresAt": "2026-12-10T18:42:05.000Z",
+                     *           "refundedAt": null,
+                     *           "refundedAmount": null
+                     *         },
+                     *         {
+                     *           "plan": "Granted by support: 7 days, Service outage on 24 November",
+                     *           "provider": "Support",
+                     *           "environment": null,
+                     *           "amount": 0,
+                     *           "currency": "usd",
+                     *           "purchasedAt": "2026-11-25T14:20:37.480Z",
+                     *           "startsAt": "2026-12-10T18:42:05.000Z",
+                     *           "expiresAt": "2026-12-17T18:42:05.000Z",
+                     *           "refundedAt": null,
+                     *           "refundedAmount": null
+                     *         }
+                     *       ],
+                     *       "appStoreSubscriptions": [
+                     *         {
+                     *           "originalTransactionId": "2000000847391026",
+                     *           "productId": "premium.week",
+                     *           "environment": "Production",
+                     *           "autoRenew": true,
+                     *           "gracePeriodExpiresAt": null
+                     *         }
+                     *       ],
+                     *       "passkeys": [
+                     *         {
+                     *           "name": "iPhone",
+                     *           "createdAt": "2026-11-08T19:40:22.615Z",
+                     *           "lastUsedAt": "2026-11-20T08:27:40.118Z",
+                     *           "transports": [
+                     *             "internal",
+                     *             "hybrid"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "MacBook Air",
+                     *           "createdAt": "2026-11-26T10:03:18.402Z",
+                     *           "lastUsedAt": null,
+                     *           "transports": [
+                     *             "hybrid",
+                     *             "internal"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "emails": [
+                     *         {
+                     *           "template": "sign-in-method-added",
+                     *           "recipient": "alex@example.com",
+                     *           "createdAt": "2026-11-05T20:11:48.904Z",
+                     *           "sentAt": "2026-11-05T20:11:49.904Z"
+                     *         },
+                     *         {
+                     *           "template": "passkey-added",
+                     *           "recipient": "alex@example.com",
+                     *           "createdAt": "2026-11-08T19:40:22.615Z",
+                     *           "sentAt": "2026-11-08T19:40:23.615Z"
+                     *         },
+                     *         {
+                     *           "template": "new-sign-in",
+                     *           "recipient": "alex@example.com",
+                     *           "createdAt": "2026-11-20T08:27:40.118Z",
+                     *           "sentAt": "2026-11-20T08:27:41.118Z"
+                     *         },
+                     *         {
+                     *           "template": "support-grant",
+                     *           "recipient": "alex@example.com",
+                     *           "createdAt": "2026-11-25T14:20:37.480Z",
+                     *           "sentAt": "2026-11-25T14:20:38.480Z"
+                     *         },
+                     *         {
+                     *           "template": "passkey-added",
+                     *           "recipient": "alex@example.com",
+                     *           "createdAt": "2026-11-26T10:03:18.402Z",
+                     *           "sentAt": "2026-11-26T10:03:19.402Z"
+                     *         }
+                     *       ],
+                     *       "signIns": [
+                     *         {
+                     *           "at": "2026-11-05T20:09:31.552Z",
+                     *           "method": "password",
+                     *           "device": "Chrome on macOS",
+                     *           "address": "203.0.113.42",
+                     *           "outcome": "success"
+                     *         },
+                     *         {
+                     *           "at": "2026-11-12T03:17:44.902Z",
+                     *           "method": "password",
+                     *           "device": "Firefox on Windows",
+                     *           "address": "198.51.100.77",
+                     *           "outcome": "failure"
+                     *         },
+                     *         {
+                     *           "at": "2026-11-20T08:27:40.118Z",
+                     *           "method": "passkey",
+                     *           "device": "Safari on iOS",
+                     *           "address": "2001:db8:4a1c:7e00::/64",
+                     *           "outcome": "success"
+                     *         }
+                     *       ],
+                     *       "preferences": {
+                     *         "appleConsumptionConsent": true,
+                     *         "appleConsumptionConsentChangedAt": "2026-11-20T08:35:02.417Z",
+                     *         "expiryReminders": true
+                     *       },
+                     *       "appleRefundRequests": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DataExport"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3433,30 +4732,40 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description What the member chose: sharing his usage with Apple when he asks Apple for a refund (and when he chose it), and mails before his premium ends. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        appleConsumptionConsent: boolean;
-                        appleConsumptionConsentChangedAt: string | null;
-                        expiryReminders: boolean;
-                    };
+                    /**
+                     * @example {
+                     *       "appleConsumptionConsent": true,
+                     *       "appleConsumptionConsentChangedAt": "2026-11-20T08:35:02.417Z",
+                     *       "expiryReminders": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Preferences"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3470,50 +4779,76 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    appleConsumptionConsent?: boolean;
-                    expiryReminders?: boolean;
-                };
+                /**
+                 * @example {
+                 *       "expiryReminders": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdatePreferencesRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Changes any of the preferences; the others stay as they are. Answers all of them. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        appleConsumptionConsent: boolean;
-                        appleConsumptionConsentChangedAt: string | null;
-                        expiryReminders: boolean;
-                    };
+                    /**
+                     * @example {
+                     *       "appleConsumptionConsent": true,
+                     *       "appleConsumptionConsentChangedAt": "2026-11-20T08:35:02.417Z",
+                     *       "expiryReminders": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Preferences"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3527,36 +4862,60 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Sign-in history: the member's latest 20 sign-ins and failed password attempts, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: date-time */
-                            at: string;
-                            method: string;
-                            device: string;
-                            address: string;
-                            /** @enum {string} */
-                            outcome: "success" | "failure";
-                        }[];
-                    };
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "at": "2026-11-20T08:27:40.118Z",
+                     *           "method": "passkey",
+                     *           "device": "Safari on iOS",
+                     *           "address": "2001:db8:4a1c:7e00::/64",
+                     *           "outcome": "success"
+                     *         },
+                     *         {
+                     *           "at": "2026-11-12T03:17:44.902Z",
+                     *           "method": "password",
+                     *           "device": "Firefox on Windows",
+                     *           "address": "198.51.100.77",
+                     *           "outcome": "failure"
+                     *         },
+                     *         {
+                     *           "at": "2026-11-05T20:09:31.552Z",
+                     *           "method": "password",
+                     *           "device": "Chrome on macOS",
+                     *           "address": "203.0.113.42",
+                     *           "outcome": "success"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignInsResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3570,37 +4929,55 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Where the member is signed in: his open sessions, last used first, the caller's marked current. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            lastUsedAt: string;
-                            device: string;
-                            method: ("password" | "google" | "apple" | "passkey") | null;
-                            current: boolean;
-                        }[];
-                    };
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "c41d7e02-6a3b-4f9e-b8d5-0e9f27a3c6b1",
+                     *           "createdAt": "2026-11-05T20:09:31.552Z",
+                     *           "lastUsedAt": "2026-11-26T10:05:00.000Z",
+                     *           "device": "Chrome on macOS",
+                     *           "method": "password",
+                     *           "current": true
+                     *         },
+                     *         {
+                     *           "id": "550351d7-9112-4b23-b970-8bdcc161d4eb",
+                     *           "createdAt": "2026-11-20T08:27:40.118Z",
+                     *           "lastUsedAt": "2026-11-25T21:40:09.655Z",
+                     *           "device": "Safari on iOS",
+                     *           "method": "passkey",
+                     *           "current": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionsResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3610,60 +4987,63 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 550351d7-9112-4b23-b970-8bdcc161d4eb */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Signs one of the member's sessions out (404 for anyone else's). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    /**
+                     * @example {
+                     *       "message": "Signed out"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not found for this caller, or the feature is off on this server. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3677,33 +5057,44 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The addresses the account moved away from that can still undo the change, and until when. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        undoWindows: {
-                            previousEmail: string;
-                            /** Format: date-time */
-                            undoableUntil: string;
-                            canCloseHere: boolean;
-                        }[];
-                    };
+                    /**
+                     * @example {
+                     *       "undoWindows": [
+                     *         {
+                     *           "previousEmail": "alex@example.com",
+                     *           "undoableUntil": "2026-11-29T09:48:51.093Z",
+                     *           "canCloseHere": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmailChangeUndoWindows"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3717,41 +5108,47 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Closes the undo windows of completed email changes early (the old links stop working). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    /**
+                     * @example {
+                     *       "message": "Your previous address can no longer undo the change."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not allowed, as the description says. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3765,28 +5162,38 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Signs every session of the member out but the caller. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    /**
+                     * @example {
+                     *       "message": "Signed out of all other devices"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3800,88 +5207,105 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    password?: string;
-                    keepsAppStoreSubscription?: boolean;
-                    code?: string;
-                };
+                /**
+                 * @example {
+                 *       "password": "velvet-otter-lantern-58",
+                 *       "keepsAppStoreSubscription": true,
+                 *       "code": "492071"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DeleteAccountRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Deletes the account: every session ends, identities, codes and pending mail go, the email and personal fields are erased; purchases stay for accounting, tied to no one. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    /**
+                     * @example {
+                     *       "message": "Your account has been deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not allowed, as the description says. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3895,18 +5319,52 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The premium plans on sale, shortest first; prices in US dollars. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        days: number;
-                        price: number;
-                    }[];
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "1-day",
+                     *         "name": "1 Day",
+                     *         "days": 1,
+                     *         "price": 2.99
+                     *       },
+                     *       {
+                     *         "id": "1-week",
+                     *         "name": "1 Week",
+                     *         "days": 7,
+                     *         "price": 9.99
+                     *       },
+                     *       {
+                     *         "id": "1-month",
+                     *         "name": "1 Month",
+                     *         "days": 30,
+                     *         "price": 29.99
+                     *       },
+                     *       {
+                     *         "id": "1-year",
+                     *         "name": "1 Year",
+                     *         "days": 365,
+                     *         "price": 119.99
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["PlansResponse"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3920,88 +5378,95 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    planId: string;
-                    email: string;
-                };
+                /**
+                 * @example {
+                 *       "planId": "1-month",
+                 *       "email": "alex@example.com"
+                 *     }
+                 */
+                "application/json": components["schemas"]["StartCheckoutRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A Stripe Checkout page for a plan; no account needed (the email is the buyer's). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uri */
-                        paymentURL: string;
-                    };
+                    /**
+                     * @example {
+                     *       "paymentURL": "https://checkout.stripe.com/c/pay/cs_test_a1xZMEEoXaSuyo7pnIJP9LpteMe4kxhzhdHP3KtlitpHVQHZNcViEYsyAV#fidkdWxOYHwnPyd1blpxYHZxWjA0VkBrQ3xwXUJwYWt2Tk1kaTdMN3NOcnBPR3NuZEZqSGlNSH19"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StartCheckoutResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A provider (Stripe, Apple) refused or failed the call made for this one. */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4011,91 +5476,78 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cs_test_a1xZMEEoXaSuyo7pnIJP9LpteMe4kxhzhdHP3KtlitpHVQHZNcViEYsyAV */
                 session: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description What a finished checkout bought (no personal data). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        durationDays: number;
-                        /** Format: date-time */
-                        beginsAt: string;
-                        providerType: string;
-                        price: number;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "cs_test_a1xZMEEoXaSuyo7pnIJP9LpteMe4kxhzhdHP3KtlitpHVQHZNcViEYsyAV",
+                     *       "durationDays": 30,
+                     *       "beginsAt": "2026-11-03T18:42:05.000Z",
+                     *       "providerType": "Stripe",
+                     *       "price": 29.99
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CheckoutSession"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not found for this caller, or the feature is off on this server. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description A provider (Stripe, Apple) refused or failed the call made for this one. */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4109,55 +5561,47 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A link to Stripe's customer portal for the member. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uri */
-                        url: string;
-                    };
+                    /**
+                     * @example {
+                     *       "url": "https://billing.stripe.com/p/session/test_YWNjdF8xUHo3R2tMbUs4c0hxM3JOLF9SNHhUZDZlRjJ3ZzlZbjA0c1FtNWpMMHZiTmJhUWRj0100Xk2hWqUz"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerPortalResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description A provider (Stripe, Apple) refused or failed the call made for this one. */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4171,40 +5615,57 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The member's purchases, from the web and the App Store, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            name: string;
-                            /** @enum {string} */
-                            provider: "Stripe" | "Apple" | "Support";
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            /** Format: date-time */
-                            refundedAt?: string;
-                            /** @enum {string} */
-                            refundKind?: "refund" | "chargeback";
-                        }[];
-                    };
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "Granted by support: 7 days, Service outage on 24 November",
+                     *           "provider": "Support",
+                     *           "createdAt": "2026-11-25T14:20:37.480Z",
+                     *           "expiresAt": "2026-12-17T18:42:05.000Z"
+                     *         },
+                     *         {
+                     *           "name": "1 Week",
+                     *           "provider": "Apple",
+                     *           "createdAt": "2026-11-20T08:31:12.000Z",
+                     *           "expiresAt": "2026-12-10T18:42:05.000Z"
+                     *         },
+                     *         {
+                     *           "name": "1 Month",
+                     *           "provider": "Stripe",
+                     *           "createdAt": "2026-11-03T18:42:05.000Z",
+                     *           "expiresAt": "2026-12-03T18:42:05.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PurchasesResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4212,61 +5673,119 @@ export interface operations {
     receiveStripeEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /**
+                 * @description Stripe's signature of the exact body, `t=<unix time>,v1=<HMAC-SHA256 hex>` (https://docs.stripe.com/webhooks#verify-events). The events acted on: checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.async_payment_failed, charge.refunded, charge.refund.updated, charge.dispute.created, charge.dispute.closed; any other is acknowledged.
+                 * @example t=1793731325,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Stripe-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1JpOUqhkHlXzoQ0y1ulFywIl",
+                 *       "object": "event",
+                 *       "type": "checkout.session.completed",
+                 *       "api_version": "2026-10-28.endive",
+                 *       "created": 1793731325,
+                 *       "livemode": false,
+                 *       "pending_webhooks": 1,
+                 *       "request": {
+                 *         "id": null,
+                 *         "idempotency_key": null
+                 *       },
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cs_test_a1xZMEEoXaSuyo7pnIJP9LpteMe4kxhzhdHP3KtlitpHVQHZNcViEYsyAV",
+                 *           "object": "checkout.session",
+                 *           "mode": "payment",
+                 *           "status": "complete",
+                 *           "payment_status": "paid",
+                 *           "amount_total": 2999,
+                 *           "currency": "usd",
+                 *           "created": 1793731231,
+                 *           "customer": "cus_ezAb7kOyTMOB8H",
+                 *           "customer_details": {
+                 *             "email": "alex@example.com"
+                 *           },
+                 *           "client_reference_id": "5f0c2a9e-8b1d-4c3e-9a57-2d4e6f8b1c03",
+                 *           "payment_intent": "pi_3VCfNs7x6GDCaWYzpvFbfAWR",
+                 *           "metadata": {
+                 *             "planId": "1-month",
+                 *             "email": "alex@example.com",
+                 *             "userId": "5f0c2a9e-8b1d-4c3e-9a57-2d4e6f8b1c03"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["StripeEvent"];
+            };
+        };
         responses: {
-            /** @description Default Response */
+            /** @description Stripe's webhook: a Stripe event, signed in the Stripe-Signature header. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        received: true;
-                    };
+                    /**
+                     * @example {
+                     *       "received": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StripeEventReceived"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A provider (Stripe, Apple) refused or failed the call made for this one. */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4280,48 +5799,74 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    signedPayload: string;
-                };
+                /**
+                 * @example {
+                 *       "signedPayload": "eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlFTURDQ0E3YWdBd0lCQWdJUWFQb1BsZHZwU29FSDBsQnJqRFB2OWpBS0JnZ3Foa2pPUFFRREF6QjFNVVF3UWdZRFZRUURERHRCY0hCc1pTQlhiM0pzWkhkcFpHVWdSR1YyWld4dmNHVnlJRkpsYkdGMGFXOXVjeUJEWlhKMGFXWnBZMkYwYVc5dUlFRjFkR2h2Y21sMGVURUxNQWtHQTFVRUN3d0NSell4RXpBUkJnTlZCQW9NQ2tGd2NHeGxJRWx1WXk0eEN6QUpCZ05WQkFZVEFsVlQiXX0.eyJub3RpZmljYXRpb25UeXBlIjoiRElEX1JFTkVXIiwibm90aWZpY2F0aW9uVVVJRCI6IjAxM2Q1ZDhhLTY4OWItNGRiZC05MjUyLWVhZTY0OTZlYTBiZSIsImRhdGEiOnsiYXBwQXBwbGVJZCI6NjczOTIwNDgxNSwiYnVuZGxlSWQiOiJhcHAua2VnZWxjb2FjaC5pb3MiLCJidW5kbGVWZXJzaW9uIjoiNDIiLCJlbnZpcm9ubWVudCI6IlByb2R1Y3Rpb24iLCJzaWduZWRUcmFuc2FjdGlvbkluZm8iOiLigKYiLCJzdGF0dXMiOjF9LCJ2ZXJzaW9uIjoiMi4wIiwic2lnbmVkRGF0ZSI6MTc5NTc2ODI4MDAwMH0.SPBRMT8erkb7CXzillEml71CIL3W_imh8D1jPapKonigjP1-bGLnvUlEuuiiki-Ykk2duQYf_gs56-H9kzGZeA"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AppStoreNotificationRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description App Store Server Notifications V2 (both environments). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        received: true;
-                    };
+                    /**
+                     * @example {
+                     *       "received": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AppStoreNotificationReceived"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not found for this caller, or the feature is off on this server. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4335,73 +5880,92 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    signedTransaction: string;
-                };
+                /**
+                 * @example {
+                 *       "signedTransaction": "eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlFTURDQ0E3YWdBd0lCQWdJUWFQb1BsZHZwU29FSDBsQnJqRFB2OWpBS0JnZ3Foa2pPUFFRREF6QjFNVVF3UWdZRFZRUURERHRCY0hCc1pTQlhiM0pzWkhkcFpHVWdSR1YyWld4dmNHVnlJRkpsYkdGMGFXOXVjeUJEWlhKMGFXWnBZMkYwYVc5dUlFRjFkR2h2Y21sMGVURUxNQWtHQTFVRUN3d0NSell4RXpBUkJnTlZCQW9NQ2tGd2NHeGxJRWx1WXk0eEN6QUpCZ05WQkFZVEFsVlQiXX0.eyJ0cmFuc2FjdGlvbklkIjoiMjAwMDAwMDg0NzM5MTAyNiIsIm9yaWdpbmFsVHJhbnNhY3Rpb25JZCI6IjIwMDAwMDA4NDczOTEwMjYiLCJ3ZWJPcmRlckxpbmVJdGVtSWQiOiIyMDAwMDAwMDczNTI4ODE0IiwiYnVuZGxlSWQiOiJhcHAua2VnZWxjb2FjaC5pb3MiLCJwcm9kdWN0SWQiOiJwcmVtaXVtLndlZWsiLCJzdWJzY3JpcHRpb25Hcm91cElkZW50aWZpZXIiOiIyMTQ4MjE1NyIsInB1cmNoYXNlRGF0ZSI6MTc5NTE2MzQ3MjAwMCwib3JpZ2luYWxQdXJjaGFzZURhdGUiOjE3OTUxNjM0NzIwMDAsImV4cGlyZXNEYXRlIjoxNzk1NzY4MjcyMDAwLCJxdWFudGl0eSI6MSwidHlwZSI6IkF1dG8tUmVuZXdhYmxlIFN1YnNjcmlwdGlvbiIsImFwcEFjY291bnRUb2tlbiI6IjVmMGMyYTllLThiMWQtNGMzZS05YTU3LTJkNGU2ZjhiMWMwMyIsImluQXBwT3duZXJzaGlwVHlwZSI6IlBVUkNIQVNFRCIsInNpZ25lZERhdGUiOjE3OTUxNjM0NzMwMDAsImVudmlyb25tZW50IjoiUHJvZHVjdGlvbiIsInRyYW5zYWN0aW9uUmVhc29uIjoiUFVSQ0hBU0UiLCJzdG9yZWZyb250IjoiVVNBIiwic3RvcmVmcm9udElkIjoiMTQzNDQxIiwicHJpY2UiOjk5OTAsImN1cnJlbmN5IjoiVVNEIn0.Lq1YSq5_gM3SUX044bBLhYrskxce3pXiJ1p0d_u_Lak3XQGigKWll2Zrep0dJKuRmb-1Rw2wXwmC1u6RffTsVA"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AppStoreTransactionRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The iOS app's StoreKit 2 transaction, right after a purchase or restore. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        subscriptionEndDate: string | null;
-                    };
+                    /**
+                     * @example {
+                     *       "subscriptionEndDate": "2026-12-10T18:42:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AppStoreTransactionResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not allowed, as the description says. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not found for this caller, or the feature is off on this server. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4415,99 +5979,112 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    orderId: string;
-                };
+                /**
+                 * @example {
+                 *       "orderId": "MQ7KX2LR9D"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AppStoreClaimRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Claims an iPhone purchase by the order id of Apple's receipt email. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        subscriptionEndDate: string | null;
-                    };
+                    /**
+                     * @example {
+                     *       "subscriptionEndDate": "2026-12-17T18:42:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AppStoreTransactionResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not found for this caller, or the feature is off on this server. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            429: {
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A provider (Stripe, Apple) refused or failed the call made for this one. */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4521,34 +6098,44 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The caller's role on the support desk and whether his session may use it now. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        role: ("support" | "admin") | null;
-                        hasSecondFactor: boolean;
-                        hasTwoStep: boolean;
-                        hasPasskey: boolean;
-                        secondFactorAt: string | null;
-                        deskOpenUntil: string | null;
-                        deskClosedUntil: string | null;
-                    };
+                    /**
+                     * @example {
+                     *       "role": "admin",
+                     *       "hasSecondFactor": true,
+                     *       "hasTwoStep": true,
+                     *       "hasPasskey": false,
+                     *       "secondFactorAt": "2026-11-26T09:02:44.107Z",
+                     *       "deskOpenUntil": "2026-11-26T21:02:44.107Z",
+                     *       "deskClosedUntil": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OperatorStatus"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4564,24 +6151,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A redirect to the page in Location. */
             303: {
                 headers: {
+                    /** @description Where to go. */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4589,6 +6174,7 @@ export interface operations {
     unsubscribe: {
         parameters: {
             query: {
+                /** @example 5f0c2a9e-8b1d-4c3e-9a57-2d4e6f8b1c03.expiry-reminders.3kQ9vXw2bL7nR0yTzA5cH8mE1dJ6uPfG4sV_oK-iWqY */
                 token: string;
             };
             header?: never;
@@ -4597,41 +6183,47 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description One-click unsubscribe (RFC 8058): turns off the mails before premium ends for the member the signed token names, without a session. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    /**
+                     * @example {
+                     *       "message": "You will no longer get an email before your premium ends."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not found for this caller, or the feature is off on this server. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4639,6 +6231,7 @@ export interface operations {
     searchMembers: {
         parameters: {
             query: {
+                /** @example alex@ */
                 query: string;
             };
             header?: never;
@@ -4647,75 +6240,73 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Finds members by email (its start, any case), account id, Stripe customer, Checkout Session or PaymentIntent id, App Store original transaction id or Apple order id. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            email: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            subscriptionEndDate: string | null;
-                            /** @enum {string} */
-                            matchedBy: "email" | "account id" | "stripe customer" | "checkout session" | "payment intent" | "original transaction" | "order id";
-                        }[];
-                    };
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5f0c2a9e-8b1d-4c3e-9a57-2d4e6f8b1c03",
+                     *           "email": "alex@example.com",
+                     *           "createdAt": "2026-11-02T09:14:27.512Z",
+                     *           "subscriptionEndDate": "2026-12-17T18:42:05.000Z",
+                     *           "matchedBy": "email"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberSearchResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not allowed, as the description says. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description A provider (Stripe, Apple) refused or failed the call made for this one. */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4725,135 +6316,180 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 5f0c2a9e-8b1d-4c3e-9a57-2d4e6f8b1c03 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A member's profile, premium, subscriptions and purchases (audited as a view). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        profile: {
-                            id: string;
-                            email: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            emailVerifiedAt: string | null;
-                            hasPassword: boolean;
-                            identities: {
-                                provider: string;
-                                email: string | null;
-                            }[];
-                            twoStepEnabled: boolean;
-                            passkeys: number;
-                            locale: string | null;
-                            stripeCustomerId: string | null;
-                            operatorRole: ("support" | "admin") | null;
-                        };
-                        premium: {
-                            endsAt: string | null;
-                            source: ("Stripe" | "Apple" | "Support") | null;
-                            sourcePurchaseId: string | null;
-                        };
-                        activeSubscriptions: {
-                            name: string;
-                            /** @enum {string} */
-                            provider: "Stripe" | "Apple" | "Support";
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            /** Format: date-time */
-                            refundedAt?: string;
-                            /** @enum {string} */
-                            refundKind?: "refund" | "chargeback";
-                        }[];
-                        purchases: {
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            provider: "Stripe" | "Apple" | "Support";
-                            amountCents: number;
-                            currency: string;
-                            refundedCents: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            startsAt: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            revokedAt: string | null;
-                            revokedReason: string | null;
-                            providerPaymentId: string;
-                            paymentIntentId: string | null;
-                            refundable: boolean;
-                            grantId: string | null;
-                        }[];
-                        appStoreSubscriptions: {
-                            originalTransactionId: string;
-                            productId: string;
-                            environment: string;
-                            status: number | null;
-                            autoRenew: boolean | null;
-                        }[];
-                    };
+                    /**
+                     * @example {
+                     *       "profile": {
+                     *         "id": "5f0c2a9e-8b1d-4c3e-9a57-2d4e6f8b1c03",
+                     *         "email": "alex@example.com",
+                     *         "createdAt": "2026-11-02T09:14:27.512Z",
+                     *         "emailVerifiedAt": "2026-11-02T09:16:03.221Z",
+                     *         "hasPassword": true,
+                     *         "identities": [
+                     *           {
+                     *             "provider": "google",
+                     *             "email": "alex@example.com"
+                     *           },
+                     *           {
+                     *             "provider": "apple",
+                     *             "email": "alex@example.com"
+                     *           }
+                     *         ],
+                     *         "twoStepEnabled": true,
+                     *         "passkeys": 2,
+                     *         "locale": null,
+                     *         "stripeCustomerId": "cus_ezAb7kOyTMOB8H",
+                     *         "operatorRole": null
+                     *       },
+                     *       "premium": {
+                     *         "endsAt": "2026-12-17T18:42:05.000Z",
+                     *         "source": "Support",
+                     *         "sourcePurchaseId": "78137fe4-a0a1-48fa-a9b5-dc3fa1bc1170"
+                     *       },
+                     *       "activeSubscriptions": [
+                     *         {
+                     *           "name": "Granted by support: 7 days, Service outage on 24 November",
+                     *           "provider": "Support",
+                     *           "createdAt": "2026-11-25T14:20:37.480Z",
+                     *           "expiresAt": "2026-12-17T18:42:05.000Z"
+                     *         },
+                     *         {
+                     *           "name": "1 Week",
+                     *           "provider": "Apple",
+                     *           "createdAt": "2026-11-20T08:31:12.000Z",
+                     *           "expiresAt": "2026-12-10T18:42:05.000Z"
+                     *         },
+                     *         {
+                     *           "name": "1 Month",
+                     *           "provider": "Stripe",
+                     *           "createdAt": "2026-11-03T18:42:05.000Z",
+                     *           "expiresAt": "2026-12-03T18:42:05.000Z"
+                     *         }
+                     *       ],
+                     *       "purchases": [
+                     *         {
+                     *           "id": "78137fe4-a0a1-48fa-a9b5-dc3fa1bc1170",
+                     *           "name": "Granted by support: 7 days, Service outage on 24 November",
+                     *           "provider": "Support",
+                     *           "amountCents": 0,
+                     *           "currency": "usd",
+                     *           "refundedCents": 0,
+                     *           "createdAt": "2026-11-25T14:20:37.480Z",
+                     *           "startsAt": "2026-12-10T18:42:05.000Z",
+                     *           "expiresAt": "2026-12-17T18:42:05.000Z",
+                     *           "revokedAt": null,
+                     *           "revokedReason": null,
+                     *           "providerPaymentId": "daaf6d75-b174-4a1e-a476-854ef68e7f70",
+                     *           "paymentIntentId": null,
+                     *           "refundable": false,
+                     *           "grantId": "daaf6d75-b174-4a1e-a476-854ef68e7f70"
+                     *         },
+                     *         {
+                     *           "id": "18a59360-4e22-4da0-996a-c321ef473ef4",
+                     *           "name": "1 Week",
+                     *           "provider": "Apple",
+                     *           "amountCents": 999,
+                     *           "currency": "usd",
+                     *           "refundedCents": 0,
+                     *           "createdAt": "2026-11-20T08:31:12.000Z",
+                     *           "startsAt": "2026-12-03T18:42:05.000Z",
+                     *           "expiresAt": "2026-12-10T18:42:05.000Z",
+                     *           "revokedAt": null,
+                     *           "revokedReason": null,
+                     *           "providerPaymentId": "2000000847391026",
+                     *           "paymentIntentId": null,
+                     *           "refundable": false,
+                     *           "grantId": null
+                     *         },
+                     *         {
+                     *           "id": "cbc76617-2ade-4772-a8e8-4cc0f9a495e5",
+                     *           "name": "1 Month",
+                     *           "provider": "Stripe",
+                     *           "amountCents": 2999,
+                     *           "currency": "usd",
+                     *           "refundedCents": 0,
+                     *           "createdAt": "2026-11-03T18:42:05.000Z",
+                     *           "startsAt": "2026-11-03T18:42:05.000Z",
+                     *           "expiresAt": "2026-12-03T18:42:05.000Z",
+                     *           "revokedAt": null,
+                     *           "revokedReason": null,
+                     *           "providerPaymentId": "cs_test_a1xZMEEoXaSuyo7pnIJP9LpteMe4kxhzhdHP3KtlitpHVQHZNcViEYsyAV",
+                     *           "paymentIntentId": "pi_3VCfNs7x6GDCaWYzpvFbfAWR",
+                     *           "refundable": true,
+                     *           "grantId": null
+                     *         }
+                     *       ],
+                     *       "appStoreSubscriptions": [
+                     *         {
+                     *           "originalTransactionId": "2000000847391026",
+                     *           "productId": "premium.week",
+                     *           "environment": "Production",
+                     *           "status": 1,
+                     *           "autoRenew": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberStory"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not allowed, as the description says. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not found for this caller, or the feature is off on this server. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4865,83 +6501,122 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 5f0c2a9e-8b1d-4c3e-9a57-2d4e6f8b1c03 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Everything the product knows of a member, newest first, a page at a time. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            /** Format: date-time */
-                            at: string;
-                            /** @enum {string} */
-                            kind: "account" | "purchase" | "app store notification" | "refund" | "dispute" | "ledger" | "sign-in" | "sign-in failure" | "email change" | "password change" | "mail" | "operator action" | "note";
-                            title: string;
-                            detail: string | null;
-                            actor: string | null;
-                        }[];
-                        nextCursor: string | null;
-                    };
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "audit:ede98112-5c7f-4f89-a023-d26d51b6a511",
+                     *           "at": "2026-11-25T14:24:02.775Z",
+                     *           "kind": "note",
+                     *           "title": "Note",
+                     *           "detail": "Asked by chat why his week from the App Store starts on 3 December: explained.",
+                     *           "actor": "sam@kegelcoach.app"
+                     *         },
+                     *         {
+                     *           "id": "mail:0d6e4f1a-93b2-4c57-a8e0-5b1f7c3d9e26",
+                     *           "at": "2026-11-25T14:20:37.480Z",
+                     *           "kind": "mail",
+                     *           "title": "Mail sent: support-grant",
+                     *           "detail": "sent 2026-11-25T14:20:38.480Z",
+                     *           "actor": null
+                     *         },
+                     *         {
+                     *           "id": "audit:34b14262-f76c-4b58-a0dd-92d87be23330",
+                     *           "at": "2026-11-25T14:20:37.480Z",
+                     *           "kind": "operator action",
+                     *           "title": "grant.add",
+                     *           "detail": "Service outage on 24 November",
+                     *           "actor": "sam@kegelcoach.app"
+                     *         },
+                     *         {
+                     *           "id": "purchase:78137fe4-a0a1-48fa-a9b5-dc3fa1bc1170",
+                     *           "at": "2026-11-25T14:20:37.480Z",
+                     *           "kind": "purchase",
+                     *           "title": "Granted by support: 7 days, Service outage on 24 November",
+                     *           "detail": null,
+                     *           "actor": null
+                     *         },
+                     *         {
+                     *           "id": "purchase:18a59360-4e22-4da0-996a-c321ef473ef4",
+                     *           "at": "2026-11-20T08:31:12.000Z",
+                     *           "kind": "purchase",
+                     *           "title": "Bought 1 Week ($9.99) with the App Store",
+                     *           "detail": null,
+                     *           "actor": null
+                     *         },
+                     *         {
+                     *           "id": "sign-in:a3c9e5f7-1b2d-4e6f-8a0c-2d4f6b8e0a1c",
+                     *           "at": "2026-11-20T08:27:40.118Z",
+                     *           "kind": "sign-in",
+                     *           "title": "Signed in (passkey)",
+                     *           "detail": "Safari on iOS, 2001:db8:4a1c:7e00::/64",
+                     *           "actor": null
+                     *         }
+                     *       ],
+                     *       "nextCursor": "WyIyMDI2LTExLTIwVDA4OjI3OjQwLjExOFoiLCJzaWduLWluOmEzYzllNWY3LTFiMmQtNGU2Zi04YTBjLTJkNGY2YjhlMGExYyJd"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TimelineResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not allowed, as the description says. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not found for this caller, or the feature is off on this server. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4951,92 +6626,98 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 5f0c2a9e-8b1d-4c3e-9a57-2d4e6f8b1c03 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description What the member's dashboard and Purchase History show him (read only, audited). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        profile: {
-                            id: string;
-                            email: string;
-                            subscriptionEndDate: string | null;
-                            hasPassword: boolean;
-                            twoStepEnabled: boolean;
-                        };
-                        purchases: {
-                            name: string;
-                            /** @enum {string} */
-                            provider: "Stripe" | "Apple" | "Support";
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            /** Format: date-time */
-                            refundedAt?: string;
-                            /** @enum {string} */
-                            refundKind?: "refund" | "chargeback";
-                        }[];
-                    };
+                    /**
+                     * @example {
+                     *       "profile": {
+                     *         "id": "5f0c2a9e-8b1d-4c3e-9a57-2d4e6f8b1c03",
+                     *         "email": "alex@example.com",
+                     *         "subscriptionEndDate": "2026-12-17T18:42:05.000Z",
+                     *         "hasPassword": true,
+                     *         "twoStepEnabled": true
+                     *       },
+                     *       "purchases": [
+                     *         {
+                     *           "name": "Granted by support: 7 days, Service outage on 24 November",
+                     *           "provider": "Support",
+                     *           "createdAt": "2026-11-25T14:20:37.480Z",
+                     *           "expiresAt": "2026-12-17T18:42:05.000Z"
+                     *         },
+                     *         {
+                     *           "name": "1 Week",
+                     *           "provider": "Apple",
+                     *           "createdAt": "2026-11-20T08:31:12.000Z",
+                     *           "expiresAt": "2026-12-10T18:42:05.000Z"
+                     *         },
+                     *         {
+                     *           "name": "1 Month",
+                     *           "provider": "Stripe",
+                     *           "createdAt": "2026-11-03T18:42:05.000Z",
+                     *           "expiresAt": "2026-12-03T18:42:05.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberView"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not allowed, as the description says. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not found for this caller, or the feature is off on this server. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5045,7 +6726,9 @@ export interface operations {
         parameters: {
             query?: {
                 operator?: string;
+                /** @example alex@example.com */
                 member?: string;
+                /** @example grant.add */
                 action?: string;
                 from?: string;
                 to?: string;
@@ -5057,76 +6740,86 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The audit trail, newest first, filtered by operator, member, action and time. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            sequence: number;
-                            /** Format: date-time */
-                            at: string;
-                            actor: {
-                                id: string | null;
-                                email: string;
-                                role: string;
-                            };
-                            action: string;
-                            member: {
-                                id: string;
-                                email: string | null;
-                            } | null;
-                            reason: string | null;
-                            changes: {
-                                [key: string]: unknown;
-                            } | null;
-                            requestId: string | null;
-                            clientAddress: string | null;
-                        }[];
-                        nextCursor: string | null;
-                    };
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "34b14262-f76c-4b58-a0dd-92d87be23330",
+                     *           "sequence": 1482,
+                     *           "at": "2026-11-25T14:20:37.480Z",
+                     *           "actor": {
+                     *             "id": "c1adf472-3437-44fc-b478-edb8607afda8",
+                     *             "email": "sam@kegelcoach.app",
+                     *             "role": "admin"
+                     *           },
+                     *           "action": "grant.add",
+                     *           "member": {
+                     *             "id": "5f0c2a9e-8b1d-4c3e-9a57-2d4e6f8b1c03",
+                     *             "email": "alex@example.com"
+                     *           },
+                     *           "reason": "Service outage on 24 November",
+                     *           "changes": {
+                     *             "before": {
+                     *               "subscriptionEndDate": "2026-12-10T18:42:05.000Z"
+                     *             },
+                     *             "after": {
+                     *               "subscriptionEndDate": "2026-12-17T18:42:05.000Z",
+                     *               "grantId": "daaf6d75-b174-4a1e-a476-854ef68e7f70",
+                     *               "days": 7
+                     *             }
+                     *           },
+                     *           "requestId": "req-7f3",
+                     *           "clientAddress": "192.0.2.18"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditResponse"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not allowed, as the description says. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5136,100 +6829,115 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 5f0c2a9e-8b1d-4c3e-9a57-2d4e6f8b1c03 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    days: number;
-                    reason: string;
-                    idempotencyKey: string;
-                };
+                /**
+                 * @example {
+                 *       "days": 7,
+                 *       "reason": "Service outage on 24 November",
+                 *       "idempotencyKey": "582ef84f-80c4-48f4-9560-ed3a1547c0f6"
+                 *     }
+                 */
+                "application/json": components["schemas"]["GrantDaysRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Grants premium days with a reason the member reads in his Purchase History. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        days: number;
-                        reason: string;
-                        /** Format: date-time */
-                        grantedAt: string;
-                        name: string;
-                        subscriptionEndDate: string | null;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "daaf6d75-b174-4a1e-a476-854ef68e7f70",
+                     *       "days": 7,
+                     *       "reason": "Service outage on 24 November",
+                     *       "grantedAt": "2026-11-25T14:20:37.480Z",
+                     *       "name": "Granted by support: 7 days, Service outage on 24 November",
+                     *       "subscriptionEndDate": "2026-12-17T18:42:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Grant"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not allowed, as the description says. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not found for this caller, or the feature is off on this server. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5239,92 +6947,108 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example daaf6d75-b174-4a1e-a476-854ef68e7f70 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    reason: string;
-                };
+                /**
+                 * @example {
+                 *       "reason": "Granted twice: the outage was already credited"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReasonRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Removes a grant of the support team (admin only); its days go through the ledger. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        subscriptionEndDate: string | null;
-                    };
+                    /**
+                     * @example {
+                     *       "subscriptionEndDate": "2026-12-10T18:42:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PremiumEnd"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not allowed, as the description says. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not found for this caller, or the feature is off on this server. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5334,109 +7058,121 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cbc76617-2ade-4772-a8e8-4cc0f9a495e5 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    amountCents?: number;
-                    reason: string;
-                };
+                /**
+                 * @example {
+                 *       "amountCents": 1500,
+                 *       "reason": "Could not use premium for two weeks (outage)"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefundRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Refunds a Stripe purchase, whole or in part, through Stripe (admin only). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        amountCents: number;
-                        currency: string;
-                        status: string;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "re_3z3754FtT17kZ73p0pO2VNFw",
+                     *       "amountCents": 1500,
+                     *       "currency": "usd",
+                     *       "status": "succeeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Refund"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not allowed, as the description says. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not found for this caller, or the feature is off on this server. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A provider (Stripe, Apple) refused or failed the call made for this one. */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5446,79 +7182,99 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 5f0c2a9e-8b1d-4c3e-9a57-2d4e6f8b1c03 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    reason: string;
-                };
+                /**
+                 * @example {
+                 *       "reason": "Member reports his phone stolen"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReasonRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Signs the member out everywhere (every session ends); he is mailed. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        ended: number;
-                    };
+                    /**
+                     * @example {
+                     *       "ended": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EndedSessions"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not allowed, as the description says. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not found for this caller, or the feature is off on this server. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5528,93 +7284,108 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 5f0c2a9e-8b1d-4c3e-9a57-2d4e6f8b1c03 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @enum {string} */
-                    mail: "verification" | "password-reset";
-                };
+                /**
+                 * @example {
+                 *       "mail": "password-reset"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ResendMailRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Sends the member's verification mail or a password reset mail again. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    /**
+                     * @example {
+                     *       "message": "Password reset mail sent to the member"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not allowed, as the description says. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not found for this caller, or the feature is off on this server. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5624,81 +7395,100 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 5f0c2a9e-8b1d-4c3e-9a57-2d4e6f8b1c03 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    text: string;
-                };
+                /**
+                 * @example {
+                 *       "text": "Asked by chat why his week from the App Store starts on 3 December: explained."
+                 *     }
+                 */
+                "application/json": components["schemas"]["NoteRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Adds a note to the member's story (kept in the audit trail, never edited). */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** Format: date-time */
-                        at: string;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "ede98112-5c7f-4f89-a023-d26d51b6a511",
+                     *       "at": "2026-11-25T14:24:02.775Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Note"];
                 };
             };
-            /** @description Default Response */
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not allowed, as the description says. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Not found for this caller, or the feature is off on this server. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        error: string;
-                        message: string | string[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the call. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
