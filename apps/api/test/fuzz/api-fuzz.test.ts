@@ -1,0 +1,113 @@
+// A schema-driven fuzz of the running server (issue 28), Schemathesis's checks with fast-check as
+// the engine: requests generated from the served /api/openapi.json (valid and boundary values,
+// wrong types, missing and extra fields, huge, Unicode and NUL strings, broken JSON, wrong
+// Content-Types, headers past 16 KB, bad path segments, wrong methods) sent over real kept-alive
+// HTTP, half the signed-in ones as a real member (an operator for the support desk). Every answer
+// must be no 5xx, on a connection that stays up, with a declared status and a body valid against
+// the document. `node apps/api/scripts/fuzz-api.mjs` runs it longer and prints the status table.
+import type { AddressInfo } from 'node:net';
+
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+import { makeMember } from '../support/desk-actions';
+import { makeOperator } from '../support/operators';
+import { startTestServer, type TestServer } from '../support/test-app';
+import { testDatabaseKinds } from '../support/test-databases';
+import { useMovableClock } from '../support/two-step';
+import {
+  describeGroup,
+  type Failure,
+  formatReport,
+  type FuzzReport,
+  groupFailures,
+  runFuzz,
+} from './fuzz-run';
+import { fuzzSettings, MINIMUM_REQUESTS } from './fuzz-settings';
+import { type OpenApiDocument, type Operation, operationsOf } from './openapi-document';
+
+/** Budget plus the slowest request's 30 s, plus building the server and its accounts. */
+const RUN_TIMEOUT_MS = (fuzzSettings.budgetSeconds + 30) * 1000 + 90_000;
+
+/** Connections in use at once: a few, so requests overlap as a busy client's do. */
+const CONNECTIONS = 4;
+
+// PGlite is enough: the fuzz is about what the HTTP layer and the document say, not the SQL.
+const kind = testDatabaseKinds[0]!;
+
+describe('the API under a schema-driven fuzz', () => {
+  let server: TestServer;
+  let report: FuzzReport;
+  let operations: Operation[];
+
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+    const address = await server.app.listen({ host: '127.0.0.1', port: 0 });
+    // The operator's code step waits for the next 30-second code (support/operators.ts).
+    useMovableClock();
+    const member = await makeMember(server.app, 'fuzzed');
+    const operator = await makeOperator(server.app, 'admin', 'fuzzing');
+    const target = await makeMember(server.app, 'fuzz-target');
+    const documentAnswer = await fetch(`${address}/api/openapi.json`);
+    expect(documentAnswer.status).toBe(200);
+    const document = (await documentAnswer.json()) as OpenApiDocument;
+    operations = operationsOf(document);
+    report = await runFuzz({
+      origin: `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`,
+      document,
+      identities: {
+        memberToken: member.accessToken,
+        operatorToken: operator.accessToken,
+        knownIds: [target.userId],
+      },
+      seed: fuzzSettings.seed,
+      requestCount: fuzzSettings.requestCount,
+      budgetMs: fuzzSettings.budgetSeconds * 1000,
+      connections: CONNECTIONS,
+    });
+    console.log(formatReport(report));
+  }, RUN_TIMEOUT_MS);
+  afterAll(async () => {
+    vi.useRealTimers();
+    await server?.close();
+  });
+
+  /** The failures of `kind`, one line per group, for the assertion's message. */
+  function failuresOf(kind: Failure['kind']): string[] {
+    return groupFailures(report.failures.filter((failure) => failure.kind === kind)).map(
+      describeGroup,
+    );
+  }
+
+  it(`sends at least ${MINIMUM_REQUESTS} requests within its time budget`, () => {
+    expect(report.sent, `seed ${report.seed}`).toBeGreaterThanOrEqual(MINIMUM_REQUESTS);
+  });
+
+  it('reaches every operation of the document, and gets 2xx answers as the member and as the operator', () => {
+    expect(operations.filter(({ operationId }) => !report.targets.get(operationId))).toEqual([]);
+    const succeeded = operations.filter(
+      ({ operationId, signedIn }) => signedIn && report.succeeded.has(operationId),
+    );
+    expect(
+      succeeded.filter(({ pathTemplate }) => pathTemplate.startsWith('/api/ops/')),
+    ).not.toEqual([]);
+    expect(
+      succeeded.filter(({ pathTemplate }) => !pathTemplate.startsWith('/api/ops/')),
+    ).not.toEqual([]);
+  });
+
+  it('gets no 5xx', () => {
+    expect(failuresOf('5xx'), `seed ${report.seed}`).toEqual([]);
+  });
+
+  it('has no connection dropped', () => {
+    expect(failuresOf('dropped'), `seed ${report.seed}`).toEqual([]);
+  });
+
+  it('gets only statuses the document declares for the call', () => {
+    expect(failuresOf('undeclared status'), `seed ${report.seed}`).toEqual([]);
+  });
+
+  it("gets bodies (and required headers) valid against the document's schema for the status", () => {
+    expect(failuresOf('invalid body'), `seed ${report.seed}`).toEqual([]);
+  });
+});
