@@ -5,8 +5,7 @@
 // HTTP, half the signed-in ones as a real member (an operator for the support desk). Every answer
 // must be no 5xx, on a connection that stays up, with a declared status and a body valid against
 // the document. `node apps/api/scripts/fuzz-api.mjs` runs it longer and prints the status table.
-import type { AddressInfo } from 'node:net';
-
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { makeMember } from '../support/desk-actions';
@@ -22,6 +21,7 @@ import {
   groupFailures,
   runFuzz,
 } from './fuzz-run';
+import type { FuzzIdentities } from './fuzz-requests';
 import { fuzzSettings, MINIMUM_REQUESTS } from './fuzz-settings';
 import { knownCounts, unexplained } from './known-until-merged';
 import { type OpenApiDocument, type Operation, operationsOf } from './openapi-document';
@@ -35,6 +35,32 @@ const CONNECTIONS = 4;
 // PGlite is enough: the fuzz is about what the HTTP layer and the document say, not the SQL.
 const kind = testDatabaseKinds[0]!;
 
+/** A member, an operator whose session proved its second factor, and a member to act on. */
+async function makeIdentities(app: FastifyInstance): Promise<FuzzIdentities> {
+  // The operator's code step waits for the next 30-second code (support/operators.ts).
+  useMovableClock();
+  const member = await makeMember(app, 'fuzzed');
+  const operator = await makeOperator(app, 'admin', 'fuzzing');
+  const target = await makeMember(app, 'fuzz-target');
+  return {
+    memberToken: member.accessToken,
+    operatorToken: operator.accessToken,
+    knownIds: [target.userId],
+  };
+}
+
+function printReport(report: FuzzReport): void {
+  console.log(
+    [
+      formatReport(report),
+      'set aside until the document and error-layer branches are merged (KNOWN_UNTIL_MERGED):',
+      ...knownCounts(report.failures).map(
+        ([why, count]) => `  ${String(count).padStart(5)}  ${why}`,
+      ),
+    ].join('\n'),
+  );
+}
+
 describe('the API under a schema-driven fuzz', () => {
   let server: TestServer;
   let report: FuzzReport;
@@ -42,38 +68,22 @@ describe('the API under a schema-driven fuzz', () => {
 
   beforeAll(async () => {
     server = await startTestServer(kind);
-    const address = await server.app.listen({ host: '127.0.0.1', port: 0 });
-    // The operator's code step waits for the next 30-second code (support/operators.ts).
-    useMovableClock();
-    const member = await makeMember(server.app, 'fuzzed');
-    const operator = await makeOperator(server.app, 'admin', 'fuzzing');
-    const target = await makeMember(server.app, 'fuzz-target');
-    const documentAnswer = await fetch(`${address}/api/openapi.json`);
+    const origin = await server.app.listen({ host: '127.0.0.1', port: 0 });
+    const identities = await makeIdentities(server.app);
+    const documentAnswer = await fetch(`${origin}/api/openapi.json`);
     expect(documentAnswer.status).toBe(200);
     const document = (await documentAnswer.json()) as OpenApiDocument;
     operations = operationsOf(document);
     report = await runFuzz({
-      origin: `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`,
+      origin,
       document,
-      identities: {
-        memberToken: member.accessToken,
-        operatorToken: operator.accessToken,
-        knownIds: [target.userId],
-      },
+      identities,
       seed: fuzzSettings.seed,
       requestCount: fuzzSettings.requestCount,
       budgetMs: fuzzSettings.budgetSeconds * 1000,
       connections: CONNECTIONS,
     });
-    console.log(formatReport(report));
-    console.log(
-      [
-        'set aside until the document and error-layer branches are merged (KNOWN_UNTIL_MERGED):',
-        ...knownCounts(report.failures).map(
-          ([why, count]) => `  ${String(count).padStart(5)}  ${why}`,
-        ),
-      ].join('\n'),
-    );
+    printReport(report);
   }, RUN_TIMEOUT_MS);
   afterAll(async () => {
     vi.useRealTimers();

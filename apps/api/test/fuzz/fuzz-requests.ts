@@ -11,16 +11,9 @@ import {
   type Operation,
   type Parameter,
 } from './openapi-document';
-import {
-  badPathSegment,
-  brokenJson,
-  garbageAuthorization,
-  headerProbe,
-  type HeaderProbe,
-  hugeJsonBody,
-  WRONG_CONTENT_TYPES,
-} from './request-probes';
-import { anyJsonValue, hostileString, schemaValue } from './schema-values';
+import { breakage, type Breakage } from './request-breakages';
+import { garbageAuthorization } from './request-probes';
+import { schemaValue } from './schema-values';
 
 export interface FuzzRequest {
   /** What the request tries: `valid`, `missing field`, `broken JSON` … */
@@ -45,133 +38,7 @@ export interface FuzzIdentities {
   knownIds: string[];
 }
 
-/** One thing broken in an otherwise well-formed request. */
-type Breakage =
-  | { probe: 'valid' }
-  | { probe: 'wrong type' | 'hostile string'; field: number; value: unknown }
-  | { probe: 'missing field'; field: number }
-  | { probe: 'extra field'; key: string; value: unknown }
-  | { probe: 'body of another type'; value: unknown }
-  | { probe: 'huge body'; text: string }
-  | { probe: 'broken JSON'; cut: (validJson: string) => fc.Arbitrary<string> }
-  | { probe: 'wrong Content-Type'; contentType: string }
-  | { probe: 'empty body'; contentType?: string }
-  | { probe: 'odd headers'; headers: HeaderProbe }
-  | { probe: 'bad path parameter'; field: number; segment: string }
-  | { probe: 'hostile parameter'; field: number; value: unknown }
-  | { probe: 'bad query'; query: string };
-
 const stringified = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
-
-/** What can be wrong with a body: its fields, its type, its size, its syntax, its media type. */
-function bodyBreakages(): Array<{ weight: number; arbitrary: fc.Arbitrary<Breakage> }> {
-  const field = fc.nat({ max: 50 });
-  return [
-    {
-      weight: 3,
-      arbitrary: fc.record({
-        probe: fc.constant('wrong type' as const),
-        field,
-        value: anyJsonValue(),
-      }),
-    },
-    {
-      weight: 3,
-      arbitrary: fc.record({
-        probe: fc.constant('hostile string' as const),
-        field,
-        value: hostileString(),
-      }),
-    },
-    { weight: 2, arbitrary: fc.record({ probe: fc.constant('missing field' as const), field }) },
-    {
-      weight: 2,
-      arbitrary: fc.record({
-        probe: fc.constant('extra field' as const),
-        key: fc.oneof(
-          fc.string({ maxLength: 12 }),
-          fc.constantFrom('__proto__', 'constructor', 'isAdmin', 'role'),
-        ),
-        value: anyJsonValue(),
-      }),
-    },
-    {
-      weight: 1,
-      arbitrary: fc.record({
-        probe: fc.constant('body of another type' as const),
-        value: anyJsonValue(),
-      }),
-    },
-    {
-      weight: 1,
-      arbitrary: fc.record({ probe: fc.constant('huge body' as const), text: hugeJsonBody() }),
-    },
-    { weight: 2, arbitrary: fc.constant({ probe: 'broken JSON' as const, cut: brokenJson }) },
-    {
-      weight: 2,
-      arbitrary: fc.record({
-        probe: fc.constant('wrong Content-Type' as const),
-        contentType: fc.constantFrom(...WRONG_CONTENT_TYPES),
-      }),
-    },
-    {
-      weight: 1,
-      arbitrary: fc.record({
-        probe: fc.constant('empty body' as const),
-        contentType: fc.constantFrom('application/json', undefined),
-      }),
-    },
-  ];
-}
-
-function breakage(operation: Operation): fc.Arbitrary<Breakage> {
-  const field = fc.nat({ max: 50 });
-  const hasBody = operation.bodySchema !== undefined || operation.method !== 'GET';
-  const hasPathParameter = operation.parameters.some((parameter) => parameter.in === 'path');
-  const cases: Array<{ weight: number; arbitrary: fc.Arbitrary<Breakage> }> = [
-    { weight: 8, arbitrary: fc.constant({ probe: 'valid' as const }) },
-    {
-      weight: 2,
-      arbitrary: fc.record({ probe: fc.constant('odd headers' as const), headers: headerProbe() }),
-    },
-    {
-      weight: 1,
-      arbitrary: fc.record({
-        probe: fc.constant('bad query' as const),
-        query: fc.constantFrom(
-          '%',
-          '%zz',
-          'a=%E0%A4%A',
-          '&&&',
-          'x[]=1&x[y]=2',
-          `q=${'q'.repeat(20_000)}`,
-        ),
-      }),
-    },
-  ];
-  if (hasBody) cases.push(...bodyBreakages());
-  if (operation.parameters.some(({ in: place }) => place === 'path' || place === 'query')) {
-    cases.push({
-      weight: 3,
-      arbitrary: fc.record({
-        probe: fc.constant('hostile parameter' as const),
-        field,
-        value: fc.oneof(hostileString(), anyJsonValue()),
-      }),
-    });
-  }
-  if (hasPathParameter) {
-    cases.push({
-      weight: 3,
-      arbitrary: fc.record({
-        probe: fc.constant('bad path parameter' as const),
-        field,
-        segment: badPathSegment(),
-      }),
-    });
-  }
-  return fc.oneof(...cases);
-}
 
 function pathValue(
   document: OpenApiDocument,
@@ -196,6 +63,28 @@ function queryValues(document: OpenApiDocument, parameters: Parameter[]) {
   );
 }
 
+/**
+ * Values of the header parameters, in what a header may carry (visible ASCII): a client cannot
+ * send the rest. Authorization stays the bearer's.
+ */
+function headerValues(document: OpenApiDocument, parameters: Parameter[]) {
+  const inHeaders = parameters.filter(
+    (parameter) => parameter.in === 'header' && parameter.name.toLowerCase() !== 'authorization',
+  );
+  return fc.tuple(
+    ...inHeaders.map((parameter) =>
+      fc
+        .option(
+          schemaValue(document, parameter.schema).map((value) =>
+            stringified(value).replace(/[^\x20-\x7e]/g, '?'),
+          ),
+          { freq: parameter.required ? 10 : 2, nil: undefined },
+        )
+        .map((value): [string, string | undefined] => [parameter.name.toLowerCase(), value]),
+    ),
+  );
+}
+
 function authorization(operation: Operation, identities: FuzzIdentities) {
   if (!operation.signedIn) {
     return fc.oneof(
@@ -211,6 +100,8 @@ function authorization(operation: Operation, identities: FuzzIdentities) {
 }
 
 interface Parts {
+  /** The header parameters the document declares (a webhook's signature), by name. */
+  headerValues: Array<[string, string | undefined]>;
   pathValues: string[];
   query: Array<string | undefined>;
   authorization: string | undefined;
@@ -292,6 +183,7 @@ function buildRequest(operation: Operation, document: OpenApiDocument, parts: Pa
   });
   const query = broken.probe === 'bad query' ? broken.query : search.toString();
   const headers: Record<string, string> = {};
+  for (const [name, value] of parts.headerValues) if (value !== undefined) headers[name] = value;
   if (parts.authorization) headers.authorization = parts.authorization;
   let body: string | undefined;
   if (operation.bodySchema !== undefined || broken.probe !== 'valid') {
@@ -332,6 +224,7 @@ function operationRequest(
         ...inPath.map((parameter) => pathValue(document, parameter, identities)),
       ),
       query: queryValues(document, inQuery),
+      headerValues: headerValues(document, operation.parameters),
       authorization: authorization(operation, identities),
       body,
       broken: breakage(operation),
