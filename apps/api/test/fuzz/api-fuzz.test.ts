@@ -4,7 +4,8 @@
 // Content-Types, headers past 16 KB, bad path segments, wrong methods) sent over real kept-alive
 // HTTP, half the signed-in ones as a real member (an operator for the support desk). Every answer
 // must be no 5xx, on a connection that stays up, with a declared status and a body valid against
-// the document. `node apps/api/scripts/fuzz-api.mjs` runs it longer and prints the status table.
+// the document. `node scripts/fuzz-api.mjs [requests] [seed]` runs it longer and prints the status
+// table.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 

@@ -1,4 +1,4 @@
-// The fuzz run's own settings, for a longer run than CI's (apps/api/scripts/fuzz-api.mjs sets
+// The fuzz run's own settings, for a longer run than CI's (scripts/fuzz-api.mjs sets
 // them). Read here rather than in support/test-env.ts only because that file is not this change's
 // to edit; they belong there.
 /* eslint-disable no-restricted-properties -- the test run's own settings, as in test-env.ts */
