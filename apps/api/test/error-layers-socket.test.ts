@@ -19,12 +19,23 @@ interface RawAnswer {
   status: number;
   headers: Map<string, string>;
   body: string;
+  /** Everything the server sent, every answer on the connection. */
+  raw: string;
   /** How the socket finished after the answer: the server ended it, or it was reset. */
   ending: 'end' | 'reset' | 'open';
 }
 
-/** Sends `request` as written and reads until the server ends the socket (or 3 s pass). */
-function sendRaw(port: number, request: string | Buffer): Promise<RawAnswer> {
+/** The first answer's body: as long as its Content-Length says (more answers may follow). */
+function firstBody(rest: string, headers: Map<string, string>): string {
+  const length = Number(headers.get('content-length'));
+  return Number.isNaN(length) ? rest : Buffer.from(rest).subarray(0, length).toString('utf8');
+}
+
+/**
+ * Sends `request` as written and reads until the server ends the socket (or 3 s pass). Further
+ * requests are sent one by one, each once the previous one's answer began to arrive.
+ */
+function sendRaw(port: number, request: string, ...next: string[]): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -33,7 +44,9 @@ function sendRaw(port: number, request: string | Buffer): Promise<RawAnswer> {
       clearTimeout(timer);
       socket.destroy();
       const text = Buffer.concat(chunks).toString('utf8');
-      const [head = '', ...rest] = text.split('\r\n\r\n');
+      const headEnd = text.indexOf('\r\n\r\n');
+      const head = headEnd === -1 ? text : text.slice(0, headEnd);
+      const rest = headEnd === -1 ? '' : text.slice(headEnd + 4);
       const [statusLine = '', ...headerLines] = head.split('\r\n');
       const headers = new Map(
         headerLines.map((line) => {
@@ -44,13 +57,18 @@ function sendRaw(port: number, request: string | Buffer): Promise<RawAnswer> {
       resolve({
         status: Number(statusLine.split(' ')[1]),
         headers,
-        body: rest.join('\r\n\r\n'),
+        body: firstBody(rest, headers),
+        raw: text,
         ending,
       });
     };
     // Long enough for a loaded machine; a server that keeps the socket open shows as 'open'.
     const timer = setTimeout(finish, 3_000);
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      const following = next.shift();
+      if (following !== undefined) socket.write(following);
+    });
     socket.on('end', () => {
       ending = 'end';
       finish();
@@ -151,6 +169,20 @@ describe('errors below the route, on the socket', () => {
     const answer = await sendRaw(port, 'NOT HTTP AT ALL\r\n\r\n');
     expectErrorShape(answer, 400);
     expect(answer.headers.get('connection')).toBe('close');
+    expect(answer.ending).toBe('end');
+  });
+
+  it('answers a malformed request after good ones on a kept-alive connection too', async () => {
+    const kept = `GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n`;
+    const answer = await sendRaw(port, kept, kept, 'NOT HTTP AT ALL\r\n\r\n');
+    // Two answers to the good requests, then the error's.
+    expect(answer.status).toBe(200);
+    const last = answer.raw.slice(answer.raw.lastIndexOf('HTTP/1.1 '));
+    expect(answer.raw.split('HTTP/1.1 ')).toHaveLength(4);
+    expect(last).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(last.toLowerCase()).toContain('connection: close');
+    const body: unknown = JSON.parse(last.slice(last.indexOf('\r\n\r\n') + 4));
+    expect(body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
     expect(answer.ending).toBe('end');
   });
 

@@ -7,6 +7,7 @@ import { ErrorBodySchema } from '@kegel/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { clientErrorAnswer } from '../src/http/client-errors';
 import { buildTestApp } from './support/test-app';
 import { type TestDatabase, testDatabaseKinds } from './support/test-databases';
 
@@ -126,6 +127,24 @@ describe('errors from every layer', () => {
     });
   });
 
+  it('answers a body whose length differs from its Content-Length, or has no type, in the shape', async () => {
+    const mismatch = await app.inject({
+      method: 'POST',
+      url: '/api/auth/local/register/email',
+      headers: { 'content-type': 'application/json', 'content-length': '4' },
+      payload: '{"email":"secret@example.com"}',
+    });
+    expectErrorShape(mismatch, 400);
+    expect(mismatch.body).not.toContain('secret');
+    const untyped = await app.inject({
+      method: 'POST',
+      url: '/api/auth/local/register/email',
+      headers: { 'content-type': '' },
+      payload: 'secret',
+    });
+    expectErrorShape(untyped, 415);
+  });
+
   describe('validation messages', () => {
     it('name their field, in the message and in `fields`, with the spec’s texts unchanged', async () => {
       const response = await app.inject({
@@ -176,6 +195,24 @@ describe('errors from every layer', () => {
       expect(response.json()).toMatchObject({
         fields: [{ field: 'body', message: expect.stringMatching(/^body: /) as string }],
       });
+    });
+  });
+});
+
+describe('the answer to a request that took too long to arrive', () => {
+  // Node raises it after requestTimeout (30 s), too long for a test to wait: the answer it gets
+  // is checked as written on the socket.
+  it('is a complete 408 in the error shape that closes the connection', () => {
+    const answer = clientErrorAnswer('ERR_HTTP_REQUEST_TIMEOUT');
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(head).toContain('\r\nConnection: close');
+    expect(head).toContain(`\r\nContent-Length: ${Buffer.byteLength(body)}`);
+    expect(head).toContain('\r\nX-Content-Type-Options: nosniff');
+    expect(JSON.parse(body)).toEqual({
+      statusCode: 408,
+      error: 'Request Timeout',
+      message: 'The request took too long to arrive.',
     });
   });
 });

@@ -69,9 +69,13 @@ export function answerClientError(
   // connection it already refused, which has had its answer.
   if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || !socket.writable) return;
   this.log.debug({ err: error }, 'client error: answered and closed the connection');
-  // Part of an answer already written (a timeout mid-response) cannot be followed by another.
-  if (socket.bytesWritten === 0) socket.end(clientErrorAnswer(error.code));
-  else socket.end();
+  // An answer under way on this connection (a timeout mid-response) cannot be followed by
+  // another; one finished earlier on a kept-alive connection can. Node's own handler asks the
+  // same of the socket's current response (lib/_http_server.js, socketOnError).
+  const current = (socket as Socket & { _httpMessage?: { headersSent: boolean } | null })
+    ._httpMessage;
+  if (current?.headersSent) socket.end();
+  else socket.end(clientErrorAnswer(error.code));
   const destroyLater = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
   destroyLater.unref();
   socket.once('close', () => clearTimeout(destroyLater));
