@@ -143,6 +143,14 @@ describe('errors from every layer', () => {
       payload: 'secret',
     });
     expectErrorShape(untyped, 415);
+    const encoded = await app.inject({
+      method: 'POST',
+      url: '/api/auth/local/register/email',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'x-secret-coding' },
+      payload: '{}',
+    });
+    expectErrorShape(encoded, 415);
+    expect(encoded.body).not.toContain('secret');
   });
 
   describe('validation messages', () => {

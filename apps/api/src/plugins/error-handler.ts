@@ -39,7 +39,22 @@ const FRAMEWORK_ERROR_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty, though its Content-Type says JSON.',
   FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body’s length differs from its Content-Length.',
+  // @fastify/compress, which also reads compressed request bodies.
+  FST_CP_ERR_INVALID_CONTENT_ENCODING: 'The request body’s Content-Encoding is not one we read.',
+  FST_CP_ERR_INVALID_CONTENT: 'The request body could not be decompressed.',
 };
+
+/**
+ * The words of a 4xx from Fastify or one of its plugins (their codes start with FST_) that the
+ * table above does not know: theirs may quote the request, so the status's own.
+ */
+function frameworkMessageOf(error: FastifyError, statusCode: number): string | undefined {
+  const known = FRAMEWORK_ERROR_MESSAGES[error.code];
+  if (known !== undefined) return known;
+  const isFrameworkError = typeof error.code === 'string' && error.code.startsWith('FST_');
+  if (!isFrameworkError || statusCode >= 500 || error instanceof AppError) return undefined;
+  return STATUS_CODES[statusCode] ?? 'Error';
+}
 export const NOT_FOUND_MESSAGE = 'Not found';
 const METHOD_NOT_ALLOWED_MESSAGE = 'This path does not answer this method: see the Allow header.';
 
@@ -65,7 +80,7 @@ export const errorHandlerPlugin = fp(
         return sendError(reply, 503, GENERIC_SERVER_ERROR);
       }
       const statusCode = error.statusCode ?? 500;
-      const frameworkMessage = FRAMEWORK_ERROR_MESSAGES[error.code];
+      const frameworkMessage = frameworkMessageOf(error, statusCode);
       if (frameworkMessage !== undefined) return sendError(reply, statusCode, frameworkMessage);
       const retryAfterSeconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
       if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
