@@ -68,7 +68,8 @@ export function useContractForm<Schema extends z.$ZodType<FieldValues, FieldValu
 
   /** Whether the form has a field at the server's dotted `path` (`newPassword`, `device.name`). */
   function hasField(path: string): boolean {
-    let value: unknown = defaultValues;
+    // Its defaults and every field it has registered since.
+    let value: unknown = form.getValues();
     for (const key of path.split('.')) {
       if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return false;
       value = (value as Record<string, unknown>)[key];
