@@ -35,7 +35,7 @@ const FRAMEWORK_ERROR_MESSAGES: Record<string, string> = {
   FST_ERR_BAD_URL: 'The path holds a malformed %-encoding.',
   FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is longer than any call takes.',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The request body must be JSON (Content-Type: application/json).',
-  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is larger than any call takes.',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is larger than this call takes.',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty, though its Content-Type says JSON.',
   FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body’s length differs from its Content-Length.',
