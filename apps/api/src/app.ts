@@ -8,16 +8,17 @@ import Fastify, {
   type FastifyLoggerOptions,
   type onRouteHookHandler,
 } from 'fastify';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 
 import type { Config } from './config';
+import { answerClientError } from './http/client-errors';
+import { longestPathParameter } from './http/path-parameter-limit';
 import { serializeRequestForLog } from './http/request-log';
+import { validatorCompiler } from './http/request-validation';
+import { frameworkErrorsOf } from './http/router-errors';
 import { moduleRoutes } from './modules/module-routes';
 import { findSignedInAccount } from './modules/auth/service';
+import { allowedMethodsPlugin } from './plugins/allowed-methods';
 import { apiDocsPlugin } from './plugins/api-docs';
 import { authenticatePlugin } from './plugins/authenticate';
 import { databasePlugin } from './plugins/database';
@@ -70,7 +71,9 @@ export async function buildApp(
   options: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
   const logger = options.logger ?? { level: config.logLevel };
-  const app = Fastify({
+  // The longest path parameter the contract declares: the router refuses no value a call takes.
+  const maxParamLength = longestPathParameter();
+  const app: FastifyInstance = Fastify({
     // Requests are logged by their path: emailed links carry codes in their query (request-log.ts).
     logger: logger && { ...logger, serializers: { req: serializeRequestForLog } },
     requestTimeout: 30_000,
@@ -79,6 +82,11 @@ export async function buildApp(
     pluginTimeout: 120_000,
     bodyLimit: 256 * 1024,
     trustProxy: fastifyTrustProxy(config.trustProxy),
+    routerOptions: { maxParamLength },
+    // The router's errors and the HTTP parser's answer in the error shape, like every other
+    // error (http/router-errors.ts, http/client-errors.ts).
+    frameworkErrors: frameworkErrorsOf(() => app),
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
   if (config.trustProxy === true) {
     app.log.warn(
@@ -90,6 +98,8 @@ export async function buildApp(
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   await app.register(errorHandlerPlugin);
+  // Before any route: it learns every route as it is added, for the 405's Allow.
+  await app.register(allowedMethodsPlugin, { maxParamLength });
   // Before any route: every JSON body is parsed by it.
   await app.register(jsonBodyPlugin);
   // Before anything that adds routes: its hook closes the connection of every answer once the

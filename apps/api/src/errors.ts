@@ -40,3 +40,19 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /** The 401 for a token or session that no longer works; the web app then goes to login. */
 export { SESSION_ENDED_MESSAGE } from '@kegel/contract';
+
+/** One problem of a request's input, with the field it is about (the error shape's `fields`). */
+export interface FieldProblem {
+  /** The field's dotted path in the body, query or path parameters; the part's name for all of it. */
+  field: string;
+  message: string;
+}
+
+/** A request the contract's schemas refused: a 400 naming each problem's field. */
+export class RequestValidationError extends Error {
+  readonly statusCode = 400;
+  constructor(readonly fields: readonly FieldProblem[]) {
+    super(fields.map(({ field, message }) => `${field}: ${message}`).join('; '));
+    this.name = 'RequestValidationError';
+  }
+}

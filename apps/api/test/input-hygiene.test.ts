@@ -105,6 +105,7 @@ describe.each(testDatabaseKinds)('what the API takes in, on $name', (kind) => {
       statusCode: 400,
       error: 'Bad Request',
       message: ['Invalid email'],
+      fields: [{ field: 'email', message: 'Invalid email' }],
     });
     const checkout = await post(server.app, '/payments/stripe/new', {
       planId: '1-week',

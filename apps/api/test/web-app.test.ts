@@ -142,12 +142,13 @@ describe('serving the web app', () => {
   });
 
   it('compresses API answers that are worth it', async () => {
+    // The API document: an answer far over the threshold (a 404 no longer repeats its path).
     const response = await app.inject({
       method: 'GET',
-      url: `/api/${'x'.repeat(2000)}`,
+      url: '/api/openapi.json',
       headers: { 'accept-encoding': 'gzip' },
     });
-    expect(response.statusCode).toBe(404);
+    expect(response.statusCode).toBe(200);
     expect(response.headers['content-encoding']).toBe('gzip');
   });
 });

@@ -3,16 +3,19 @@ import { STATUS_CODES } from 'node:http';
 import type { ErrorBody } from '@kegel/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnreachable } from '../db/database';
-import { AppError, ProviderError } from '../errors';
+import { AppError, ProviderError, RequestValidationError } from '../errors';
 import { pathOf } from '../http/request-log';
+import { routerErrorOf } from '../http/router-errors';
 
 /**
  * One error shape for the whole API, the contract's ErrorBody: `{ statusCode, error, message }`.
  * The web app and the mobile app both read it, so nothing may answer in another shape.
- * Validation problems become an array of messages, one per field problem, worded by the contract.
+ * Validation problems become an array of messages, one per field problem, worded by the contract,
+ * and `fields` names the field of each (http/request-validation.ts).
+ * Fastify's own errors (router, body parser) get texts of ours: theirs repeat the request (a path,
+ * a content type) and carry a `code` the contract does not know.
  * A 5xx never shows its text (no stack, no SQL); it is logged with the request instead.
  * A database that cannot be reached is a 503 with Retry-After, not a 500: nothing is wrong with
  * the call, it is worth repeating in a moment, and the web app keeps the session on a 5xx.
@@ -24,14 +27,43 @@ const GENERIC_SERVER_ERROR = 'Something went wrong on our side. Please try again
 /** How soon a call that met a provider's temporary failure is worth repeating. */
 const PROVIDER_RETRY_AFTER_SECONDS = 5;
 
+/**
+ * Fastify's errors below the handler, by code, in words for the caller that repeat nothing of the
+ * request. JSON.parse's own text quotes the body, so a body that does not parse is one of them.
+ */
+const FRAMEWORK_ERROR_MESSAGES: Record<string, string> = {
+  FST_ERR_BAD_URL: 'The path holds a malformed %-encoding.',
+  FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is longer than any call takes.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The request body must be JSON (Content-Type: application/json).',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is larger than this call takes.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty, though its Content-Type says JSON.',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body’s length differs from its Content-Length.',
+  // @fastify/compress, which also reads compressed request bodies.
+  FST_CP_ERR_INVALID_CONTENT_ENCODING: 'The request body’s Content-Encoding is not one we read.',
+  FST_CP_ERR_INVALID_CONTENT: 'The request body could not be decompressed.',
+};
+
+/**
+ * The words of a 4xx from Fastify or one of its plugins (their codes start with FST_) that the
+ * table above does not know: theirs may quote the request, so the status's own.
+ */
+function frameworkMessageOf(error: FastifyError, statusCode: number): string | undefined {
+  const known = FRAMEWORK_ERROR_MESSAGES[error.code];
+  if (known !== undefined) return known;
+  const isFrameworkError = typeof error.code === 'string' && error.code.startsWith('FST_');
+  if (!isFrameworkError || statusCode >= 500 || error instanceof AppError) return undefined;
+  return STATUS_CODES[statusCode] ?? 'Error';
+}
+export const NOT_FOUND_MESSAGE = 'Not found';
+const METHOD_NOT_ALLOWED_MESSAGE = 'This path does not answer this method: see the Allow header.';
+
 export const errorHandlerPlugin = fp(
   async function errorHandlerPlugin(app) {
     app.setErrorHandler(function handleError(error: FastifyError, request, reply) {
-      if (hasZodFastifySchemaValidationErrors(error)) {
-        const messages = [
-          ...new Set(error.validation.map((issue) => issue.message ?? 'Invalid value')),
-        ];
-        return sendError(reply, 400, messages);
+      if (error instanceof RequestValidationError) {
+        const messages = [...new Set(error.fields.map(({ message }) => message))];
+        return sendError(reply, 400, messages, [...error.fields]);
       }
       if (isDatabaseUnreachable(error)) {
         request.log.warn({ err: error.message }, 'database unreachable: answered 503');
@@ -48,6 +80,8 @@ export const errorHandlerPlugin = fp(
         return sendError(reply, 503, GENERIC_SERVER_ERROR);
       }
       const statusCode = error.statusCode ?? 500;
+      const frameworkMessage = frameworkMessageOf(error, statusCode);
+      if (frameworkMessage !== undefined) return sendError(reply, statusCode, frameworkMessage);
       const retryAfterSeconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
       if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
       // Our own errors are written for the caller, 503 "busy" included.
@@ -65,12 +99,28 @@ export function sendError(
   reply: FastifyReply,
   statusCode: number,
   message: ErrorBody['message'],
+  fields?: ErrorBody['fields'],
 ): FastifyReply {
-  const body: ErrorBody = { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
+  const body: ErrorBody = {
+    statusCode,
+    error: STATUS_CODES[statusCode] ?? 'Error',
+    message,
+    ...(fields ? { fields } : {}),
+  };
   return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
 }
 
-/** The 404 of a path nobody serves, in the error shape (API routes and the web app alike). */
+/**
+ * What the not-found handler answers (API routes and the web app alike): a router error routed
+ * here (http/router-errors.ts), a 405 naming the methods in Allow when the path is served with
+ * others (plugins/allowed-methods.ts), else a 404. The text is fixed: it repeats no path.
+ */
 export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return sendError(reply, 404, `Route ${request.method} ${pathOf(request.url)} not found`);
+  const routerError = routerErrorOf(request.raw);
+  if (routerError) return reply.send(routerError);
+  const allowed = request.server.allowedMethods(pathOf(request.url));
+  if (allowed.length > 0) {
+    return sendError(reply.header('allow', allowed.join(', ')), 405, METHOD_NOT_ALLOWED_MESSAGE);
+  }
+  return sendError(reply, 404, NOT_FOUND_MESSAGE);
 }

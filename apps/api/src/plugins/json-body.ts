@@ -2,6 +2,8 @@
 // `__proto__` key, is a 400), then refused with 400 when they hold what JSON allows but no call
 // of ours takes: a key named twice in one object, or a NUL character in a string
 // (http/json-body-hazards.ts says why). Every route gets it, so no call has to remember.
+// Fastify's other default parser, for text/plain, goes: no call takes text, and a text body then
+// failed as "expected object, received string" (400) where it is a wrong type (415).
 import fp from 'fastify-plugin';
 
 import { AppError } from '../errors';
@@ -21,7 +23,7 @@ export const jsonBodyPlugin = fp(
       app.initialConfig.onProtoPoisoning ?? 'error',
       app.initialConfig.onConstructorPoisoning ?? 'error',
     );
-    app.removeContentTypeParser('application/json');
+    app.removeContentTypeParser(['application/json', 'text/plain']);
     app.addContentTypeParser(
       JSON_MEDIA_TYPE,
       { parseAs: 'string' },

@@ -72,6 +72,10 @@ describe.each(testDatabaseKinds)('register and sign in on $name', (kind) => {
       statusCode: 400,
       error: 'Bad Request',
       message: ['Invalid email', 'Password is too short'],
+      fields: [
+        { field: 'email', message: 'Invalid email' },
+        { field: 'password', message: 'Password is too short' },
+      ],
     });
     const missing = await post(server.app, '/auth/local/register/email', {});
     expect(missing.json<{ message: string[] }>().message).toContain('Email is required');

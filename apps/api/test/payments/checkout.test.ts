@@ -51,6 +51,7 @@ describe.each(testDatabaseKinds)('checkout through the Stripe sandbox on $name',
       statusCode: 400,
       error: 'Bad Request',
       message: ['Plan is required'],
+      fields: [{ field: 'planId', message: 'Plan is required' }],
     });
     const unknown = await post(server.app, '/payments/stripe/new', {
       planId: 'free-forever',

@@ -7,6 +7,10 @@
 // server). A form names those contract messages per field (`serverMessages`) and hands
 // `showOnField` to its write (the mutation's meta): a 400 with one of them then appears under
 // that field, focused, instead of in a toast, and goes when the field is edited.
+//
+// A 400 of the contract's validation names the field of each of its messages (the error's
+// `fields`, spelled as the request spells them): each one the form has goes under it the same
+// way, with no list to keep. Only when every message found its field does no toast follow.
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   type DefaultValues,
@@ -62,15 +66,28 @@ export function useContractForm<Schema extends z.$ZodType<FieldValues, FieldValu
     };
   }
 
+  /** Whether the form has a field at the server's dotted `path` (`newPassword`, `device.name`). */
+  function hasField(path: string): boolean {
+    // Its defaults and every field it has registered since.
+    let value: unknown = form.getValues();
+    for (const key of path.split('.')) {
+      if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return false;
+      value = (value as Record<string, unknown>)[key];
+    }
+    return true;
+  }
+
   /**
    * For the write's meta (`useRegister({ showOnField })`): puts a 400 whose message is one of
-   * `serverMessages` under its field and says so, so that no toast repeats it. A 401 too: a
-   * sign-in's wrong code is one (it counts like a wrong password).
+   * `serverMessages`, or whose `fields` name the form's fields, under its field and says so, so
+   * that no toast repeats it. A 401 too: a sign-in's wrong code is one (it counts like a wrong
+   * password).
    */
   function showOnField(error: Error): boolean {
     if (!(error instanceof ApiError) || (error.statusCode !== 400 && error.statusCode !== 401)) {
       return false;
     }
+    if (error.fields.length > 0) return showFieldProblems(error.fields);
     const byField = Object.entries(options.serverMessages ?? {}) as Array<
       [FieldPath<Values>, readonly string[] | undefined]
     >;
@@ -78,6 +95,19 @@ export function useContractForm<Schema extends z.$ZodType<FieldValues, FieldValu
     if (name === undefined) return false;
     form.setError(name, { type: 'server', message: error.message }, { shouldFocus: true });
     return true;
+  }
+
+  /** Each problem under its field, the first focused; true when every one found its field. */
+  function showFieldProblems(problems: ApiError['fields']): boolean {
+    const placed = problems.filter(({ field }) => hasField(field));
+    placed.forEach(({ field, message }, index) => {
+      form.setError(
+        field as FieldPath<Values>,
+        { type: 'server', message },
+        { shouldFocus: index === 0 },
+      );
+    });
+    return placed.length === problems.length;
   }
 
   return { form, field, showOnField };

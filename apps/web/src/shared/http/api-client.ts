@@ -6,7 +6,8 @@
 //   5xx keeps them and is retried (Retry-After honoured), and if it keeps failing the requests
 //   that waited fail with a clear message and `onRenewalFailed` is told once;
 // - a 401 calls `onUnauthorized` (the app decides, by the current page, whether to go to login);
-// - errors become `ApiError`, whose message is the server's, arrays joined by newlines.
+// - errors become `ApiError`, whose message is the server's, arrays joined by newlines, and
+//   whose `fields` are the server's (each validation message with the field it is about).
 // No UI in here: toasts and navigation belong to the app. The README's Product rules give the
 // rules this follows.
 import {
@@ -15,6 +16,7 @@ import {
   type EndpointName,
   type Endpoints,
   type ErrorBody,
+  type FieldProblem,
   pathTo,
   type RequestOf,
   type ResponseOf,
@@ -27,6 +29,8 @@ export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    /** A validation error's problems, each with its field (`useContractForm` shows them there). */
+    readonly fields: readonly FieldProblem[] = [],
   ) {
     super(message);
     this.name = 'ApiError';
@@ -128,6 +132,16 @@ function isErrorBody(value: unknown): value is ErrorBody {
   );
 }
 
+function isFieldProblems(value: unknown): value is FieldProblem[] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (item: Partial<FieldProblem> | null) =>
+        typeof item?.field === 'string' && typeof item.message === 'string',
+    )
+  );
+}
+
 function isTokenPair(value: unknown): value is TokenPair {
   const pair = value as Partial<TokenPair> | null;
   return typeof pair?.accessToken === 'string' && typeof pair.refreshToken === 'string';
@@ -136,7 +150,10 @@ function isTokenPair(value: unknown): value is TokenPair {
 async function errorFrom(response: Response): Promise<ApiError> {
   try {
     const body: unknown = await response.json();
-    if (isErrorBody(body)) return new ApiError(response.status, joinErrorMessage(body.message));
+    if (isErrorBody(body)) {
+      const fields = isFieldProblems(body.fields) ? body.fields : [];
+      return new ApiError(response.status, joinErrorMessage(body.message), fields);
+    }
   } catch {
     // Not JSON (a proxy's error page): fall through to the generic message.
   }
