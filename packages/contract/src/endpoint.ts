@@ -8,7 +8,11 @@ import { ErrorBodySchema } from './errors';
 import type { Route } from './routes';
 
 /** The statuses an endpoint may answer with the error shape. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 502 | 503;
+export type ErrorStatus =
+  400 | 401 | 403 | 404 | 408 | 409 | 413 | 414 | 415 | 429 | 431 | 502 | 503;
+
+/** The methods whose requests may carry a body, and so are read by the body parser. */
+const METHODS_WITH_A_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export type SuccessStatus = 200 | 201;
 
 export interface EndpointSchemas {
@@ -60,9 +64,17 @@ export type Endpoint = Route &
 
 /**
  * Joins a route and its schemas, with the statuses the server itself answers for any call of its
- * kind: 400 (validation) when the call takes input; 413 (over the body limit) and 415 (not JSON)
- * when it takes a body; 401 when it needs a session; 503 with Retry-After when the database (or a
- * provider) does not answer for a moment, except on liveness. `errors` adds the call's own.
+ * kind (README, "The API document"):
+ * - 408 (the request took over 30 s to arrive) and 431 (headers over 16 KB), for every call: Node's
+ *   parser answers them, with `Connection: close`;
+ * - 400 (validation) when the call takes input; for a method with a body, 400 also for a body that
+ *   is not well-formed JSON, 413 over the body limit and 415 for another type, whether or not the
+ *   call reads one;
+ * - 414 when a path parameter is over the router's limit (the longest any call declares);
+ * - 401 when it needs a session;
+ * - 503 with Retry-After when the database (or a provider) does not answer for a moment, except
+ *   on liveness.
+ * `errors` adds the call's own.
  */
 export function defineEndpoint<R extends Route, S extends EndpointSchemas>(
   route: R,
@@ -71,12 +83,14 @@ export function defineEndpoint<R extends Route, S extends EndpointSchemas>(
   S & { responses: S['success'] & Partial<Record<ErrorStatus, typeof ErrorBodySchema>> } & {
     successStatus: SuccessStatus;
   } {
-  const errorStatuses = new Set<ErrorStatus>(schemas.errors ?? []);
-  if (schemas.body || schemas.params || schemas.query || schemas.signedBody) errorStatuses.add(400);
-  if (schemas.body || schemas.signedBody) {
+  const errorStatuses = new Set<ErrorStatus>([...(schemas.errors ?? []), 408, 431]);
+  const hasBody = METHODS_WITH_A_BODY.has(route.method);
+  if (hasBody || schemas.params || schemas.query) errorStatuses.add(400);
+  if (hasBody) {
     errorStatuses.add(413);
     errorStatuses.add(415);
   }
+  if (schemas.params) errorStatuses.add(414);
   if (route.auth) errorStatuses.add(401);
   if (!schemas.readsNothingBehind) errorStatuses.add(503);
   const errorResponses: Partial<Record<ErrorStatus, typeof ErrorBodySchema>> = {};

@@ -36,6 +36,13 @@ export const newPasswordServerMessages = [
   fieldMessages.passwordBreached,
 ] as const;
 
+/**
+ * The longest path parameter a call takes (a Stripe Checkout Session id may run to 255
+ * characters; our own ids are far shorter). The API's router refuses a longer one (414), so
+ * every parameter declares it: the document never allows what the router refuses.
+ */
+export const PATH_PARAMETER_MAX_LENGTH = 255;
+
 export const PASSWORD_MIN_LENGTH = 8;
 /** Long enough for any passphrase, short enough that hashing it stays cheap. */
 export const PASSWORD_MAX_LENGTH = 256;

@@ -4,7 +4,7 @@
 // @simplewebauthn/browser as they come and the server verifies them with @simplewebauthn/server.
 import * as z from 'zod/mini';
 
-import { fieldMessages, IsoDateTimeSchema } from './fields';
+import { fieldMessages, IsoDateTimeSchema, PATH_PARAMETER_MAX_LENGTH } from './fields';
 import { SecondFactorCodeSchema } from './two-step';
 
 /** base64url, as WebAuthn's JSON forms carry every binary value; bounded like any input. */
@@ -158,7 +158,9 @@ export type PasskeyItem = z.infer<typeof PasskeyItemSchema>;
 export const PasskeysResponseSchema = z.object({ data: z.array(PasskeyItemSchema) });
 export type PasskeysResponse = z.infer<typeof PasskeysResponseSchema>;
 
-export const PasskeyParamsSchema = z.object({ id: z.string() });
+export const PasskeyParamsSchema = z.object({
+  id: z.string().check(z.maxLength(PATH_PARAMETER_MAX_LENGTH)),
+});
 
 export const RenamePasskeyRequestSchema = z.object({ name: PasskeyNameSchema });
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 
-import { EmailSchema, fieldMessages, IsoDateTimeSchema } from './fields';
+import { EmailSchema, fieldMessages, IsoDateTimeSchema, PATH_PARAMETER_MAX_LENGTH } from './fields';
 
 /** A plan as the web shows it; `price` is in US dollars (the API stores integer cents). */
 export const PlanSchema = z.object({
@@ -26,7 +26,7 @@ export const StartCheckoutResponseSchema = z.object({ paymentURL: z.url() });
 export type StartCheckoutResponse = z.infer<typeof StartCheckoutResponseSchema>;
 
 export const CheckoutSessionParamsSchema = z.object({
-  session: z.string().check(z.minLength(1), z.maxLength(255)),
+  session: z.string().check(z.minLength(1), z.maxLength(PATH_PARAMETER_MAX_LENGTH)),
 });
 
 /**

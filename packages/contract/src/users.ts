@@ -1,7 +1,12 @@
 import * as z from 'zod/mini';
 
 import { AcknowledgementSchema } from './errors';
-import { CurrentPasswordSchema, fieldMessages, IsoDateTimeSchema } from './fields';
+import {
+  CurrentPasswordSchema,
+  fieldMessages,
+  IsoDateTimeSchema,
+  PATH_PARAMETER_MAX_LENGTH,
+} from './fields';
 import { SecondFactorCodeSchema } from './two-step';
 
 /** Premium is active while `subscriptionEndDate` is after now. */
@@ -73,7 +78,9 @@ export type SessionItem = z.infer<typeof SessionItemSchema>;
 export const SessionsResponseSchema = z.object({ data: z.array(SessionItemSchema) });
 export type SessionsResponse = z.infer<typeof SessionsResponseSchema>;
 
-export const SessionParamsSchema = z.object({ id: z.string() });
+export const SessionParamsSchema = z.object({
+  id: z.string().check(z.maxLength(PATH_PARAMETER_MAX_LENGTH)),
+});
 
 /** The plain acknowledgement under the name the profile calls use: one shape, one name in the API document. */
 export const MessageSchema = AcknowledgementSchema;

@@ -21,21 +21,42 @@ const STATUS_MEANINGS: Readonly<Record<string, string>> = {
     'Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.',
   '403': 'Not allowed, as the description says.',
   '404': 'Not found for this caller, or the feature is off on this server.',
+  '408':
+    'The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.',
   '409': 'Conflicts with the state of the account, as the description says; nothing changed.',
   '413': 'The body is over the limit (256 KB); nothing was read.',
-  '415': 'The body is not of a type the call takes (`Content-Type: application/json`).',
+  '414': 'A path parameter is longer than the router takes (255 characters).',
+  '415':
+    'The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.',
   '429': 'Too many attempts: the call may be repeated after the seconds in Retry-After.',
+  '431':
+    "The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.",
   '502': 'A provider (Stripe, Apple) refused or failed the call made for this one.',
   '503':
     'The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.',
 };
 
+// Each header below is `required`: the answer always carries it (the fuzz holds the server to it).
 const RETRY_AFTER = {
   description: 'Seconds to wait before repeating the call.',
+  required: true,
   schema: { type: 'integer', minimum: 0 },
 } as const;
 
-const LOCATION = { description: 'Where to go.', schema: { type: 'string' } } as const;
+const CONNECTION_CLOSE = {
+  description: '`close`: the server ends the connection after this answer.',
+  required: true,
+  schema: { type: 'string', const: 'close' },
+} as const;
+
+/** Answered by Node's HTTP parser before any route, so for every operation alike. */
+const ANSWERED_BY_THE_HTTP_LAYER = ['408', '431'];
+
+const LOCATION = {
+  description: 'Where to go.',
+  required: true,
+  schema: { type: 'string' },
+} as const;
 
 /** The document fastify-swagger generated, finished from the contract. */
 export function finishDocument(document: OpenApiDocument): OpenApiDocument {
@@ -53,11 +74,21 @@ export function finishDocument(document: OpenApiDocument): OpenApiDocument {
 }
 
 function describeResponses(operation: Operation, call: Endpoint | undefined): void {
+  for (const status of ANSWERED_BY_THE_HTTP_LAYER) {
+    operation.responses[status] ??= {
+      description: '',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
   for (const [status, response] of Object.entries(operation.responses)) {
     if (status.startsWith('2')) {
       response.description = call?.summary ?? response.description;
       for (const [name, meaning] of Object.entries(call?.successHeaders ?? {})) {
-        headersOf(response)[name] = { description: meaning, schema: { type: 'string' } };
+        headersOf(response)[name] = {
+          description: meaning,
+          required: true,
+          schema: { type: 'string' },
+        };
       }
     } else if (status.startsWith('3')) {
       response.description = 'A redirect to the page in Location.';
@@ -65,6 +96,8 @@ function describeResponses(operation: Operation, call: Endpoint | undefined): vo
     } else {
       response.description = STATUS_MEANINGS[status] ?? response.description;
       if (status === '429' || status === '503') headersOf(response)['Retry-After'] = RETRY_AFTER;
+      if (ANSWERED_BY_THE_HTTP_LAYER.includes(status))
+        headersOf(response).Connection = CONNECTION_CLOSE;
     }
   }
 }

@@ -20,7 +20,7 @@ export interface MediaType {
 }
 export interface Response {
   description: string;
-  headers?: Record<string, { description: string; schema: unknown }>;
+  headers?: Record<string, { description: string; required?: boolean; schema: unknown }>;
   content?: Record<string, MediaType>;
 }
 export interface Operation {

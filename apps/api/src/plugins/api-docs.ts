@@ -28,8 +28,12 @@ export const apiDocsPlugin = fp<{ publicUrl: string }>(
           version: '1',
           // The product's own API, for its web and iPhone apps: no open licence.
           license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
-          description:
-            'The API of the Kegel Coach web app and mobile app. Errors always have the shape `{ statusCode, error, message }`, where `message` is a string or, for validation errors, an array of strings (one per field problem). Signed-in calls take `Authorization: Bearer <access token>`; an access token lasts 15 minutes and `POST /api/auth/refresh` renews the pair.',
+          description: [
+            'The API of the Kegel Coach web app and mobile app.',
+            'Every error, from any layer (HTTP parser, router, body parser, validation, the call itself), has one shape, the `Error` schema: `{ statusCode, error, message }`, where `message` is a string or, for invalid input, an array of strings (one per problem), and `fields` names the field of each problem (`[{ field, message }]`, `field` being the dotted path in the body, query or path). No error repeats what the request sent.',
+            'A path nobody serves answers 404; a path served for other methods answers 405 with `Allow` listing them. Bodies are JSON only (415 otherwise), at most 256 KB (413).',
+            'Signed-in calls take `Authorization: Bearer <access token>`; an access token lasts 15 minutes and `POST /api/auth/refresh` renews the pair. To try the signed-in calls here: run `login` (Try it out), copy its `accessToken`, and give it to Authorize.',
+          ].join('\n\n'),
         },
         servers: [{ url: publicUrl }],
         components: {

@@ -101,7 +101,9 @@ export function createAnswerChecker(document: OpenApiDocument) {
       );
     }
     if (status !== expectation.status) return undefined;
-    return componentAnswer(document, status) ?? { schema: errorSchema, requiredHeaders: [] };
+    // A 405 names the methods the path does answer (RFC 9110, 15.5.6).
+    const requiredHeaders = status === 405 ? ['allow'] : [];
+    return componentAnswer(document, status) ?? { schema: errorSchema, requiredHeaders };
   }
 
   /** Why the answer breaks the document, or null when it keeps to it. */

@@ -24,7 +24,6 @@ import {
 } from './fuzz-run';
 import type { FuzzIdentities } from './fuzz-requests';
 import { fuzzSettings, MINIMUM_REQUESTS } from './fuzz-settings';
-import { knownCounts, unexplained } from './known-until-merged';
 import { type OpenApiDocument, type Operation, operationsOf } from './openapi-document';
 
 /** Budget plus the slowest request's 30 s, plus building the server and its accounts. */
@@ -51,15 +50,7 @@ async function makeIdentities(app: FastifyInstance): Promise<FuzzIdentities> {
 }
 
 function printReport(report: FuzzReport): void {
-  console.log(
-    [
-      formatReport(report),
-      'set aside until the document and error-layer branches are merged (KNOWN_UNTIL_MERGED):',
-      ...knownCounts(report.failures).map(
-        ([why, count]) => `  ${String(count).padStart(5)}  ${why}`,
-      ),
-    ].join('\n'),
-  );
+  console.log(formatReport(report));
 }
 
 describe('the API under a schema-driven fuzz', () => {
@@ -91,11 +82,11 @@ describe('the API under a schema-driven fuzz', () => {
     await server?.close();
   });
 
-  /** The failures of `kind` no KNOWN_UNTIL_MERGED entry explains, one line per group. */
+  /** The failures of `kind`, one line per group. */
   function failuresOf(kind: Failure['kind']): string[] {
-    return groupFailures(
-      unexplained(report.failures).filter((failure) => failure.kind === kind),
-    ).map(describeGroup);
+    return groupFailures(report.failures.filter((failure) => failure.kind === kind)).map(
+      describeGroup,
+    );
   }
 
   it(`sends at least ${MINIMUM_REQUESTS} requests within its time budget`, () => {

@@ -179,6 +179,12 @@ export type Error = {
     statusCode: number;
     error: string;
     message: string | Array<string>;
+    fields?: Array<FieldProblem>;
+};
+
+export type FieldProblem = {
+    field: string;
+    message: string;
 };
 
 export type GoogleVerifyTokenRequest = {
@@ -665,6 +671,19 @@ export type HealthData = {
     url: '/api/health';
 };
 
+export type HealthErrors = {
+    /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
+};
+
+export type HealthError = HealthErrors[keyof HealthErrors];
+
 export type HealthResponses = {
     /**
      * Whether this server process is alive (liveness: it checks nothing beyond itself).
@@ -682,6 +701,14 @@ export type ReadyData = {
 };
 
 export type ReadyErrors = {
+    /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -712,6 +739,10 @@ export type RegisterErrors = {
      */
     400: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * Conflicts with the state of the account, as the description says; nothing changed.
      */
     409: Error;
@@ -720,13 +751,17 @@ export type RegisterErrors = {
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -761,17 +796,25 @@ export type LoginErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * The body is over the limit (256 KB); nothing was read.
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -806,17 +849,25 @@ export type RefreshErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * The body is over the limit (256 KB); nothing was read.
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -851,17 +902,25 @@ export type LogoutErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * The body is over the limit (256 KB); nothing was read.
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -892,17 +951,25 @@ export type RequestPasswordResetErrors = {
      */
     400: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * The body is over the limit (256 KB); nothing was read.
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -933,17 +1000,25 @@ export type ConfirmPasswordResetErrors = {
      */
     400: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * The body is over the limit (256 KB); nothing was read.
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -978,17 +1053,25 @@ export type ChangePasswordErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * The body is over the limit (256 KB); nothing was read.
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1023,6 +1106,10 @@ export type RequestEmailChangeErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * Conflicts with the state of the account, as the description says; nothing changed.
      */
     409: Error;
@@ -1031,13 +1118,17 @@ export type RequestEmailChangeErrors = {
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1068,6 +1159,10 @@ export type ConfirmEmailChangeErrors = {
      */
     400: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * Conflicts with the state of the account, as the description says; nothing changed.
      */
     409: Error;
@@ -1076,13 +1171,17 @@ export type ConfirmEmailChangeErrors = {
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1113,17 +1212,25 @@ export type CancelEmailChangeErrors = {
      */
     400: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * The body is over the limit (256 KB); nothing was read.
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1154,17 +1261,25 @@ export type ReportSignInErrors = {
      */
     400: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * The body is over the limit (256 KB); nothing was read.
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1191,17 +1306,37 @@ export type SetUpTwoStepData = {
 
 export type SetUpTwoStepErrors = {
     /**
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
+     */
+    400: Error;
+    /**
      * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
     401: Error;
+    /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
     /**
      * Conflicts with the state of the account, as the description says; nothing changed.
      */
     409: Error;
     /**
+     * The body is over the limit (256 KB); nothing was read.
+     */
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
+     */
+    415: Error;
+    /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1236,6 +1371,10 @@ export type ConfirmTwoStepErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * Conflicts with the state of the account, as the description says; nothing changed.
      */
     409: Error;
@@ -1244,13 +1383,17 @@ export type ConfirmTwoStepErrors = {
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1285,6 +1428,10 @@ export type TurnOffTwoStepErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * Conflicts with the state of the account, as the description says; nothing changed.
      */
     409: Error;
@@ -1293,13 +1440,17 @@ export type TurnOffTwoStepErrors = {
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1334,6 +1485,10 @@ export type RenewRecoveryCodesErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * Conflicts with the state of the account, as the description says; nothing changed.
      */
     409: Error;
@@ -1342,13 +1497,17 @@ export type RenewRecoveryCodesErrors = {
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1383,6 +1542,10 @@ export type StepUpErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * Conflicts with the state of the account, as the description says; nothing changed.
      */
     409: Error;
@@ -1391,13 +1554,17 @@ export type StepUpErrors = {
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1432,17 +1599,25 @@ export type VerifyTwoStepErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * The body is over the limit (256 KB); nothing was read.
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1485,6 +1660,10 @@ export type SignInWithGoogleErrors = {
      */
     404: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * Conflicts with the state of the account, as the description says; nothing changed.
      */
     409: Error;
@@ -1493,13 +1672,17 @@ export type SignInWithGoogleErrors = {
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1542,17 +1725,25 @@ export type SignInWithAppleErrors = {
      */
     404: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * The body is over the limit (256 KB); nothing was read.
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1579,9 +1770,29 @@ export type IssueAppleNonceData = {
 
 export type IssueAppleNonceErrors = {
     /**
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
+     */
+    400: Error;
+    /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The body is over the limit (256 KB); nothing was read.
+     */
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
+     */
+    415: Error;
+    /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1608,9 +1819,17 @@ export type ListSocialProvidersData = {
 
 export type ListSocialProvidersErrors = {
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1645,17 +1864,25 @@ export type PasskeyRegistrationOptionsErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * The body is over the limit (256 KB); nothing was read.
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1690,6 +1917,10 @@ export type RegisterPasskeyErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * Conflicts with the state of the account, as the description says; nothing changed.
      */
     409: Error;
@@ -1698,13 +1929,17 @@ export type RegisterPasskeyErrors = {
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1739,17 +1974,25 @@ export type SignInWithPasskeyErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * The body is over the limit (256 KB); nothing was read.
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1776,9 +2019,29 @@ export type PasskeySignInOptionsData = {
 
 export type PasskeySignInOptionsErrors = {
     /**
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
+     */
+    400: Error;
+    /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The body is over the limit (256 KB); nothing was read.
+     */
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
+     */
+    415: Error;
+    /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1808,6 +2071,14 @@ export type ListPasskeysErrors = {
      * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
     401: Error;
+    /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1848,6 +2119,10 @@ export type RemovePasskeyErrors = {
      */
     404: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * Conflicts with the state of the account, as the description says; nothing changed.
      */
     409: Error;
@@ -1856,13 +2131,21 @@ export type RemovePasskeyErrors = {
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * A path parameter is longer than the router takes (255 characters).
+     */
+    414: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1903,13 +2186,25 @@ export type RenamePasskeyErrors = {
      */
     404: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * The body is over the limit (256 KB); nothing was read.
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * A path parameter is longer than the router takes (255 characters).
+     */
+    414: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -1940,6 +2235,14 @@ export type ReadProfileErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
+    /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
     503: Error;
@@ -1969,6 +2272,14 @@ export type ExportDataErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
+    /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
     503: Error;
@@ -1997,6 +2308,14 @@ export type ReadPreferencesErrors = {
      * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
     401: Error;
+    /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -2031,13 +2350,21 @@ export type UpdatePreferencesErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * The body is over the limit (256 KB); nothing was read.
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -2068,6 +2395,14 @@ export type ListSignInsErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
+    /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
     503: Error;
@@ -2096,6 +2431,14 @@ export type ListSessionsErrors = {
      * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
     401: Error;
+    /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -2136,6 +2479,26 @@ export type EndSessionErrors = {
      */
     404: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The body is over the limit (256 KB); nothing was read.
+     */
+    413: Error;
+    /**
+     * A path parameter is longer than the router takes (255 characters).
+     */
+    414: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
+     */
+    415: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
+    /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
     503: Error;
@@ -2165,6 +2528,14 @@ export type ListEmailChangeUndoWindowsErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
+    /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
     503: Error;
@@ -2190,6 +2561,10 @@ export type CloseEmailChangeUndoWindowsData = {
 
 export type CloseEmailChangeUndoWindowsErrors = {
     /**
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
+     */
+    400: Error;
+    /**
      * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
     401: Error;
@@ -2197,6 +2572,22 @@ export type CloseEmailChangeUndoWindowsErrors = {
      * Not allowed, as the description says.
      */
     403: Error;
+    /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The body is over the limit (256 KB); nothing was read.
+     */
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
+     */
+    415: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -2223,9 +2614,29 @@ export type EndOtherSessionsData = {
 
 export type EndOtherSessionsErrors = {
     /**
+     * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
+     */
+    400: Error;
+    /**
      * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
     401: Error;
+    /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The body is over the limit (256 KB); nothing was read.
+     */
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
+     */
+    415: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -2264,6 +2675,10 @@ export type DeleteAccountErrors = {
      */
     403: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * Conflicts with the state of the account, as the description says; nothing changed.
      */
     409: Error;
@@ -2272,13 +2687,17 @@ export type DeleteAccountErrors = {
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -2304,6 +2723,14 @@ export type ListPlansData = {
 };
 
 export type ListPlansErrors = {
+    /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -2334,6 +2761,10 @@ export type StartCheckoutErrors = {
      */
     400: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * Conflicts with the state of the account, as the description says; nothing changed.
      */
     409: Error;
@@ -2342,13 +2773,17 @@ export type StartCheckoutErrors = {
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * A provider (Stripe, Apple) refused or failed the call made for this one.
      */
@@ -2389,9 +2824,21 @@ export type DescribeCheckoutErrors = {
      */
     404: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * A path parameter is longer than the router takes (255 characters).
+     */
+    414: Error;
+    /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * A provider (Stripe, Apple) refused or failed the call made for this one.
      */
@@ -2426,6 +2873,14 @@ export type OpenCustomerPortalErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
+    /**
      * A provider (Stripe, Apple) refused or failed the call made for this one.
      */
     502: Error;
@@ -2458,6 +2913,14 @@ export type ListPurchasesErrors = {
      * Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh.
      */
     401: Error;
+    /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -2494,13 +2957,21 @@ export type ReceiveStripeEventErrors = {
      */
     400: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * The body is over the limit (256 KB); nothing was read.
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * A provider (Stripe, Apple) refused or failed the call made for this one.
      */
@@ -2539,13 +3010,21 @@ export type ReceiveAppStoreNotificationErrors = {
      */
     404: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * The body is over the limit (256 KB); nothing was read.
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -2588,13 +3067,21 @@ export type RecordAppStoreTransactionErrors = {
      */
     404: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * The body is over the limit (256 KB); nothing was read.
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -2633,6 +3120,10 @@ export type ClaimAppStorePurchaseErrors = {
      */
     404: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * Conflicts with the state of the account, as the description says; nothing changed.
      */
     409: Error;
@@ -2641,13 +3132,17 @@ export type ClaimAppStorePurchaseErrors = {
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
     /**
      * Too many attempts: the call may be repeated after the seconds in Retry-After.
      */
     429: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * A provider (Stripe, Apple) refused or failed the call made for this one.
      */
@@ -2682,6 +3177,14 @@ export type OperatorStatusErrors = {
      */
     401: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
+    /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
     503: Error;
@@ -2712,6 +3215,14 @@ export type OpenUnsubscribeLinkErrors = {
      * The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says.
      */
     400: Error;
+    /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
 };
 
 export type OpenUnsubscribeLinkError = OpenUnsubscribeLinkErrors[keyof OpenUnsubscribeLinkErrors];
@@ -2734,6 +3245,22 @@ export type UnsubscribeErrors = {
      * Not found for this caller, or the feature is off on this server.
      */
     404: Error;
+    /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The body is over the limit (256 KB); nothing was read.
+     */
+    413: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
+     */
+    415: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -2773,6 +3300,14 @@ export type SearchMembersErrors = {
      * Not allowed, as the description says.
      */
     403: Error;
+    /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * A provider (Stripe, Apple) refused or failed the call made for this one.
      */
@@ -2821,6 +3356,18 @@ export type GetMemberErrors = {
      */
     404: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * A path parameter is longer than the router takes (255 characters).
+     */
+    414: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
+    /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
     503: Error;
@@ -2866,6 +3413,18 @@ export type GetMemberTimelineErrors = {
      */
     404: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * A path parameter is longer than the router takes (255 characters).
+     */
+    414: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
+    /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
     503: Error;
@@ -2908,6 +3467,18 @@ export type ViewAsMemberErrors = {
      * Not found for this caller, or the feature is off on this server.
      */
     404: Error;
+    /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * A path parameter is longer than the router takes (255 characters).
+     */
+    414: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -2953,6 +3524,14 @@ export type ListAuditErrors = {
      */
     403: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
+    /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
     503: Error;
@@ -2996,6 +3575,10 @@ export type GrantDaysErrors = {
      */
     404: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * Conflicts with the state of the account, as the description says; nothing changed.
      */
     409: Error;
@@ -3004,9 +3587,17 @@ export type GrantDaysErrors = {
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * A path parameter is longer than the router takes (255 characters).
+     */
+    414: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -3051,6 +3642,10 @@ export type RemoveGrantErrors = {
      */
     404: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * Conflicts with the state of the account, as the description says; nothing changed.
      */
     409: Error;
@@ -3059,9 +3654,17 @@ export type RemoveGrantErrors = {
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * A path parameter is longer than the router takes (255 characters).
+     */
+    414: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -3106,6 +3709,10 @@ export type RefundPurchaseErrors = {
      */
     404: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * Conflicts with the state of the account, as the description says; nothing changed.
      */
     409: Error;
@@ -3114,9 +3721,17 @@ export type RefundPurchaseErrors = {
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * A path parameter is longer than the router takes (255 characters).
+     */
+    414: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * A provider (Stripe, Apple) refused or failed the call made for this one.
      */
@@ -3165,13 +3780,25 @@ export type RevokeMemberSessionsErrors = {
      */
     404: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * The body is over the limit (256 KB); nothing was read.
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * A path parameter is longer than the router takes (255 characters).
+     */
+    414: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -3216,6 +3843,10 @@ export type ResendMemberMailErrors = {
      */
     404: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * Conflicts with the state of the account, as the description says; nothing changed.
      */
     409: Error;
@@ -3224,9 +3855,17 @@ export type ResendMemberMailErrors = {
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * A path parameter is longer than the router takes (255 characters).
+     */
+    414: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */
@@ -3271,13 +3910,25 @@ export type AddMemberNoteErrors = {
      */
     404: Error;
     /**
+     * The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection.
+     */
+    408: Error;
+    /**
      * The body is over the limit (256 KB); nothing was read.
      */
     413: Error;
     /**
-     * The body is not of a type the call takes (`Content-Type: application/json`).
+     * A path parameter is longer than the router takes (255 characters).
+     */
+    414: Error;
+    /**
+     * The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes.
      */
     415: Error;
+    /**
+     * The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection.
+     */
+    431: Error;
     /**
      * The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After.
      */

@@ -1327,6 +1327,11 @@ export interface components {
             statusCode: number;
             error: string;
             message: string | string[];
+            fields?: components["schemas"]["FieldProblem"][];
+        };
+        FieldProblem: {
+            field: string;
+            message: string;
         };
         GoogleVerifyTokenRequest: {
             code: string;
@@ -1815,6 +1820,28 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     ready: {
@@ -1840,11 +1867,33 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1896,6 +1945,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
@@ -1914,7 +1974,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1927,7 +1987,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1938,7 +2009,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1999,6 +2070,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the limit (256 KB); nothing was read. */
             413: {
                 headers: {
@@ -2008,7 +2090,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2021,7 +2103,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2032,7 +2125,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2092,6 +2185,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the limit (256 KB); nothing was read. */
             413: {
                 headers: {
@@ -2101,7 +2205,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2114,7 +2218,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2125,7 +2240,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2184,6 +2299,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the limit (256 KB); nothing was read. */
             413: {
                 headers: {
@@ -2193,7 +2319,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2206,7 +2332,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2217,7 +2354,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2267,6 +2404,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the limit (256 KB); nothing was read. */
             413: {
                 headers: {
@@ -2276,7 +2424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2289,7 +2437,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2300,7 +2459,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2352,6 +2511,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the limit (256 KB); nothing was read. */
             413: {
                 headers: {
@@ -2361,7 +2531,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2374,7 +2544,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2385,7 +2566,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2446,6 +2627,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the limit (256 KB); nothing was read. */
             413: {
                 headers: {
@@ -2455,7 +2647,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2468,7 +2660,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2479,7 +2682,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2540,6 +2743,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
@@ -2558,7 +2772,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2571,7 +2785,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2582,7 +2807,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2633,6 +2858,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
@@ -2651,7 +2887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2664,7 +2900,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2675,7 +2922,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2725,6 +2972,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the limit (256 KB); nothing was read. */
             413: {
                 headers: {
@@ -2734,7 +2992,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2747,7 +3005,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2758,7 +3027,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2808,6 +3077,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the limit (256 KB); nothing was read. */
             413: {
                 headers: {
@@ -2817,7 +3097,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2830,7 +3110,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2841,7 +3132,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2874,9 +3165,29 @@ export interface operations {
                     "application/json": components["schemas"]["TwoStepSetupResponse"];
                 };
             };
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2892,11 +3203,40 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2907,7 +3247,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2977,6 +3317,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
@@ -2995,7 +3346,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3008,7 +3359,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3019,7 +3381,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3078,6 +3440,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
@@ -3096,7 +3469,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3109,7 +3482,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3120,7 +3504,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3190,6 +3574,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
@@ -3208,7 +3603,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3221,7 +3616,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3232,7 +3638,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3291,6 +3697,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
@@ -3309,7 +3726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3322,7 +3739,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3333,7 +3761,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3394,6 +3822,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the limit (256 KB); nothing was read. */
             413: {
                 headers: {
@@ -3403,7 +3842,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3416,7 +3855,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3427,7 +3877,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3506,6 +3956,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
@@ -3524,7 +3985,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3537,7 +3998,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3548,7 +4020,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3626,6 +4098,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the limit (256 KB); nothing was read. */
             413: {
                 headers: {
@@ -3635,7 +4118,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3648,7 +4131,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3659,7 +4153,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3691,11 +4185,60 @@ export interface operations {
                     "application/json": components["schemas"]["SignInNonceResponse"];
                 };
             };
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3706,7 +4249,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3746,11 +4289,33 @@ export interface operations {
                     "application/json": components["schemas"]["SocialProvidersResponse"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3761,7 +4326,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3864,6 +4429,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the limit (256 KB); nothing was read. */
             413: {
                 headers: {
@@ -3873,7 +4449,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3886,7 +4462,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3897,7 +4484,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3982,6 +4569,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
@@ -4000,7 +4598,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4013,7 +4611,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4024,7 +4633,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4096,6 +4705,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the limit (256 KB); nothing was read. */
             413: {
                 headers: {
@@ -4105,7 +4725,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4118,7 +4738,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4129,7 +4760,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4164,11 +4795,60 @@ export interface operations {
                     "application/json": components["schemas"]["PasskeyRequestOptions"];
                 };
             };
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4179,7 +4859,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4235,11 +4915,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4310,6 +5012,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
@@ -4328,7 +5041,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description A path parameter is longer than the router takes (255 characters). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4341,7 +5063,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4352,7 +5085,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4427,6 +5160,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the limit (256 KB); nothing was read. */
             413: {
                 headers: {
@@ -4436,9 +5180,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description A path parameter is longer than the router takes (255 characters). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4449,7 +5213,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4494,11 +5258,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4520,7 +5306,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description attachment; filename="kegel-coach-data-YYYY-MM-DD.json" (the day of the export, UTC) */
-                    "Content-Disposition"?: string;
+                    "Content-Disposition": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4710,11 +5496,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4757,11 +5565,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4822,6 +5652,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the limit (256 KB); nothing was read. */
             413: {
                 headers: {
@@ -4831,9 +5672,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4844,7 +5696,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4907,11 +5759,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4969,11 +5843,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5035,11 +5931,60 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than the router takes (255 characters). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5086,11 +6031,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5122,6 +6089,15 @@ export interface operations {
                     "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
@@ -5140,11 +6116,51 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5176,9 +6192,58 @@ export interface operations {
                     "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
+            /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not signed in, or what was sent to prove it (an access or refresh token, a password, a code) is not valid; for a signed-in call, sign in again or renew the pair with POST /api/auth/refresh. */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5189,7 +6254,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5259,6 +6324,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
@@ -5277,7 +6353,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5290,7 +6366,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5301,7 +6388,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5356,11 +6443,33 @@ export interface operations {
                     "application/json": components["schemas"]["PlansResponse"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5411,6 +6520,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
@@ -5429,7 +6549,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5442,7 +6562,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5462,7 +6593,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5519,11 +6650,42 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than the router takes (255 characters). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many attempts: the call may be repeated after the seconds in Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5543,7 +6705,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5584,6 +6746,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A provider (Stripe, Apple) refused or failed the call made for this one. */
             502: {
                 headers: {
@@ -5597,7 +6781,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5657,11 +6841,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5750,6 +6956,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the limit (256 KB); nothing was read. */
             413: {
                 headers: {
@@ -5759,9 +6976,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5781,7 +7009,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5840,6 +7068,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the limit (256 KB); nothing was read. */
             413: {
                 headers: {
@@ -5849,9 +7088,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5862,7 +7112,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5939,6 +7189,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the limit (256 KB); nothing was read. */
             413: {
                 headers: {
@@ -5948,9 +7209,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5961,7 +7233,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6029,6 +7301,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
@@ -6047,7 +7330,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6060,7 +7343,18 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6080,7 +7374,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6127,11 +7421,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6155,7 +7471,7 @@ export interface operations {
             303: {
                 headers: {
                     /** @description Where to go. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6163,6 +7479,28 @@ export interface operations {
             /** @description The input is not valid: `message` lists each problem, and `fields` names the field of each (a form shows it under that field). Or the call is refused as its description says. */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6215,11 +7553,51 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the limit (256 KB); nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6289,6 +7667,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A provider (Stripe, Apple) refused or failed the call made for this one. */
             502: {
                 headers: {
@@ -6302,7 +7702,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6481,11 +7881,42 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than the router takes (255 characters). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6608,11 +8039,42 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than the router takes (255 characters). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6709,11 +8171,42 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than the router takes (255 characters). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6811,11 +8304,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database or a provider does not answer for a moment: repeat the call after the seconds in Retry-After. */
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6902,6 +8417,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
@@ -6920,9 +8446,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description A path parameter is longer than the router takes (255 characters). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6933,7 +8479,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7013,6 +8559,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
@@ -7031,9 +8588,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description A path parameter is longer than the router takes (255 characters). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7044,7 +8621,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7128,6 +8705,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
@@ -7146,9 +8734,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description A path parameter is longer than the router takes (255 characters). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7168,7 +8776,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7248,6 +8856,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the limit (256 KB); nothing was read. */
             413: {
                 headers: {
@@ -7257,9 +8876,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description A path parameter is longer than the router takes (255 characters). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7270,7 +8909,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7350,6 +8989,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflicts with the state of the account, as the description says; nothing changed. */
             409: {
                 headers: {
@@ -7368,9 +9018,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description A path parameter is longer than the router takes (255 characters). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7381,7 +9051,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7462,6 +9132,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request took over 30 seconds to arrive; answered by the HTTP layer, which then closes the connection. */
+            408: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the limit (256 KB); nothing was read. */
             413: {
                 headers: {
@@ -7471,9 +9152,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not of a type the call takes (`Content-Type: application/json`). */
+            /** @description A path parameter is longer than the router takes (255 characters). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a type the call takes (`Content-Type: application/json`), or its Content-Encoding is not one the server decodes. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request's headers are over 16 KB; answered by the HTTP layer, which then closes the connection. */
+            431: {
+                headers: {
+                    /** @description `close`: the server ends the connection after this answer. */
+                    Connection: "close";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7484,7 +9185,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before repeating the call. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
