@@ -6,6 +6,10 @@ export const testEnv = {
   redisUrl: process.env.TEST_REDIS_URL || undefined,
   /** CLUSTER=required: the cluster test fails, rather than skips, without PostgreSQL, Redis or HAProxy. */
   clusterRequired: process.env.CLUSTER === 'required',
+  /** The API fuzz's request count, seed and time budget, for a longer run than CI's (scripts/fuzz-api.mjs). */
+  fuzzRequests: process.env.FUZZ_REQUESTS || undefined,
+  fuzzSeed: process.env.FUZZ_SEED || undefined,
+  fuzzBudgetSeconds: process.env.FUZZ_BUDGET_SECONDS || undefined,
 };
 
 /** The PATH a child process needs to find its tools. */
