@@ -1,5 +1,6 @@
 // The facts of Stripe's webhook events, read once: which events are handled, what a checkout
 // event says, what each handling ended in, and what the handlers need.
+import { HANDLED_STRIPE_EVENT_TYPES } from '@kegel/contract';
 import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
 
@@ -8,16 +9,11 @@ import type { Database } from '../../db/schema';
 import type { Mailer } from '../../mail/outbox';
 import type { PasswordHasher } from '../../security/password-hasher';
 
-/** The events the webhook endpoint is subscribed to (docs/payments.md: "Stripe webhook events"). */
-export const HANDLED_STRIPE_EVENTS = new Set([
-  'checkout.session.completed',
-  'checkout.session.async_payment_succeeded',
-  'checkout.session.async_payment_failed',
-  'charge.refunded',
-  'charge.refund.updated',
-  'charge.dispute.created',
-  'charge.dispute.closed',
-]);
+/**
+ * The events the webhook endpoint is subscribed to (docs/payments.md: "Stripe webhook events"),
+ * listed in the contract, which the API document names them from.
+ */
+export const HANDLED_STRIPE_EVENTS: ReadonlySet<string> = new Set(HANDLED_STRIPE_EVENT_TYPES);
 
 export interface PaidCheckout {
   eventId: string;
