@@ -134,7 +134,10 @@ describe('review of issue 28: errors on the socket', () => {
   });
 
   it('answers CONNECT rather than closing the connection without a word', async () => {
-    const answer = await exchange(port, 'CONNECT localhost:443 HTTP/1.1\r\nHost: localhost:443\r\n\r\n');
+    const answer = await exchange(
+      port,
+      'CONNECT localhost:443 HTTP/1.1\r\nHost: localhost:443\r\n\r\n',
+    );
     // Seen: the connection ends with nothing sent (a dropped connection, as the fuzz counts it).
     expect(answer.statuses.length, JSON.stringify(answer)).toBe(1);
     expectErrorShapeOnTheWire(answer.raw, 405);
@@ -174,6 +177,48 @@ describe('review of issue 28: the router error in the request log', () => {
     expect(requestIds.size, JSON.stringify(lines)).toBe(1);
     expect(JSON.stringify(lines)).not.toContain('/api/.router-error');
     expect(completed, JSON.stringify(lines)).toBeDefined();
+  });
+});
+
+describe('review of issue 28: the parser error in the log', () => {
+  let database: TestDatabase;
+  let app: FastifyInstance;
+  let port: number;
+  const text: string[] = [];
+
+  beforeAll(async () => {
+    database = await pglite.create();
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        text.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    app = await buildTestApp(database, { logger: { level: 'debug', stream } });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    port = (app.server.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.drop();
+  });
+
+  it('does not write the refused request’s raw bytes (its Authorization, its cookies) to the log', async () => {
+    text.length = 0;
+    const secret = 'Bearer eyJ-the-members-access-token';
+    const answer = await exchange(
+      port,
+      `GET /api/users/profile HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${secret}\r\n${OVERSIZED_COOKIE}\r\n`,
+    );
+    expect(answer.statuses).toEqual([431]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const logged = text.join('');
+    // Seen: 'client error: answered and closed the connection' with err.rawPacket, the request's
+    // first 20 KB as a JSON array of bytes (some 80 KB of log per request), Authorization included.
+    expect(logged).toContain('client error');
+    expect(logged).not.toContain('rawPacket');
+    const bytes = [...Buffer.from(secret)].join(',');
+    expect(logged.includes(bytes), 'the Authorization header, as bytes').toBe(false);
   });
 });
 
