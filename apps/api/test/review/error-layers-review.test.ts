@@ -222,6 +222,75 @@ describe('review of issue 28: the parser error in the log', () => {
   });
 });
 
+describe('review of issue 28: a body that stops arriving', () => {
+  let database: TestDatabase;
+  let app: FastifyInstance;
+  let port: number;
+  const text: string[] = [];
+
+  beforeAll(async () => {
+    database = await pglite.create();
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        text.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    app = await buildTestApp(database, { logger: { level: 'info', stream } });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    port = (app.server.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.drop();
+  });
+
+  const stalledLogin =
+    'POST /api/auth/local/login/email HTTP/1.1\r\nHost: localhost\r\n' +
+    'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email"';
+
+  it('does not log a caller who hangs up mid-body as "database unreachable"', async () => {
+    text.length = 0;
+    await new Promise<void>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.write(stalledLogin, () => setTimeout(() => socket.destroy(), 200));
+      socket.on('close', () => resolve());
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Seen: {"level":40,"err":"aborted","msg":"database unreachable: answered 503"}: the request
+    // stream's ECONNRESET is taken for the database's, so anyone can raise the outage warning.
+    expect(text.join('')).not.toContain('database unreachable');
+  });
+
+  it('has Node enforce the 30 s request timeout (headersTimeout may not exceed it)', () => {
+    // Seen: requestTimeout 30000 and headersTimeout 60000 (Node's default, Fastify sets only the
+    // first). Node then checks no connection at all against requestTimeout: a body that stops
+    // arriving holds the request and its socket indefinitely, and the declared 408 never comes.
+    expect(app.server.requestTimeout).toBe(30_000);
+    expect(app.server.headersTimeout).toBeLessThanOrEqual(app.server.requestTimeout);
+  });
+
+  it('answers 408 to a body that stops arriving, within the request timeout and Node’s check interval', async () => {
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      let received = '';
+      const done = () => {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(received);
+      };
+      // 30 s of requestTimeout, checked every 30 s (connectionsCheckingInterval), and a margin.
+      const timer = setTimeout(done, 65_000);
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      socket.on('end', done);
+      socket.on('error', done);
+      socket.write(stalledLogin);
+    });
+    // Seen: nothing at all after 65 s, the connection still open.
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+  }, 70_000);
+});
+
 describe('review of issue 28: with the web app built', () => {
   let database: TestDatabase;
   let app: FastifyInstance;
