@@ -118,6 +118,44 @@ describe('review of issue 28: errors on the socket', () => {
     expect(answer.statuses, answer.raw.slice(0, 300)).toEqual([201, 400]);
   });
 
+  it('finishes an answer already streaming before closing for the 431 of the next request', async () => {
+    // A large answer (Swagger UI's bundle, 1.5 MB) whose head has arrived; the client reads
+    // slowly, and meanwhile sends its next request, whose headers are too large.
+    const result = await new Promise<{ contentLength: number; bodyBytes: number }>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      let sentNext = false;
+      const finish = () => {
+        clearTimeout(timer);
+        socket.destroy();
+        const all = Buffer.concat(chunks);
+        const headEnd = all.indexOf('\r\n\r\n');
+        const head = all.subarray(0, headEnd).toString('latin1');
+        resolve({
+          contentLength: Number(/content-length: (\d+)/i.exec(head)?.[1]),
+          bodyBytes: all.length - headEnd - 4,
+        });
+      };
+      const timer = setTimeout(finish, 8_000);
+      socket.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        if (sentNext) return;
+        sentNext = true;
+        socket.pause();
+        socket.write(`GET /api/health HTTP/1.1\r\nHost: localhost\r\n${OVERSIZED_COOKIE}\r\n`);
+        setTimeout(() => socket.resume(), 1_000);
+      });
+      socket.on('end', finish);
+      socket.on('error', finish);
+      socket.write(
+        'GET /api/docs/static/swagger-ui-bundle.js HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: identity\r\n\r\n',
+      );
+    });
+    // Seen: Content-Length 1526890, 32768 bytes received, then the end of the socket: the
+    // handler ends the socket under the answer in flight (socket.end() when its headers are sent).
+    expect(result.bodyBytes).toBeGreaterThanOrEqual(result.contentLength);
+  });
+
   it('answers a request without Host in the error shape with the security headers', async () => {
     const answer = await exchange(port, 'GET /api/health HTTP/1.1\r\n\r\n');
     // Seen: Node's own "400 Bad Request", chunked, empty body, no security headers.
