@@ -15,7 +15,7 @@ import { answerClientError } from './http/client-errors';
 import { longestPathParameter } from './http/path-parameter-limit';
 import { serializeRequestForLog } from './http/request-log';
 import { validatorCompiler } from './http/request-validation';
-import { frameworkErrorsOf } from './http/router-errors';
+import { frameworkErrorsOf, requestIdOf } from './http/router-errors';
 import { moduleRoutes } from './modules/module-routes';
 import { findSignedInAccount } from './modules/auth/service';
 import { allowedMethodsPlugin } from './plugins/allowed-methods';
@@ -66,6 +66,9 @@ export interface BuildAppOptions {
   onRoute?: onRouteHookHandler;
 }
 
+/** How long a request may take to arrive, headers and body (408 past it). */
+const REQUEST_TIMEOUT_MS = 30_000;
+
 export async function buildApp(
   config: Config,
   options: BuildAppOptions = {},
@@ -76,7 +79,7 @@ export async function buildApp(
   const app: FastifyInstance = Fastify({
     // Requests are logged by their path: emailed links carry codes in their query (request-log.ts).
     logger: logger && { ...logger, serializers: { req: serializeRequestForLog } },
-    requestTimeout: 30_000,
+    requestTimeout: REQUEST_TIMEOUT_MS,
     // Opening PGlite and running migrations can take well over Fastify's default 10 s on a busy
     // 2-core machine; a start that is slow is better than one that fails.
     pluginTimeout: 120_000,
@@ -86,8 +89,13 @@ export async function buildApp(
     // The router's errors and the HTTP parser's answer in the error shape, like every other
     // error (http/router-errors.ts, http/client-errors.ts).
     frameworkErrors: frameworkErrorsOf(() => app),
+    // One id per request, a request routed again by frameworkErrors included.
+    genReqId: requestIdOf,
     clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
+  // Node checks no connection against requestTimeout while headersTimeout (its default 60 s) is
+  // longer: a body that stopped arriving would hold its socket for ever, never answered 408.
+  app.server.headersTimeout = REQUEST_TIMEOUT_MS;
   if (config.trustProxy === true) {
     app.log.warn(
       'TRUST_PROXY=true trusts every X-Forwarded-For hop: any client can choose the address its rate limits count against. Give the number of proxies (e.g. 1) or their addresses; production refuses true.',

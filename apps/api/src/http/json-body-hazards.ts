@@ -20,13 +20,8 @@ const COMMA = 0x2c;
 export const NUL_IN_BODY_MESSAGE =
   'The request body holds a NUL character (\\u0000), which no field takes.';
 
-/** Long keys are cut in the message: it names the field, it need not repeat an attack. */
-const KEY_SHOWN_AT_MOST = 64;
-
-export function repeatedKeyMessage(key: string): string {
-  const shown = key.length > KEY_SHOWN_AT_MOST ? `${key.slice(0, KEY_SHOWN_AT_MOST)}…` : key;
-  return `The request body names the field ${JSON.stringify(shown)} more than once.`;
-}
+/** In fixed words: the key is the caller's text, and no error repeats what the request sent. */
+export const REPEATED_KEY_MESSAGE = 'The request body names a field more than once.';
 
 /** The index of the quote that closes the string opening at `start`. */
 function endOfString(text: string, start: number): number {
@@ -56,7 +51,7 @@ export function findJsonBodyHazard(text: string): string | undefined {
       if (value.includes('\0')) return NUL_IN_BODY_MESSAGE;
       const keys = open.at(-1);
       if (expectsKey && keys) {
-        if (keys.has(value)) return repeatedKeyMessage(value);
+        if (keys.has(value)) return REPEATED_KEY_MESSAGE;
         keys.add(value);
         expectsKey = false;
       }

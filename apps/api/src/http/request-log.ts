@@ -5,6 +5,8 @@
 // are enough to follow a request, and a rule for every path cannot miss the next link someone adds.
 import type { FastifyRequest } from 'fastify';
 
+import { requestedUrlOf } from './router-errors';
+
 /** The path of a request target, without its query (or a fragment, which browsers never send). */
 export function pathOf(url: string): string {
   const end = url.search(/[?#]/);
@@ -18,7 +20,8 @@ export function pathOf(url: string): string {
 export function serializeRequestForLog(request: FastifyRequest) {
   return {
     method: request.method,
-    url: pathOf(request.url),
+    // A request the router refused is routed again under another path: the log names its own.
+    url: pathOf(requestedUrlOf(request.raw) ?? request.url),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,

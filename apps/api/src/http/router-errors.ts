@@ -16,11 +16,36 @@ import type { FastifyError, FastifyInstance, FastifyServerOptions } from 'fastif
 /** A path no route serves, under /api so that the API's not-found handler answers it. */
 const ROUTER_ERROR_PATH = '/api/.router-error';
 
-const routerErrors = new WeakMap<IncomingMessage, FastifyError>();
+/** A request routed again: its router error, and its id and path from the first routing. */
+interface RoutedAgain {
+  error: FastifyError;
+  id: string;
+  url: string;
+}
+
+const routedAgain = new WeakMap<IncomingMessage, RoutedAgain>();
 
 /** The router's error of a request routed again by `frameworkErrorsOf`, if it is one. */
 export function routerErrorOf(request: IncomingMessage): FastifyError | undefined {
-  return routerErrors.get(request);
+  return routedAgain.get(request)?.error;
+}
+
+/** The path the client asked for, where the request was routed again (the log names it). */
+export function requestedUrlOf(request: IncomingMessage): string | undefined {
+  return routedAgain.get(request)?.url;
+}
+
+let requestCount = 0;
+
+/**
+ * Fastify's `genReqId`: a request routed again keeps the id of its first routing, so the log
+ * shows one request; any other gets the next of Fastify's own kind (req-1, req-2…).
+ */
+export function requestIdOf(request: IncomingMessage): string {
+  const again = routedAgain.get(request);
+  if (again) return again.id;
+  requestCount += 1;
+  return `req-${requestCount.toString(36)}`;
 }
 
 /**
@@ -31,7 +56,7 @@ export function frameworkErrorsOf(
   app: () => FastifyInstance,
 ): NonNullable<FastifyServerOptions['frameworkErrors']> {
   return function routeAgainWithError(error, request, reply) {
-    routerErrors.set(request.raw, error);
+    routedAgain.set(request.raw, { error, id: String(request.id), url: request.raw.url ?? '' });
     // A path the router takes, so the second routing cannot fail in its turn.
     request.raw.url = ROUTER_ERROR_PATH;
     app().routing(request.raw, reply.raw);

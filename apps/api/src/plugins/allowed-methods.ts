@@ -11,6 +11,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The methods `path` (no query) is served with, sorted; empty when nobody serves it. */
     allowedMethods(path: string): string[];
+    /**
+     * Whether a route of `method` would serve `path` but for a parameter over the router's
+     * limit: a 414, which a wildcard route (the web app's GET /*) would otherwise take first.
+     */
+    isOverParameterLimit(method: string, path: string): boolean;
   }
 }
 
@@ -22,6 +27,7 @@ export interface AllowedMethodsOptions {
 export const allowedMethodsPlugin = fp<AllowedMethodsOptions>(
   async function allowedMethodsPlugin(app, { maxParamLength }) {
     const router = createRouter({ maxParamLength });
+    const withoutLimit = createRouter({ maxParamLength: Number.MAX_SAFE_INTEGER });
     const methods = new Set<HTTPMethod>();
     app.addHook('onRoute', function recordRoute(route) {
       // A wildcard (the web app's files, the API reference's assets) serves whatever exists
@@ -31,6 +37,7 @@ export const allowedMethodsPlugin = fp<AllowedMethodsOptions>(
         // Two routes of one method on one path cannot both exist: Fastify refuses the second.
         if (router.hasRoute(method, route.url)) continue;
         router.on(method, route.url, () => undefined);
+        withoutLimit.on(method, route.url, () => undefined);
         methods.add(method);
       }
     });
@@ -39,6 +46,11 @@ export const allowedMethodsPlugin = fp<AllowedMethodsOptions>(
       // Fastify answers HEAD wherever it answers GET (exposeHeadRoutes), adding the route itself.
       if (allowed.includes('GET') && !allowed.includes('HEAD')) allowed.push('HEAD');
       return allowed.sort();
+    });
+    app.decorate('isOverParameterLimit', function isOverParameterLimit(method, path) {
+      if (!methods.has(method as HTTPMethod)) return false;
+      const route = method as HTTPMethod;
+      return router.find(route, path) === null && withoutLimit.find(route, path) !== null;
     });
   },
   // Before any route: a route added earlier would be missing from it.

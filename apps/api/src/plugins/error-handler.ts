@@ -31,14 +31,16 @@ const PROVIDER_RETRY_AFTER_SECONDS = 5;
  * Fastify's errors below the handler, by code, in words for the caller that repeat nothing of the
  * request. JSON.parse's own text quotes the body, so a body that does not parse is one of them.
  */
+const PARAMETER_TOO_LONG_MESSAGE = 'A path parameter is longer than any call takes.';
+const BODY_LENGTH_MISMATCH_MESSAGE = 'The request body’s length differs from its Content-Length.';
 const FRAMEWORK_ERROR_MESSAGES: Record<string, string> = {
   FST_ERR_BAD_URL: 'The path holds a malformed %-encoding.',
-  FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is longer than any call takes.',
+  FST_ERR_MAX_PARAM_LENGTH: PARAMETER_TOO_LONG_MESSAGE,
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The request body must be JSON (Content-Type: application/json).',
   FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is larger than this call takes.',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty, though its Content-Type says JSON.',
   FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body’s length differs from its Content-Length.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: BODY_LENGTH_MISMATCH_MESSAGE,
   // @fastify/compress, which also reads compressed request bodies.
   FST_CP_ERR_INVALID_CONTENT_ENCODING: 'The request body’s Content-Encoding is not one we read.',
   FST_CP_ERR_INVALID_CONTENT: 'The request body could not be decompressed.',
@@ -64,6 +66,12 @@ export const errorHandlerPlugin = fp(
       if (error instanceof RequestValidationError) {
         const messages = [...new Set(error.fields.map(({ message }) => message))];
         return sendError(reply, 400, messages, [...error.fields]);
+      }
+      // A caller who hung up before his body arrived: the request stream's own ECONNRESET
+      // ("aborted"), which would read as the database's. No outage, and nobody left to answer.
+      if (request.raw.readableAborted) {
+        request.log.info('the caller hung up before the body arrived');
+        return sendError(reply, 400, BODY_LENGTH_MISMATCH_MESSAGE);
       }
       if (isDatabaseUnreachable(error)) {
         request.log.warn({ err: error.message }, 'database unreachable: answered 503');
@@ -112,13 +120,18 @@ export function sendError(
 
 /**
  * What the not-found handler answers (API routes and the web app alike): a router error routed
- * here (http/router-errors.ts), a 405 naming the methods in Allow when the path is served with
+ * here (http/router-errors.ts), a 414 for a parameter over the router's limit that a wildcard
+ * route took (the web app's GET /*), a 405 naming the methods in Allow when the path is served with
  * others (plugins/allowed-methods.ts), else a 404. The text is fixed: it repeats no path.
  */
 export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const routerError = routerErrorOf(request.raw);
   if (routerError) return reply.send(routerError);
-  const allowed = request.server.allowedMethods(pathOf(request.url));
+  const path = pathOf(request.url);
+  if (request.server.isOverParameterLimit(request.method, path)) {
+    return sendError(reply, 414, PARAMETER_TOO_LONG_MESSAGE);
+  }
+  const allowed = request.server.allowedMethods(path);
   if (allowed.length > 0) {
     return sendError(reply.header('allow', allowed.join(', ')), 405, METHOD_NOT_ALLOWED_MESSAGE);
   }
