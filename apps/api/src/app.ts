@@ -145,7 +145,10 @@ export async function buildApp(
     tokenSecret: config.tokenSecret,
     findSignedInAccount: (claims) => findSignedInAccount(app.database.db, claims),
   });
-  await app.register(apiDocsPlugin, { publicUrl: config.publicUrl });
+  await app.register(apiDocsPlugin, {
+    publicUrl: config.publicUrl,
+    keepsAuthorization: config.environment !== 'production',
+  });
   await app.register(moduleRoutes, {
     prefix: '/api',
     config,

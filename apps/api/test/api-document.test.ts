@@ -3,9 +3,10 @@
 import { type Endpoint, endpoints } from '@kegel/contract';
 import { callExamples } from '@kegel/contract/examples';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { apiDocsPlugin } from '../src/plugins/api-docs';
 import { buildTestApp } from './support/test-app';
 import { type TestDatabase, testDatabaseKinds } from './support/test-databases';
 
@@ -256,5 +257,26 @@ describe('the API document', () => {
       url: '/api/docs/static/swagger-ui-bundle.js',
     });
     expect(script.statusCode).toBe(200);
+  });
+
+  it('keeps a token given to Authorize across reloads outside production only', async () => {
+    const initializer = async (keepsAuthorization: boolean) => {
+      const bare = Fastify();
+      await bare.register(apiDocsPlugin, { publicUrl: 'http://localhost', keepsAuthorization });
+      const script = await bare.inject({
+        method: 'GET',
+        url: '/api/docs/static/swagger-initializer.js',
+      });
+      await bare.close();
+      return script.body.replace(/\s/g, '');
+    };
+    expect(await initializer(true)).toContain('"persistAuthorization":true');
+    expect(await initializer(false)).toContain('"persistAuthorization":false');
+    // The development server of this file keeps it.
+    const served = await app.inject({
+      method: 'GET',
+      url: '/api/docs/static/swagger-initializer.js',
+    });
+    expect(served.body.replace(/\s/g, '')).toContain('"persistAuthorization":true');
   });
 });

@@ -44,7 +44,8 @@ test('a developer signs in on the reference page, authorizes with the token and 
 
   await page.goto('/api/docs/#/Profile/readProfile');
   await page.reload();
-  // The token outlives the reload (persistAuthorization), as a developer's would.
+  // Outside production the token outlives the reload (persistAuthorization), as a developer's
+  // would; in production it stays in the page's memory only (plugins/api-docs.ts).
   const profile = (await execute(page, 'Profile-readProfile')) as { email: string };
   expect(profile.email).toBe(email);
 });

@@ -16,8 +16,18 @@ import type { OpenApiDocument } from '../api-document/tidy-components';
 export const API_DOCUMENT_PATH = '/api/openapi.json';
 export const API_REFERENCE_PATH = '/api/docs';
 
-export const apiDocsPlugin = fp<{ publicUrl: string }>(
-  async function apiDocsPlugin(app, { publicUrl }) {
+export interface ApiDocsOptions {
+  publicUrl: string;
+  /**
+   * Whether a token given to Authorize is kept across reloads (in the page origin's
+   * localStorage). Not in production: that origin is the web app's, where a member's own tokens
+   * live, and a developer's convenience is no reason to keep another one there.
+   */
+  keepsAuthorization: boolean;
+}
+
+export const apiDocsPlugin = fp<ApiDocsOptions>(
+  async function apiDocsPlugin(app, { publicUrl, keepsAuthorization }) {
     const schemaRegistry = namedContractSchemas();
     const withNamedSchemas = createJsonSchemaTransformObject({ schemaRegistry });
     await app.register(fastifySwagger, {
@@ -51,14 +61,14 @@ export const apiDocsPlugin = fp<{ publicUrl: string }>(
       // Swagger UI would otherwise send the document to swagger.io's validator.
       validatorUrl: false,
       // The plain layout: no Fastify-branded bar offering to explore other documents.
-      // "Try it out" is on for every call, and a token given to Authorize survives a reload: a
-      // developer signs in with POST /api/auth/login, pastes the access token, and tries calls.
+      // "Try it out" is on for every call: a developer signs in with POST /api/auth/login, gives
+      // the access token to Authorize, and tries the signed-in calls.
       uiConfig: {
         docExpansion: 'list',
         deepLinking: true,
         layout: 'BaseLayout',
         tryItOutEnabled: true,
-        persistAuthorization: true,
+        persistAuthorization: keepsAuthorization,
         displayOperationId: true,
         displayRequestDuration: true,
       },
