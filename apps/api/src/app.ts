@@ -12,6 +12,7 @@ import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-
 
 import type { Config } from './config';
 import { answerClientError } from './http/client-errors';
+import { answerWhatNodeAnswers } from './http/node-level-answers';
 import { longestPathParameter } from './http/path-parameter-limit';
 import { serializeRequestForLog } from './http/request-log';
 import { validatorCompiler } from './http/request-validation';
@@ -87,7 +88,10 @@ export async function buildApp(
     // error (http/router-errors.ts, http/client-errors.ts).
     frameworkErrors: frameworkErrorsOf(() => app),
     clientErrorHandler: answerClientError,
+    // Answered in the error shape instead of Node's empty 400 (http/node-level-answers.ts).
+    http: { requireHostHeader: false },
   }).withTypeProvider<ZodTypeProvider>();
+  answerWhatNodeAnswers(app);
   if (config.trustProxy === true) {
     app.log.warn(
       'TRUST_PROXY=true trusts every X-Forwarded-For hop: any client can choose the address its rate limits count against. Give the number of proxies (e.g. 1) or their addresses; production refuses true.',
