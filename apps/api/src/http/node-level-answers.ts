@@ -7,8 +7,8 @@
 // Node's Host check is turned off (`requireHostHeader: false`, app.ts) so that the request goes
 // through Fastify and its error handler; Expect and CONNECT Node hands to these listeners.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 import type { FastifyInstance } from 'fastify';
 
@@ -40,7 +40,8 @@ export function answerWhatNodeAnswers(app: FastifyInstance): void {
     throw new AppError(400, MISSING_HOST_MESSAGE);
   });
   // Node answers `Expect: 100-continue` itself (no checkContinue listener); any other Expect
-  // comes here. The body it announced is not read, so the connection is closed after.
+  // comes here. The body it announced is not read, so the answer closes the connection
+  // (`Connection: close`, as every answer written in client-errors.ts).
   app.server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
     const { statusCode, headers, body } = errorAnswer(417, UNMET_EXPECTATION_MESSAGE);
     response.writeHead(statusCode, headers).end(body);
