@@ -12,6 +12,7 @@ import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-
 
 import type { Config } from './config';
 import { answerClientError } from './http/client-errors';
+import { answerWhatNodeAnswers } from './http/node-level-answers';
 import { longestPathParameter } from './http/path-parameter-limit';
 import { serializeRequestForLog } from './http/request-log';
 import { validatorCompiler } from './http/request-validation';
@@ -73,36 +74,9 @@ export async function buildApp(
   config: Config,
   options: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
-  const logger = options.logger ?? { level: config.logLevel };
   // The longest path parameter the contract declares: the router refuses no value a call takes.
   const maxParamLength = longestPathParameter();
-  const app: FastifyInstance = Fastify({
-    // Requests are logged by their path: emailed links carry codes in their query (request-log.ts).
-    logger: logger && { ...logger, serializers: { req: serializeRequestForLog } },
-    requestTimeout: REQUEST_TIMEOUT_MS,
-    // Opening PGlite and running migrations can take well over Fastify's default 10 s on a busy
-    // 2-core machine; a start that is slow is better than one that fails.
-    pluginTimeout: 120_000,
-    bodyLimit: 256 * 1024,
-    trustProxy: fastifyTrustProxy(config.trustProxy),
-    routerOptions: { maxParamLength },
-    // The router's errors and the HTTP parser's answer in the error shape, like every other
-    // error (http/router-errors.ts, http/client-errors.ts).
-    frameworkErrors: frameworkErrorsOf(() => app),
-    // One id per request, a request routed again by frameworkErrors included.
-    genReqId: requestIdOf,
-    clientErrorHandler: answerClientError,
-  }).withTypeProvider<ZodTypeProvider>();
-  // Node checks no connection against requestTimeout while headersTimeout (its default 60 s) is
-  // longer: a body that stopped arriving would hold its socket for ever, never answered 408.
-  app.server.headersTimeout = REQUEST_TIMEOUT_MS;
-  if (config.trustProxy === true) {
-    app.log.warn(
-      'TRUST_PROXY=true trusts every X-Forwarded-For hop: any client can choose the address its rate limits count against. Give the number of proxies (e.g. 1) or their addresses; production refuses true.',
-    );
-  }
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  const app = createServer(config, options.logger ?? { level: config.logLevel }, maxParamLength);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   await app.register(errorHandlerPlugin);
@@ -158,6 +132,48 @@ export async function buildApp(
     root: options.webRoot ?? BUILT_WEB_APP,
     serveSourceMaps: config.environment !== 'production',
   });
+  return app;
+}
+
+/**
+ * The Fastify server with its options: the timeouts, limits and proxies, and every error Fastify
+ * or Node would answer on its own taken to the one error shape.
+ */
+function createServer(
+  config: Config,
+  logger: BuildAppOptions['logger'],
+  maxParamLength: number,
+): FastifyInstance {
+  const app: FastifyInstance = Fastify({
+    // Requests are logged by their path: emailed links carry codes in their query (request-log.ts).
+    logger: logger && { ...logger, serializers: { req: serializeRequestForLog } },
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    // Opening PGlite and running migrations can take well over Fastify's default 10 s on a busy
+    // 2-core machine; a start that is slow is better than one that fails.
+    pluginTimeout: 120_000,
+    bodyLimit: 256 * 1024,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    routerOptions: { maxParamLength },
+    // The router's errors and the HTTP parser's answer in the error shape, like every other
+    // error (http/router-errors.ts, http/client-errors.ts).
+    frameworkErrors: frameworkErrorsOf(() => app),
+    // One id per request, a request routed again by frameworkErrors included.
+    genReqId: requestIdOf,
+    clientErrorHandler: answerClientError,
+    // Answered in the error shape instead of Node's empty 400 (http/node-level-answers.ts).
+    http: { requireHostHeader: false },
+  }).withTypeProvider<ZodTypeProvider>();
+  // Node checks no connection against requestTimeout while headersTimeout (its default 60 s) is
+  // longer: a body that stopped arriving would hold its socket for ever, never answered 408.
+  app.server.headersTimeout = REQUEST_TIMEOUT_MS;
+  answerWhatNodeAnswers(app);
+  if (config.trustProxy === true) {
+    app.log.warn(
+      'TRUST_PROXY=true trusts every X-Forwarded-For hop: any client can choose the address its rate limits count against. Give the number of proxies (e.g. 1) or their addresses; production refuses true.',
+    );
+  }
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   return app;
 }
 

@@ -23,6 +23,25 @@ interface RawExchange {
   ending: 'end' | 'reset' | 'open';
 }
 
+/**
+ * The status of each answer, read one answer after the other by its Content-Length: a pipelined
+ * answer's status line follows the body before it directly, not on a line of its own.
+ */
+function statusesOf(raw: string): number[] {
+  const statuses: number[] = [];
+  let start = 0;
+  while (start < raw.length) {
+    const statusLine = /^HTTP\/1\.1 (\d{3}) /.exec(raw.slice(start));
+    const headEnd = raw.indexOf('\r\n\r\n', start);
+    if (!statusLine || headEnd === -1) break;
+    statuses.push(Number(statusLine[1]));
+    const length = /\r\ncontent-length: *(\d+)/i.exec(raw.slice(start, headEnd))?.[1];
+    if (length === undefined) break;
+    start = headEnd + 4 + Number(length);
+  }
+  return statuses;
+}
+
 /** Writes `request` in one piece and reads until the server ends the socket (or 3 s pass). */
 function exchange(port: number, request: string): Promise<RawExchange> {
   return new Promise((resolve) => {
@@ -33,7 +52,7 @@ function exchange(port: number, request: string): Promise<RawExchange> {
       clearTimeout(timer);
       socket.destroy();
       const raw = Buffer.concat(chunks).toString('latin1');
-      const statuses = [...raw.matchAll(/^HTTP\/1\.1 (\d{3}) /gm)].map((match) => Number(match[1]));
+      const statuses = statusesOf(raw);
       resolve({ raw, statuses, ending });
     };
     const timer = setTimeout(finish, 3_000);
