@@ -6,117 +6,48 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 
-import { ErrorBodySchema } from '@kegel/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import {
+  expectErrorShapeOnTheWire,
+  type RawExchange,
+  sendRaw,
+  listeningTestAppForSuite,
+} from '../support/raw-http';
 import { buildTestApp, uniqueEmail } from '../support/test-app';
 import { type TestDatabase, testDatabaseKinds } from '../support/test-databases';
 
 const pglite = testDatabaseKinds[0]!;
 
-interface RawExchange {
-  /** Everything the server sent on the connection. */
-  raw: string;
-  /** The status lines, in order. */
-  statuses: number[];
-  ending: 'end' | 'reset' | 'open';
+/** The status of each answer on the connection, in order. */
+function statusesOf({ answers }: RawExchange): number[] {
+  return answers.map(({ status }) => status);
 }
 
-/**
- * The status of each answer, read one answer after the other by its Content-Length: a pipelined
- * answer's status line follows the body before it directly, not on a line of its own.
- */
-function statusesOf(raw: string): number[] {
-  const statuses: number[] = [];
-  let start = 0;
-  while (start < raw.length) {
-    const statusLine = /^HTTP\/1\.1 (\d{3}) /.exec(raw.slice(start));
-    const headEnd = raw.indexOf('\r\n\r\n', start);
-    if (!statusLine || headEnd === -1) break;
-    statuses.push(Number(statusLine[1]));
-    const length = /\r\ncontent-length: *(\d+)/i.exec(raw.slice(start, headEnd))?.[1];
-    if (length === undefined) break;
-    start = headEnd + 4 + Number(length);
-  }
-  return statuses;
-}
-
-/** Writes `request` in one piece and reads until the server ends the socket (or 3 s pass). */
-function exchange(port: number, request: string): Promise<RawExchange> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    let ending: RawExchange['ending'] = 'open';
-    const finish = () => {
-      clearTimeout(timer);
-      socket.destroy();
-      const raw = Buffer.concat(chunks).toString('latin1');
-      const statuses = statusesOf(raw);
-      resolve({ raw, statuses, ending });
-    };
-    const timer = setTimeout(finish, 3_000);
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('end', () => {
-      ending = 'end';
-      finish();
-    });
-    socket.on('error', () => {
-      ending = 'reset';
-      finish();
-    });
-    socket.write(request, 'latin1');
+/** A logger at `level` whose output, as text, goes into `text`. */
+function logAsTextInto(text: string[], level: string) {
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text.push(chunk.toString('utf8'));
+      done();
+    },
   });
-}
-
-/** The first answer's head (lower-cased header names) and body. */
-function firstAnswer(raw: string): { headers: Map<string, string>; body: string } {
-  const headEnd = raw.indexOf('\r\n\r\n');
-  const [, ...lines] = raw.slice(0, headEnd).split('\r\n');
-  const headers = new Map(
-    lines.map((line) => {
-      const colon = line.indexOf(':');
-      return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()] as const;
-    }),
-  );
-  const length = Number(headers.get('content-length') ?? 0);
-  return { headers, body: raw.slice(headEnd + 4, headEnd + 4 + length) };
-}
-
-function expectErrorShapeOnTheWire(raw: string, status: number): void {
-  expect(raw, raw).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
-  const { headers, body } = firstAnswer(raw);
-  expect(headers.get('content-type'), raw).toMatch(/^application\/json/);
-  expect(headers.get('x-content-type-options'), raw).toBe('nosniff');
-  expect(headers.get('content-security-policy'), raw).toContain("frame-ancestors 'none'");
-  expect(ErrorBodySchema.safeParse(JSON.parse(body || 'null')).success, raw).toBe(true);
+  return { level, stream };
 }
 
 const OVERSIZED_COOKIE = `Cookie: session=${'x'.repeat(20 * 1024)}\r\n`;
 
 describe('review of issue 28: errors on the socket', () => {
-  let database: TestDatabase;
-  let app: FastifyInstance;
-  let port: number;
-
-  beforeAll(async () => {
-    database = await pglite.create();
-    app = await buildTestApp(database);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    port = (app.server.address() as { port: number }).port;
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.drop();
-  });
+  const server = listeningTestAppForSuite();
 
   it('answers a pipelined good request before the 431 of the one after it (answers stay in order)', async () => {
     const good = 'GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n';
     const tooLarge = `GET /api/health HTTP/1.1\r\nHost: localhost\r\n${OVERSIZED_COOKIE}\r\n`;
-    const answer = await exchange(port, good + tooLarge);
+    const answer = await sendRaw(server.port, good + tooLarge);
     // Seen: [431] alone. The 431 is written before the health answer, which is then lost: the
     // client reads 431 as the answer to its first request.
-    expect(answer.statuses, answer.raw.slice(0, 300)).toEqual([200, 431]);
+    expect(statusesOf(answer), answer.raw.slice(0, 300)).toEqual([200, 431]);
   });
 
   it('does not answer a pipelined registration with the next request’s 400 (it was carried out)', async () => {
@@ -125,23 +56,23 @@ describe('review of issue 28: errors on the socket', () => {
     const register =
       'POST /api/auth/local/register/email HTTP/1.1\r\nHost: localhost\r\n' +
       `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-    const answer = await exchange(port, `${register}NOT HTTP AT ALL\r\n\r\n`);
+    const answer = await sendRaw(server.port, `${register}NOT HTTP AT ALL\r\n\r\n`);
     // The account exists: the registration ran.
-    const again = await app.inject({
+    const again = await server.app.inject({
       method: 'POST',
       url: '/api/auth/local/register/email',
       payload: { email, password: 'Correct-Horse-Battery-9' },
     });
     expect(again.statusCode).toBe(409);
     // Seen: [400] alone: the client is told its registration was a bad request, and retries.
-    expect(answer.statuses, answer.raw.slice(0, 300)).toEqual([201, 400]);
+    expect(statusesOf(answer), answer.raw.slice(0, 300)).toEqual([201, 400]);
   });
 
   it('finishes an answer already streaming before closing for the 431 of the next request', async () => {
     // A large answer (Swagger UI's bundle, 1.5 MB) whose head has arrived; the client reads
     // slowly, and meanwhile sends its next request, whose headers are too large.
     const result = await new Promise<{ contentLength: number; bodyBytes: number }>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
+      const socket = connect(server.port, '127.0.0.1');
       const chunks: Buffer[] = [];
       let sentNext = false;
       const finish = () => {
@@ -176,28 +107,28 @@ describe('review of issue 28: errors on the socket', () => {
   });
 
   it('answers a request without Host in the error shape with the security headers', async () => {
-    const answer = await exchange(port, 'GET /api/health HTTP/1.1\r\n\r\n');
+    const answer = await sendRaw(server.port, 'GET /api/health HTTP/1.1\r\n\r\n');
     // Seen: Node's own "400 Bad Request", chunked, empty body, no security headers.
-    expectErrorShapeOnTheWire(answer.raw, 400);
+    expectErrorShapeOnTheWire(answer.answers[0], 400);
   });
 
   it('answers an Expect it cannot meet in the error shape with the security headers', async () => {
-    const answer = await exchange(
-      port,
+    const answer = await sendRaw(
+      server.port,
       'POST /api/auth/local/login/email HTTP/1.1\r\nHost: localhost\r\nExpect: x-anything\r\nConnection: close\r\n\r\n',
     );
     // Seen: Node's own "417 Expectation Failed", empty body, no security headers.
-    expectErrorShapeOnTheWire(answer.raw, 417);
+    expectErrorShapeOnTheWire(answer.answers[0], 417);
   });
 
   it('answers CONNECT rather than closing the connection without a word', async () => {
-    const answer = await exchange(
-      port,
+    const answer = await sendRaw(
+      server.port,
       'CONNECT localhost:443 HTTP/1.1\r\nHost: localhost:443\r\n\r\n',
     );
     // Seen: the connection ends with nothing sent (a dropped connection, as the fuzz counts it).
-    expect(answer.statuses.length, JSON.stringify(answer)).toBe(1);
-    expectErrorShapeOnTheWire(answer.raw, 405);
+    expect(answer.answers.length, answer.raw).toBe(1);
+    expectErrorShapeOnTheWire(answer.answers[0], 405);
   });
 });
 
@@ -238,36 +169,17 @@ describe('review of issue 28: the router error in the request log', () => {
 });
 
 describe('review of issue 28: the parser error in the log', () => {
-  let database: TestDatabase;
-  let app: FastifyInstance;
-  let port: number;
   const text: string[] = [];
-
-  beforeAll(async () => {
-    database = await pglite.create();
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        text.push(chunk.toString('utf8'));
-        done();
-      },
-    });
-    app = await buildTestApp(database, { logger: { level: 'debug', stream } });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    port = (app.server.address() as { port: number }).port;
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.drop();
-  });
+  const server = listeningTestAppForSuite({ logger: logAsTextInto(text, 'debug') });
 
   it('does not write the refused request’s raw bytes (its Authorization, its cookies) to the log', async () => {
     text.length = 0;
     const secret = 'Bearer eyJ-the-members-access-token';
-    const answer = await exchange(
-      port,
+    const answer = await sendRaw(
+      server.port,
       `GET /api/users/profile HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${secret}\r\n${OVERSIZED_COOKIE}\r\n`,
     );
-    expect(answer.statuses).toEqual([431]);
+    expect(statusesOf(answer)).toEqual([431]);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const logged = text.join('');
     // Seen: 'client error: answered and closed the connection' with err.rawPacket, the request's
@@ -280,27 +192,8 @@ describe('review of issue 28: the parser error in the log', () => {
 });
 
 describe('review of issue 28: a body that stops arriving', () => {
-  let database: TestDatabase;
-  let app: FastifyInstance;
-  let port: number;
   const text: string[] = [];
-
-  beforeAll(async () => {
-    database = await pglite.create();
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        text.push(chunk.toString('utf8'));
-        done();
-      },
-    });
-    app = await buildTestApp(database, { logger: { level: 'info', stream } });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    port = (app.server.address() as { port: number }).port;
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.drop();
-  });
+  const server = listeningTestAppForSuite({ logger: logAsTextInto(text, 'info') });
 
   const stalledLogin =
     'POST /api/auth/local/login/email HTTP/1.1\r\nHost: localhost\r\n' +
@@ -309,7 +202,7 @@ describe('review of issue 28: a body that stops arriving', () => {
   it('does not log a caller who hangs up mid-body as "database unreachable"', async () => {
     text.length = 0;
     await new Promise<void>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
+      const socket = connect(server.port, '127.0.0.1');
       socket.write(stalledLogin, () => setTimeout(() => socket.destroy(), 200));
       socket.on('close', () => resolve());
     });
@@ -323,8 +216,8 @@ describe('review of issue 28: a body that stops arriving', () => {
     // Seen: requestTimeout 30000 and headersTimeout 60000 (Node's default, Fastify sets only the
     // first). Node then checks no connection at all against requestTimeout: a body that stops
     // arriving holds the request and its socket indefinitely, and the declared 408 never comes.
-    expect(app.server.requestTimeout).toBe(30_000);
-    expect(app.server.headersTimeout).toBeLessThanOrEqual(app.server.requestTimeout);
+    expect(server.app.server.requestTimeout).toBe(30_000);
+    expect(server.app.server.headersTimeout).toBeLessThanOrEqual(server.app.server.requestTimeout);
   });
 });
 
