@@ -2,6 +2,8 @@ import { availableParallelism } from 'node:os';
 
 import { configDefaults, defineConfig } from 'vitest/config';
 
+import { catalogModules } from './apps/web/scripts/catalog-modules.ts';
+
 // Unit and integration tests of every workspace. The API's run on PGlite always and also on
 // PostgreSQL when TEST_DATABASE_URL is set (see apps/api/test/support/test-databases.ts).
 export default defineConfig({
@@ -14,6 +16,8 @@ export default defineConfig({
         },
       },
       {
+        // The catalogs compiled by namespace, as the web build does (`virtual:catalog/<name>`).
+        plugins: [catalogModules()],
         test: {
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],

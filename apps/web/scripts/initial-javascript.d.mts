@@ -14,6 +14,10 @@ export declare const GROWN_FOR_FIELD_MESSAGES: Readonly<
   Record<string, { raw: number; gzip: number }>
 >;
 
+export declare const GROWN_FOR_LANGUAGES: Readonly<
+  Record<string, { raw: number; gzip: number }>
+>;
+
 export declare const NOT_FOR_HOME: RegExp;
 
 export declare const DESK_MODULE: RegExp;

@@ -5,6 +5,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 
 import { App } from './app/app';
+import { localeOfThisPage, switchLocale } from './shared/i18n/i18n';
 
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html has no #root element');
@@ -20,8 +21,12 @@ const app = (
 // A visitor's page arrives drawn already (the build prerenders it, scripts/prerender.mjs): the app
 // takes over that HTML rather than drawing it again. The member area arrives with only the frame
 // shown while the profile loads (`data-frame-only`): the app draws over it, as over an empty page.
-if (rootElement.firstElementChild && !rootElement.hasAttribute('data-frame-only')) {
-  hydrateRoot(rootElement, app);
-} else {
-  createRoot(rootElement).render(app);
-}
+// The page is in the language the server drew it in (`<html lang>`): its messages first, so the
+// app never draws English over a German page. English needs none.
+void switchLocale(localeOfThisPage()).then(() => {
+  if (rootElement.firstElementChild && !rootElement.hasAttribute('data-frame-only')) {
+    hydrateRoot(rootElement, app);
+  } else {
+    createRoot(rootElement).render(app);
+  }
+});

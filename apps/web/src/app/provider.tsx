@@ -1,8 +1,10 @@
+import { I18nProvider } from '@lingui/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
 import { isExemptFromLoginRedirect, paths } from '../config/paths';
+import { i18n } from '../shared/i18n/i18n';
 import { setRenewalFailedHandler, setUnauthorizedHandler, tokenStore } from '../shared/http/api';
 import { createQueryClient } from '../shared/query/query-client';
 import { onAccountChangedElsewhere, sessionQueries } from '../shared/session/session';
@@ -58,9 +60,11 @@ export function AppProvider({ children }: { children: ReactNode }): React.JSX.El
   );
 
   return (
-    <QueryClientProvider client={queryClient}>
-      {children}
-      <ToastRegion />
-    </QueryClientProvider>
+    <I18nProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        {children}
+        <ToastRegion />
+      </QueryClientProvider>
+    </I18nProvider>
   );
 }

@@ -2,6 +2,7 @@ import { type ComponentType, lazy, Suspense, useState } from 'react';
 import { Navigate, type RouteObject, useRoutes } from 'react-router';
 
 import { paths } from '../config/paths';
+import { loadCatalogs } from '../shared/i18n/i18n';
 import { useHasTokens } from '../shared/session/session';
 import { AuthLayout } from './layouts/auth-layout';
 import { SiteLayout } from './layouts/site-layout';
@@ -25,7 +26,12 @@ function RootRedirect(): React.JSX.Element {
  * pins their sizes).
  */
 function lazyPage(load: () => Promise<ComponentType>): React.JSX.Element {
-  const Page = lazy(async () => ({ default: await load() }));
+  // The page's texts in the page's language before it first draws (shared/i18n/i18n.ts).
+  const Page = lazy(async () => {
+    const page = await load();
+    await loadCatalogs();
+    return { default: page };
+  });
   return <Page />;
 }
 

@@ -1,25 +1,26 @@
 import { Link, NavLink, Outlet } from 'react-router';
 
 import { externalLinks, paths } from '../../config/paths';
+import { useCommonText } from '../../shared/i18n/common-text';
 import { useHasTokens, useProfile } from '../../shared/session/session';
 import buttonStyles from '../../shared/ui/button.module.css';
 import { LogoIcon } from '../../shared/ui/icons/logo-icon';
 import { SpinnerOverlay } from '../../shared/ui/spinner-overlay';
 import styles from './site-layout.module.css';
 import { DownloadIcon, ProfileIcon } from '../../shared/ui/icons/icon-set';
-
-export const APP_NAME = 'Kegel Coach';
+import { LanguageSwitcher } from './language-switcher';
 
 /** Header, page, footer: the frame of every page. */
 export function SiteLayout(): React.JSX.Element {
+  const text = useCommonText();
   const hasTokens = useHasTokens();
   const profile = useProfile();
   return (
     <div className={styles.page}>
       <a className={styles.skipLink} href="#main">
-        Skip to content
+        {text('skipToContent')}
       </a>
-      {hasTokens && profile.isPending ? <SpinnerOverlay label="Loading your profile" /> : null}
+      {hasTokens && profile.isPending ? <SpinnerOverlay label={text('loadingProfile')} /> : null}
       <SiteHeader
         email={profile.data?.email}
         // A member whose profile is still loading gets no 'Sign In' for a moment: the email follows.
@@ -40,12 +41,13 @@ export function SiteLayout(): React.JSX.Element {
  * with the same frame when it starts.
  */
 export function MemberLoadingFrame(): React.JSX.Element {
+  const text = useCommonText();
   return (
     <div className={styles.page}>
       <a className={styles.skipLink} href="#main">
-        Skip to content
+        {text('skipToContent')}
       </a>
-      <SpinnerOverlay label="Loading your profile" />
+      <SpinnerOverlay label={text('loadingProfile')} />
       <SiteHeader email={undefined} offersSignIn={false} />
       <main className={styles.main} id="main" />
       <SiteFooter />
@@ -72,14 +74,15 @@ function SiteHeader({
   email: string | undefined;
   offersSignIn: boolean;
 }): React.JSX.Element {
+  const text = useCommonText();
   return (
     <header className={styles.header}>
       <div className={styles.headerInner}>
         <Link to={paths.root.getHref()} className={styles.brand}>
           <LogoIcon />
-          <span>{APP_NAME}</span>
+          <span>{text('appName')}</span>
         </Link>
-        <nav className={styles.nav} aria-label="Account">
+        <nav className={styles.nav} aria-label={text('accountNavigation')}>
           <ul>
             {/* Keyed apart, so one button replaces the other rather than being moved. */}
             {email ? (
@@ -92,7 +95,7 @@ function SiteHeader({
             ) : offersSignIn ? (
               <li key="visitor">
                 <NavLink to={paths.auth.login.getHref()} className={navButtonClass}>
-                  Sign In
+                  {text('signIn')}
                 </NavLink>
               </li>
             ) : null}
@@ -104,32 +107,34 @@ function SiteHeader({
 }
 
 function SiteFooter(): React.JSX.Element {
+  const text = useCommonText();
   return (
     <footer className={styles.footer}>
       <div className={styles.footerInner}>
-        <nav aria-label="Footer">
+        <nav aria-label={text('footerNavigation')}>
           <ul className={styles.footerLinks}>
             <li>
-              <a href={externalLinks.features}>Features</a>
+              <a href={externalLinks.features}>{text('features')}</a>
             </li>
             <li>
-              <a href={externalLinks.support}>Support</a>
+              <a href={externalLinks.support}>{text('support')}</a>
             </li>
             <li>
-              <a href={externalLinks.privacyPolicy}>Privacy Policy</a>
+              <a href={externalLinks.privacyPolicy}>{text('privacyPolicy')}</a>
             </li>
             <li>
-              <a href={externalLinks.termsOfUse}>Terms of Use</a>
+              <a href={externalLinks.termsOfUse}>{text('termsOfUse')}</a>
             </li>
             <li>
               <a href={externalLinks.appStore} className={styles.withIcon}>
                 <DownloadIcon width={16} height={16} />
-                Download App
+                {text('downloadApp')}
               </a>
             </li>
           </ul>
         </nav>
-        <p className={styles.copyright}>2024, all rights reserved</p>
+        <LanguageSwitcher />
+        <p className={styles.copyright}>{text('copyright')}</p>
       </div>
     </footer>
   );

@@ -23,6 +23,7 @@ import {
   type TokenPair,
 } from '@kegel/contract';
 
+import { currentLocale } from '../i18n/i18n';
 import { isTokenExpired, type TokenStore } from './token-store';
 
 export class ApiError extends Error {
@@ -174,7 +175,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     try {
       response = await fetchImpl(`${options.baseUrl}${apiRoutes.refresh.path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${refreshToken}` },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${refreshToken}`,
+          'accept-language': currentLocale(),
+        },
         body: JSON.stringify({ refreshToken }),
       });
     } catch {
@@ -246,7 +251,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   ): Promise<unknown> {
     if (!path.startsWith(AUTH_PATH_PREFIX)) await ensureFreshTokens();
     const accessToken = options.tokens.read()?.accessToken;
-    const headers: Record<string, string> = { accept: 'application/json' };
+    // The server answers its messages in the page's language (README, Languages).
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'accept-language': currentLocale(),
+    };
     if (accessToken) headers.authorization = `Bearer ${accessToken}`;
     if (input.body !== undefined) headers['content-type'] = 'application/json';
 
