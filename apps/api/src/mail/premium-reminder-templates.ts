@@ -3,6 +3,7 @@
 import { formatUtcMoment, render, type RenderedEmail } from './templates';
 import { withOneClickUnsubscribe } from './unsubscribe-headers';
 
+import type { PageLocale } from '@kegel/contract/i18n';
 export function premiumEndingEmail(input: {
   endsAt: Date;
   purchaseUrl: string;
@@ -11,6 +12,8 @@ export function premiumEndingEmail(input: {
   /** What a person opens from the mail's foot: a page that asks before turning anything off. */
   unsubscribePageUrl: string;
   supportEmail: string;
+  /** The recipient's language (README, Languages); English when unknown. */
+  locale?: PageLocale;
 }): RenderedEmail {
   const when = formatUtcMoment(input.endsAt);
   const email = render(`Your Kegel Coach premium ends on ${when}`, {

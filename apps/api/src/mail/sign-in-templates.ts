@@ -2,6 +2,7 @@
 // its "This wasn't me" link, and the reset link mailed once that link is used.
 import { formatUtcMoment, render, type RenderedEmail } from './templates';
 
+import type { PageLocale } from '@kegel/contract/i18n';
 /** How each sign-in method is named in a notice. */
 const METHOD_NAMES: Record<string, string> = {
   password: 'email and password',
@@ -23,6 +24,8 @@ export function newSignInEmail(input: {
   notMeLink: string;
   linkValidUntil: Date;
   supportEmail: string;
+  /** The recipient's language (README, Languages); English when unknown. */
+  locale?: PageLocale;
 }): RenderedEmail {
   return render('New sign-in to your Kegel Coach account', {
     heading: 'New sign-in to your account',
@@ -45,6 +48,8 @@ export function signInNotMeResetEmail(input: {
   link: string;
   validMinutes: number;
   supportEmail: string;
+  /** The recipient's language (README, Languages); English when unknown. */
+  locale?: PageLocale;
 }): RenderedEmail {
   return render('Choose a new password for your Kegel Coach account', {
     heading: 'Your account is secured',

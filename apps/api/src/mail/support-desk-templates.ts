@@ -2,6 +2,7 @@
 // to his premium or his sessions is told to him, with the reason the operator gave.
 import { formatUtcMoment, render, type RenderedEmail } from './templates';
 
+import type { PageLocale } from '@kegel/contract/i18n';
 function daysText(days: number): string {
   return days === 1 ? '1 day' : `${days} days`;
 }
@@ -18,6 +19,8 @@ export function premiumDaysGrantedEmail(input: {
   endsAt: Date | null;
   dashboardUrl: string;
   supportEmail: string;
+  /** The recipient's language (README, Languages); English when unknown. */
+  locale?: PageLocale;
 }): RenderedEmail {
   const more = input.days === 1 ? '1 more day' : `${input.days} more days`;
   return render(`You have ${more} of premium`, {
@@ -37,6 +40,8 @@ export function premiumGrantRemovedEmail(input: {
   endsAt: Date | null;
   dashboardUrl: string;
   supportEmail: string;
+  /** The recipient's language (README, Languages); English when unknown. */
+  locale?: PageLocale;
 }): RenderedEmail {
   return render('Premium days granted by our support team were removed', {
     heading: 'Granted premium days were removed',
@@ -54,6 +59,8 @@ export function refundIssuedEmail(input: {
   purchaseName: string;
   reason: string;
   supportEmail: string;
+  /** The recipient's language (README, Languages); English when unknown. */
+  locale?: PageLocale;
 }): RenderedEmail {
   return render(`We refunded ${input.amount} of your Kegel Coach purchase`, {
     heading: `We refunded ${input.amount}`,
@@ -69,6 +76,8 @@ export function signedOutBySupportEmail(input: {
   reason: string;
   signInUrl: string;
   supportEmail: string;
+  /** The recipient's language (README, Languages); English when unknown. */
+  locale?: PageLocale;
 }): RenderedEmail {
   return render('You were signed out of every device by our support team', {
     heading: 'You were signed out of every device by our support team',

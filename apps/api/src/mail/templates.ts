@@ -1,6 +1,8 @@
 // The emails the product sends, each as a subject, a plain-text body and a branded HTML body.
 // Every value put into HTML is escaped; links come from PUBLIC_URL, never from a request.
 
+import type { PageLocale } from '@kegel/contract/i18n';
+
 export interface RenderedEmail {
   subject: string;
   text: string;
@@ -64,7 +66,11 @@ export function render(subject: string, layout: Layout): RenderedEmail {
   return { subject, text, html };
 }
 
-export function passwordResetEmail(input: { link: string; validMinutes: number }): RenderedEmail {
+export function passwordResetEmail(input: {
+  link: string;
+  validMinutes: number;
+  locale?: PageLocale;
+}): RenderedEmail {
   return render('Reset your Kegel Coach password', {
     heading: 'Reset your password',
     paragraphs: [
@@ -79,6 +85,8 @@ export function passwordResetEmail(input: { link: string; validMinutes: number }
 export function emailChangeConfirmationEmail(input: {
   link: string;
   newEmail: string;
+  /** The recipient's language (README, Languages); English when unknown. */
+  locale?: PageLocale;
 }): RenderedEmail {
   return render('Confirm your new email address', {
     heading: 'Confirm your new email address',
@@ -108,6 +116,8 @@ export function emailChangeNoticeEmail(input: {
   cancelLink: string;
   undoableUntil: Date;
   supportEmail: string;
+  /** The recipient's language (README, Languages); English when unknown. */
+  locale?: PageLocale;
 }): RenderedEmail {
   return render('Your Kegel Coach email address is being changed', {
     heading: 'A change of email address was requested',
@@ -131,6 +141,8 @@ export function emailChangeAgainNoticeEmail(input: {
   cancelLink: string;
   undoableUntil: Date;
   supportEmail: string;
+  /** The recipient's language (README, Languages); English when unknown. */
+  locale?: PageLocale;
 }): RenderedEmail {
   return render('Your Kegel Coach email address is being changed again', {
     heading: 'Another change of email address was requested',
@@ -146,6 +158,8 @@ export function emailChangeAgainNoticeEmail(input: {
 export function emailChangeUndoneEmail(input: {
   previousEmail: string;
   supportEmail: string;
+  /** The recipient's language (README, Languages); English when unknown. */
+  locale?: PageLocale;
 }): RenderedEmail {
   return render('The email change of your Kegel Coach account was undone', {
     heading: 'The email change was undone',
@@ -157,7 +171,10 @@ export function emailChangeUndoneEmail(input: {
   });
 }
 
-export function passwordChangedEmail(input: { supportEmail: string }): RenderedEmail {
+export function passwordChangedEmail(input: {
+  supportEmail: string;
+  locale?: PageLocale;
+}): RenderedEmail {
   return render('Your Kegel Coach password was changed', {
     heading: 'Your password was changed',
     paragraphs: [
@@ -172,6 +189,8 @@ export function accountCreatedByPurchaseEmail(input: {
   password: string;
   signInUrl: string;
   planName: string;
+  /** The recipient's language (README, Languages); English when unknown. */
+  locale?: PageLocale;
 }): RenderedEmail {
   return render('Your Kegel Coach premium and account', {
     heading: 'Welcome to Kegel Coach premium',
@@ -190,6 +209,8 @@ export function signInMethodAddedEmail(input: {
   passwordRemoved: boolean;
   signInUrl: string;
   supportEmail: string;
+  /** The recipient's language (README, Languages); English when unknown. */
+  locale?: PageLocale;
 }): RenderedEmail {
   return render(`${input.provider} sign-in was added to your Kegel Coach account`, {
     heading: `You can now sign in with ${input.provider}`,
@@ -210,6 +231,8 @@ export function passkeyAddedEmail(input: {
   passkeyName: string;
   settingsUrl: string;
   supportEmail: string;
+  /** The recipient's language (README, Languages); English when unknown. */
+  locale?: PageLocale;
 }): RenderedEmail {
   return render('A passkey was added to your Kegel Coach account', {
     heading: 'A passkey was added',
@@ -225,6 +248,8 @@ export function passkeyAddedEmail(input: {
 export function accountDeletedEmail(input: {
   hadAppStoreSubscription: boolean;
   supportEmail: string;
+  /** The recipient's language (README, Languages); English when unknown. */
+  locale?: PageLocale;
 }): RenderedEmail {
   return render('Your Kegel Coach account was deleted', {
     heading: 'Your account was deleted',

@@ -3,6 +3,7 @@
 // take its recovery codes, unseen.
 import { render, type RenderedEmail } from './templates';
 
+import type { PageLocale } from '@kegel/contract/i18n';
 export type TwoStepChange = 'turned-on' | 'turned-off' | 'recovery-codes-renewed';
 
 const CHANGES: Record<TwoStepChange, { subject: string; heading: string; what: string }> = {
@@ -27,6 +28,8 @@ export function twoStepChangedEmail(input: {
   change: TwoStepChange;
   settingsUrl: string;
   supportEmail: string;
+  /** The recipient's language (README, Languages); English when unknown. */
+  locale?: PageLocale;
 }): RenderedEmail {
   const change = CHANGES[input.change];
   return render(change.subject, {
