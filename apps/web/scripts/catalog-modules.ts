@@ -6,10 +6,11 @@
 // build time (Lingui's compileMessage), so no message parser reaches the browser.
 import path from 'node:path';
 
+import type { Messages } from '@lingui/core';
 import type { Plugin } from 'vite';
 
-import { compileNamespace } from '../../../packages/contract/src/i18n/catalogs.ts';
-import { PAGE_LOCALES } from '../../../packages/contract/src/i18n/locales.ts';
+import { catalogOf, compileNamespace } from '../../../packages/contract/src/i18n/catalogs.ts';
+import { PAGE_LOCALES, type PageLocale } from '../../../packages/contract/src/i18n/locales.ts';
 
 const PREFIX = 'virtual:catalog/';
 const RESOLVED_PREFIX = '\0catalog/';
@@ -17,6 +18,22 @@ const CATALOGS_FOLDER = path.resolve(import.meta.dirname, '../../../packages/con
 
 /** The namespaces no page may load: the server's alone (mails). */
 const SERVER_ONLY_NAMESPACES = new Set(['mail']);
+
+/**
+ * The contract's texts (`messages`: field rules, the API's refusals). A page holds them in English
+ * already, from the contract's own modules, so English adds nothing, and each other language's
+ * messages are keyed by the English text they translate: `localizeMessage(text)`
+ * (shared/i18n/i18n.ts) looks a text up as it is.
+ */
+const KEYED_BY_ENGLISH = new Set(['messages']);
+
+function translationsKeyedByEnglish(locale: PageLocale, namespace: string): Messages {
+  const english = (catalogOf('en') as Record<string, Record<string, string>>)[namespace] ?? {};
+  const translated = compileNamespace(locale, namespace);
+  return Object.fromEntries(
+    Object.entries(english).map(([key, text]) => [text, translated[`${namespace}.${key}`] ?? text]),
+  );
+}
 
 export function catalogModules(): Plugin {
   return {
@@ -37,12 +54,16 @@ export function catalogModules(): Plugin {
       }
       if (locale !== undefined) {
         if (!PAGE_LOCALES.includes(locale as never)) throw new Error(`no catalog for ${locale}`);
-        return `export default ${JSON.stringify(compileNamespace(locale as never, namespace))};`;
+        const messages = KEYED_BY_ENGLISH.has(namespace)
+          ? translationsKeyedByEnglish(locale as PageLocale, namespace)
+          : compileNamespace(locale as PageLocale, namespace);
+        return `export default ${JSON.stringify(messages)};`;
       }
-      const english = compileNamespace('en', namespace);
+      let english = compileNamespace('en', namespace);
       if (Object.keys(english).length === 0) {
         throw new Error(`the English catalog has no "${namespace}" namespace`);
       }
+      if (KEYED_BY_ENGLISH.has(namespace)) english = {};
       const loaders = PAGE_LOCALES.filter((other) => other !== 'en').map(
         (other) => `${JSON.stringify(other)}: () => import("${PREFIX}${namespace}/${other}")`,
       );

@@ -69,3 +69,12 @@ export function localeOfThisPage(): PageLocale {
 export function rememberLocaleChoice(locale: PageLocale): void {
   document.cookie = `${LOCALE_COOKIE}=${locale}; path=/; max-age=${LOCALE_COOKIE_MAX_AGE_SECONDS}; samesite=lax`;
 }
+
+/**
+ * One of the contract's English texts (a field rule, a refusal the app words itself) in the page's
+ * language: the `messages` namespace, which the build keys by the English it translates
+ * (scripts/catalog-modules.ts). The API answers its own in the page's language already.
+ */
+export function localizeMessage(text: string): string {
+  return text in i18n.messages ? i18n._(text) : text;
+}
