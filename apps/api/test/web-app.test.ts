@@ -16,6 +16,11 @@ const LOGIN_HTML =
 const ASSET_JS = `console.log(${JSON.stringify('x'.repeat(4000))});\n//# sourceMappingURL=index-AbC123.js.map`;
 const SOURCE_MAP = JSON.stringify({ version: 3, sources: ['../../src/main.tsx'], mappings: '' });
 
+const indexIn = (language: string): string =>
+  INDEX_HTML.replace('<title>', `<title lang="${language}">`);
+const loginIn = (language: string): string =>
+  LOGIN_HTML.replace('<title>', `<title lang="${language}">`);
+
 /** A built web app in miniature, laid out as `vite build` + precompress leave apps/web/dist. */
 function writeFixtureWebRoot(): string {
   const root = mkdtempSync(path.join(tmpdir(), 'kegel-web-'));
@@ -23,6 +28,15 @@ function writeFixtureWebRoot(): string {
   writeFileSync(path.join(root, 'index.html'), INDEX_HTML);
   mkdirSync(path.join(root, 'pages', 'auth'), { recursive: true });
   writeFileSync(path.join(root, 'pages', 'auth', 'login.html'), LOGIN_HTML);
+  // The other languages' copies (apps/web/scripts/prerender.mjs): German and Spanish built.
+  for (const language of ['de', 'es']) {
+    mkdirSync(path.join(root, 'languages', language, 'pages', 'auth'), { recursive: true });
+    writeFileSync(path.join(root, 'languages', language, 'index.html'), indexIn(language));
+    writeFileSync(
+      path.join(root, 'languages', language, 'pages', 'auth', 'login.html'),
+      loginIn(language),
+    );
+  }
   writeFileSync(path.join(root, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(path.join(root, 'assets', 'index-AbC123.js'), ASSET_JS);
   writeFileSync(path.join(root, 'assets', 'index-AbC123.js.br'), brotliCompressSync(ASSET_JS));
@@ -65,6 +79,57 @@ describe('serving the web app', () => {
     expect(response.headers['content-type']).toMatch(/^text\/html/);
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(response.body).toBe(INDEX_HTML);
+  });
+
+  describe("in the reader's language", () => {
+    it.each([
+      ['de-DE,de;q=0.9,en;q=0.5', undefined, 'de'],
+      ['fr, es;q=0.8', undefined, 'es'],
+      ['de', 'kegel-locale=es', 'es'],
+      ['es', 'other=1; kegel-locale=en', 'en'],
+      ['fr', undefined, 'en'],
+      // Asked for but not built: English rather than nothing.
+      ['de', 'kegel-locale=en-XA', 'en'],
+    ])(
+      'Accept-Language %j with cookie %j answers in %s',
+      async (acceptLanguage, cookie, language) => {
+        for (const [url, english, inLanguage] of [
+          ['/auth/login', LOGIN_HTML, loginIn],
+          ['/', INDEX_HTML, indexIn],
+          ['/dashboard', INDEX_HTML, indexIn],
+        ] as const) {
+          const response = await app.inject({
+            method: 'GET',
+            url,
+            headers: { 'accept-language': acceptLanguage, ...(cookie ? { cookie } : {}) },
+          });
+          expect(response.statusCode, url).toBe(200);
+          expect(response.body, url).toBe(language === 'en' ? english : inLanguage(language));
+          expect(response.headers['vary'], url).toMatch(/Accept-Language/);
+          expect(response.headers['vary'], url).toMatch(/Cookie/);
+          expect(response.headers['cache-control'], url).toBe('no-cache');
+        }
+      },
+    );
+
+    it('keeps a language chosen from a link (?lang=de) and answers the same address again', async () => {
+      const response = await app.inject({
+        method: 'GET',
+        url: '/auth/login?r=%2Fdashboard&lang=de',
+      });
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe('/auth/login?r=%2Fdashboard');
+      expect(response.headers['set-cookie']).toMatch(
+        /^kegel-locale=de; Path=\/; Max-Age=31536000; SameSite=Lax$/,
+      );
+    });
+
+    it('drops a language it does not speak from the address, keeping nothing', async () => {
+      const response = await app.inject({ method: 'GET', url: '/home?lang=%3Cscript%3E' });
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe('/home');
+      expect(response.headers['set-cookie']).toBeUndefined();
+    });
   });
 
   it.each(['/auth/login', '/auth/login?r=%2Fdashboard', '/Auth/Login/'])(

@@ -1,6 +1,6 @@
-export declare function pageFile(distDir: string, address: string): string;
+export declare function pageFile(distDir: string, address: string, locale?: string): string;
 
 export declare function prerenderPages(options: {
   webRoot: string;
   distDir: string;
-}): Promise<Array<{ address: string; bytes: number }>>;
+}): Promise<Array<{ address: string; locale: string; bytes: number }>>;

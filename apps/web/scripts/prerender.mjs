@@ -12,7 +12,7 @@
 //
 // The app is built for Node first (src/prerender.tsx, everything bundled in, into a temporary
 // folder), with the same Vite configuration, so its CSS module class names are the browser's.
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,15 +22,41 @@ import { build } from 'vite';
 const ROOT_ELEMENT = '<div id="root"></div>';
 /** The entry script and the preloads of the chunks it imports (Vite's and page-preloads.ts's). */
 const SCRIPT_TAGS = /<(script type="module"|link rel="modulepreload")(?![^>]*fetchpriority)/g;
+const ENGLISH_HTML = '<html lang="en">';
+/** Where the other languages' copies of every page go, under dist/ (languages/de/pages/…). */
+const LANGUAGES_FOLDER = 'languages';
 
-/** Where a page's copy of index.html is (scripts/page-preloads.ts writes it). */
-export function pageFile(distDir, address) {
-  return path.join(distDir, 'pages', `${address}.html`);
+/**
+ * Where a page's copy of index.html is (scripts/page-preloads.ts writes the English one): in
+ * English at pages/<address>.html, in another language at languages/<locale>/pages/<address>.html.
+ */
+export function pageFile(distDir, address, locale = 'en') {
+  const file = path.join('pages', `${address}.html`);
+  return locale === 'en'
+    ? path.join(distDir, file)
+    : path.join(distDir, LANGUAGES_FOLDER, locale, file);
+}
+
+/** Every HTML file of the build that serves a page: index.html and pages/**.html, relative. */
+async function pageTemplates(distDir) {
+  const found = ['index.html'];
+  async function walk(folder) {
+    for (const entry of await readdir(path.join(distDir, folder), { withFileTypes: true })) {
+      const file = path.join(folder, entry.name);
+      if (entry.isDirectory()) await walk(file);
+      else if (entry.name.endsWith('.html')) found.push(file);
+    }
+  }
+  await walk('pages');
+  return found;
 }
 
 /**
- * Draws every prerendered page into its copy under `distDir` (a finished `vite build`).
- * Returns what it wrote: address and bytes of markup.
+ * Draws every prerendered page into its copy under `distDir` (a finished `vite build`), once per
+ * language: English into the build's own files, every other language (and the pseudo-locale)
+ * into a copy of every page under languages/<locale>/, `<html lang>` set, so the server answers
+ * each reader in his language with no English drawn first (plugins/web-app.ts in the API).
+ * Returns what it wrote: address, language and bytes of markup.
  */
 export async function prerenderPages({ webRoot, distDir }) {
   const serverDir = await mkdtemp(path.join(tmpdir(), 'kegel-prerender-'));
@@ -52,33 +78,48 @@ export async function prerenderPages({ webRoot, distDir }) {
     });
     const entry = (await readdir(serverDir)).find((file) => /^prerender\.m?js$/.test(file));
     if (!entry) throw new Error(`the prerender build wrote no entry in ${serverDir}`);
-    const { renderPage, prerenderedPaths, renderFrame, framedPaths } = await import(
+    const { renderPage, prerenderedPaths, renderFrame, framedPaths, PAGE_LOCALES } = await import(
       pathToFileURL(path.join(serverDir, entry)).href
     );
-    const written = [];
     // The visitors' pages, which the app takes over (hydrates), and the member area's frame,
     // which it replaces: `data-frame-only` tells src/main.tsx which is which.
-    const drawings = [
-      ...prerenderedPaths.map((address) => ({ address, draw: renderPage, rootAttributes: '' })),
-      ...framedPaths.map((address) => ({
-        address,
-        draw: renderFrame,
-        rootAttributes: ' data-frame-only',
-      })),
-    ];
-    for (const { address, draw, rootAttributes } of drawings) {
-      const file = pageFile(distDir, address);
-      const html = await readFile(file, 'utf8');
-      if (!html.includes(ROOT_ELEMENT)) {
-        throw new Error(`${file} has no empty ${ROOT_ELEMENT} to draw ${address} into`);
+    const drawings = new Map([
+      ...prerenderedPaths.map((address) => [
+        pageFile('', address),
+        { address, draw: renderPage, rootAttributes: '' },
+      ]),
+      ...framedPaths.map((address) => [
+        pageFile('', address),
+        { address, draw: renderFrame, rootAttributes: ' data-frame-only' },
+      ]),
+    ]);
+    const templates = new Map();
+    for (const file of await pageTemplates(distDir)) {
+      const html = await readFile(path.join(distDir, file), 'utf8');
+      if (!html.includes(ENGLISH_HTML)) throw new Error(`${file} has no ${ENGLISH_HTML}`);
+      templates.set(file, html);
+    }
+    const written = [];
+    for (const locale of PAGE_LOCALES) {
+      const folder = locale === 'en' ? distDir : path.join(distDir, LANGUAGES_FOLDER, locale);
+      for (const [file, template] of templates) {
+        let html = template.replace(ENGLISH_HTML, () => `<html lang="${locale}">`);
+        const drawing = drawings.get(file);
+        if (drawing) {
+          if (!html.includes(ROOT_ELEMENT)) {
+            throw new Error(`${file} has no empty ${ROOT_ELEMENT} to draw ${drawing.address} into`);
+          }
+          const markup = await drawing.draw(drawing.address, locale);
+          html = html
+            .replace(SCRIPT_TAGS, '<$1 fetchpriority="low"')
+            // A function, not a string: `$&` and the like in the page's text stay as they are.
+            .replace(ROOT_ELEMENT, () => `<div id="root"${drawing.rootAttributes}>${markup}</div>`);
+          written.push({ address: drawing.address, locale, bytes: Buffer.byteLength(markup) });
+        }
+        const target = path.join(folder, file);
+        await mkdir(path.dirname(target), { recursive: true });
+        await writeFile(target, html);
       }
-      const markup = await draw(address);
-      const drawn = html
-        .replace(SCRIPT_TAGS, '<$1 fetchpriority="low"')
-        // A function, not a string: `$&` and the like in the page's text stay as they are.
-        .replace(ROOT_ELEMENT, () => `<div id="root"${rootAttributes}>${markup}</div>`);
-      await writeFile(file, drawn);
-      written.push({ address, bytes: Buffer.byteLength(markup) });
     }
     return written;
   } finally {
@@ -89,8 +130,10 @@ export async function prerenderPages({ webRoot, distDir }) {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const webRoot = fileURLToPath(new URL('..', import.meta.url));
   const written = await prerenderPages({ webRoot, distDir: path.join(webRoot, 'dist') });
+  const english = written.filter(({ locale }) => locale === 'en');
   console.log(
-    `prerendered ${written.map(({ address, bytes }) => `${address} (${bytes} B)`).join(', ')}`,
+    `prerendered ${english.map(({ address, bytes }) => `${address} (${bytes} B)`).join(', ')}` +
+      `, and each again in ${written.length / english.length - 1} other languages`,
   );
   // The pages drawn leave the app's timers behind (the query cache's collection of unused
   // answers, minutes away): the build goes on now rather than waiting them out.

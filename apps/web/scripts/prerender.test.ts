@@ -75,6 +75,36 @@ describe('prerendered pages', () => {
   );
 });
 
+describe('prerendered pages in every language', () => {
+  function htmlOf(address: string, locale: string): string {
+    return readFileSync(pageFile(outDir, address, locale), 'utf8');
+  }
+
+  it.each([
+    ['de', 'Zum Inhalt springen', 'Datenschutzerklärung'],
+    ['es', 'Saltar al contenido', 'Política de privacidad'],
+  ])('draws each page again in %s, with its <html lang>', (locale, skipLink, privacy) => {
+    for (const address of ['/home', '/auth/login', '/auth/register', '/auth/reset', '/purchase']) {
+      const html = htmlOf(address, locale);
+      expect(html, address).toContain(`<html lang="${locale}">`);
+      expect(html, address).toContain(skipLink);
+      expect(html, address).toContain(privacy);
+      expect(html, address).not.toContain('Skip to content');
+    }
+    // The member area's frame, and the pages drawn by the app alone, are in the language too.
+    expect(htmlOf('/dashboard', locale)).toContain(`<html lang="${locale}">`);
+    expect(readFileSync(path.join(outDir, 'languages', locale, 'index.html'), 'utf8')).toContain(
+      `<html lang="${locale}">`,
+    );
+  });
+
+  it('keeps English where it was, and draws the pseudo-locale bracketed and accented', () => {
+    expect(htmlOf('/home', 'en')).toContain('<html lang="en">');
+    expect(htmlOf('/home', 'en')).toContain('Skip to content');
+    expect(htmlOf('/home', 'en-XA')).toContain('⟦Šķíþ ţó çóñţéñţ');
+  });
+});
+
 describe('the scripts of a page the build has drawn', () => {
   function scriptTags(address: string): string[] {
     const html = readFileSync(pageFile(outDir, address), 'utf8');

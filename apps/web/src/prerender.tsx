@@ -1,16 +1,22 @@
 // The build's entry for prerendering (scripts/prerender.mjs): the HTML of a visitor's page as the
-// app first draws it in a browser with no one signed in, so the page shows before its code runs.
+// app first draws it in a browser with no one signed in, so the page shows before its code runs,
+// once per language (README, Languages).
+import type { PageLocale } from '@kegel/contract/i18n';
+import { I18nProvider } from '@lingui/react';
 import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 
 import { App } from './app/app';
 import { MemberLoadingFrame } from './app/layouts/site-layout';
+import { i18n, switchLocale } from './shared/i18n/i18n';
 
 export { framedPaths, prerenderedPaths } from './app/page-modules';
+export { DEFAULT_LOCALE, PAGE_LOCALES } from '@kegel/contract/i18n';
 
-/** The markup of #root at `path`, once every lazily loaded part of the page has loaded. */
-export async function renderPage(path: string): Promise<string> {
+/** The markup of #root at `path` in `locale`, once every lazily loaded part has loaded. */
+export async function renderPage(path: string, locale: PageLocale): Promise<string> {
+  await switchLocale(locale);
   const { prelude } = await prerender(
     <StrictMode>
       <StaticRouter location={path}>
@@ -22,11 +28,14 @@ export async function renderPage(path: string): Promise<string> {
 }
 
 /** The markup of #root at `path` in the member area: the frame shown while the profile loads. */
-export async function renderFrame(path: string): Promise<string> {
+export async function renderFrame(path: string, locale: PageLocale): Promise<string> {
+  await switchLocale(locale);
   const { prelude } = await prerender(
-    <StaticRouter location={path}>
-      <MemberLoadingFrame />
-    </StaticRouter>,
+    <I18nProvider i18n={i18n}>
+      <StaticRouter location={path}>
+        <MemberLoadingFrame />
+      </StaticRouter>
+    </I18nProvider>,
   );
   return new Response(prelude).text();
 }

@@ -2,6 +2,15 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 import fastifyStatic from '@fastify/static';
+import {
+  DEFAULT_LOCALE,
+  isPageLocale,
+  LOCALE_COOKIE,
+  LOCALE_COOKIE_MAX_AGE_SECONDS,
+  type PageLocale,
+  pickLocale,
+} from '@kegel/contract/i18n';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 import { pathOf } from '../http/request-log';
@@ -30,6 +39,51 @@ const PAGES_WITH_SECRETS_IN_THE_ADDRESS = new Set([
 ]);
 
 const PAGES_FOLDER = 'pages';
+/** The other languages' copies of every page (apps/web/scripts/prerender.mjs): languages/de/… */
+const LANGUAGES_FOLDER = 'languages';
+
+/** A cookie's value from a Cookie header, or undefined. */
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const pair of header?.split(';') ?? []) {
+    const [key, ...value] = pair.split('=');
+    if (key?.trim() === name) return value.join('=').trim();
+  }
+  return undefined;
+}
+
+/**
+ * The language a page is answered in (README, Languages): the visitor's choice (the language
+ * cookie, which the app also sets to a member's stored choice), else the best of his browser's
+ * Accept-Language, else English. The server cannot see a member's stored choice on a page request
+ * (his tokens are in the browser's storage, not in a cookie): the app applies it once his profile
+ * arrives, and keeps it in the cookie for the next page.
+ */
+function languageOfPage(request: FastifyRequest): PageLocale {
+  return pickLocale({
+    cookie: cookieValue(request.headers.cookie, LOCALE_COOKIE),
+    acceptLanguage: request.headers['accept-language'],
+  });
+}
+
+/**
+ * The footer's language links (`?lang=de`) work before the app runs: the choice goes into the
+ * cookie and the same address is answered again without it, in that language. Answers whether
+ * it redirected.
+ */
+function keepLanguageChoice(request: FastifyRequest, reply: FastifyReply): boolean {
+  const url = new URL(request.url, 'http://page');
+  const chosen = url.searchParams.get('lang');
+  if (chosen === null) return false;
+  url.searchParams.delete('lang');
+  if (isPageLocale(chosen)) {
+    void reply.header(
+      'set-cookie',
+      `${LOCALE_COOKIE}=${chosen}; Path=/; Max-Age=${LOCALE_COOKIE_MAX_AGE_SECONDS}; SameSite=Lax`,
+    );
+  }
+  void reply.redirect(`${url.pathname}${url.search}`, 303);
+  return true;
+}
 
 /**
  * The build's copies of index.html that also preload one page's code (apps/web/scripts/
@@ -81,6 +135,11 @@ export const webAppPlugin = fp<WebAppOptions>(
       return;
     }
     const pages = pagesWithPreloads(root);
+    const builtLanguages = new Set(
+      existsSync(path.join(root, LANGUAGES_FOLDER))
+        ? readdirSync(path.join(root, LANGUAGES_FOLDER)).filter(isPageLocale)
+        : [],
+    );
     await app.register(fastifyStatic, {
       root,
       preCompressed: true,
@@ -96,7 +155,11 @@ export const webAppPlugin = fp<WebAppOptions>(
       },
     });
 
-    app.setNotFoundHandler(function serveIndexOrNotFound(request, reply) {
+    app.setNotFoundHandler(serveIndexOrNotFound);
+    // `/` too, in the reader's language: the static files would answer it with English index.html.
+    app.get('/', { schema: { hide: true } }, serveIndexOrNotFound);
+
+    function serveIndexOrNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
       const isPageRequest = request.method === 'GET' || request.method === 'HEAD';
       const pathname = pathOf(request.url);
       // The static route matches every GET path, /api ones included, so they land here too.
@@ -105,11 +168,17 @@ export const webAppPlugin = fp<WebAppOptions>(
       if (!isPageRequest || isApiCall || pathname.startsWith('/assets/')) {
         return sendRouteNotFound(request, reply);
       }
+      if (keepLanguageChoice(request, reply)) return reply;
       const page = pathname.toLowerCase().replace(/(?<=.)\/+$/, '');
       if (PAGES_WITH_SECRETS_IN_THE_ADDRESS.has(page))
         void reply.header('referrer-policy', 'no-referrer');
-      return reply.sendFile(pages.get(page) ?? 'index.html');
-    });
+      const file = pages.get(page) ?? 'index.html';
+      const language = languageOfPage(request);
+      // The same address answers each reader in his language: caches must keep them apart.
+      void reply.header('vary', 'Accept-Language, Cookie').header('content-language', language);
+      if (language === DEFAULT_LOCALE || !builtLanguages.has(language)) return reply.sendFile(file);
+      return reply.sendFile(path.join(LANGUAGES_FOLDER, language, file));
+    }
   },
   { name: 'web-app' },
 );
