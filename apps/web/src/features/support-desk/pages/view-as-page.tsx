@@ -3,7 +3,6 @@ import { Link, useParams } from 'react-router';
 
 import { deskPaths } from '../paths';
 import { localizeMessage } from '../../../shared/i18n/i18n';
-import { RichText } from '../../../shared/i18n/rich-text';
 import { PremiumStatus } from '../../../shared/premium/premium-status';
 import type { PurchaseHistory as PurchaseHistoryComponent } from '../../../shared/premium/purchase-history';
 import { Card } from '../../../shared/ui/card';
@@ -50,12 +49,9 @@ export function ViewAsPage({
     <div className={styles.viewAs}>
       <div className={styles.viewAsBanner} role="note">
         <p>
-          <RichText
-            texts={text}
-            name="viewingAs"
-            values={{ email: profile.email }}
-            components={{ strong: <strong /> }}
-          />
+          {/* Two texts rather than one with <strong> inside (RichText): Lingui's Trans would join
+              the entry, which every page loads. */}
+          <strong>{text('viewingAs', { email: profile.email })}</strong> {text('readOnly')}
         </p>
         {back}
       </div>
