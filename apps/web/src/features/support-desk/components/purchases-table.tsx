@@ -167,8 +167,6 @@ function PurchaseStatus({
 
 /** The contract's words in the page's language, with Apple's page as a link. */
 function AppStoreRefundNote(): React.JSX.Element {
-  // Drawn again with the language, as the rest of the table.
-  useDeskText();
   const [before, after] = localizeMessage(supportDeskMessages.appStoreRefund).split(
     APPLE_REFUND_URL,
   );
