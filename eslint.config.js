@@ -161,7 +161,6 @@ export default tseslint.config(
       'apps/web/src/features/marketing/**',
       'apps/web/src/features/premium/**',
       'apps/web/src/features/purchase/**',
-      'apps/web/src/features/support-desk/**',
       'apps/web/src/shared/premium/**',
       'apps/web/src/shared/ui/**',
     ],

@@ -3,12 +3,21 @@ import { type RouteObject, useRoutes } from 'react-router';
 
 import { deskPaths } from '../../features/support-desk/paths';
 import { DeskLayout } from '../../features/support-desk/components/desk-layout';
+import { loadCatalogs } from '../../shared/i18n/i18n';
 import { NotFoundPage } from './not-found-page';
 import { PageErrorBoundary } from './route-error-boundary';
 
-/** A page of the desk whose code loads the first time it is shown, from a file of its own. */
+/**
+ * A page of the desk whose code loads the first time it is shown, from a file of its own, with its
+ * texts in the page's language before it first draws (as the site's router does): the member's
+ * Purchase History that "view as member" borrows brings namespaces the desk's frame did not load.
+ */
 function lazyPage(load: () => Promise<ComponentType>): React.JSX.Element {
-  const Page = lazy(async () => ({ default: await load() }));
+  const Page = lazy(async () => {
+    const page = await load();
+    await loadCatalogs();
+    return { default: page };
+  });
   return <Page />;
 }
 

@@ -13,6 +13,8 @@ import { api } from '../../shared/http/api';
 import { ApiError } from '../../shared/http/api-client';
 import { freshness, type SendingForm } from '../../shared/query/query-client';
 import { sessionQueries } from '../../shared/session/session';
+import { isContractMessage } from './server-refusals';
+import { useDeskText } from './text';
 
 /** The audit page's filters: what the operator typed, empty fields left out. */
 export type AuditFilters = Omit<AuditQuery, 'cursor'>;
@@ -74,7 +76,7 @@ export function asksForSecondFactor(error: unknown): boolean {
   return (
     error instanceof ApiError &&
     error.statusCode === 403 &&
-    error.message === supportDeskMessages.confirmSecondFactor
+    isContractMessage(error.message, supportDeskMessages.confirmSecondFactor)
   );
 }
 
@@ -86,10 +88,14 @@ export function closeDesk(queryClient: QueryClient): void {
 }
 
 export function useStepUp({ showOnField }: SendingForm = {}) {
+  const text = useDeskText();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (request: StepUpRequest) => api.call('stepUp', { body: request }),
-    meta: { toasts: { pending: 'Confirming', success: 'Second factor confirmed' }, showOnField },
+    meta: {
+      toasts: { pending: text('confirming'), success: text('secondFactorConfirmed') },
+      showOnField,
+    },
     // Every read of the desk that was refused meanwhile is asked again.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: deskQueries.all() }),
   });
@@ -103,33 +109,39 @@ function useRefreshMember(memberId: string): () => Promise<void> {
 }
 
 export function useGrantDays(memberId: string, { showOnField }: SendingForm = {}) {
+  const text = useDeskText();
   const refreshMember = useRefreshMember(memberId);
   return useMutation({
     mutationFn: (request: GrantDaysRequest) =>
       api.call('grantDays', { params: { id: memberId }, body: request }),
-    meta: { toasts: { pending: 'Granting days', success: 'Days granted' }, showOnField },
+    meta: { toasts: { pending: text('grantingDays'), success: text('daysGranted') }, showOnField },
     onSettled: refreshMember,
   });
 }
 
 export function useRemoveGrant(memberId: string, { showOnField }: SendingForm = {}) {
+  const text = useDeskText();
   const refreshMember = useRefreshMember(memberId);
   return useMutation({
     mutationFn: ({ grantId, reason }: { grantId: string; reason: string }) =>
       api.call('removeGrant', { params: { id: grantId }, body: { reason } }),
-    meta: { toasts: { pending: 'Removing grant', success: 'Grant removed' }, showOnField },
+    meta: {
+      toasts: { pending: text('removingGrant'), success: text('grantRemoved') },
+      showOnField,
+    },
     onSettled: refreshMember,
   });
 }
 
 export function useRefundPurchase(memberId: string, { showOnField }: SendingForm = {}) {
+  const text = useDeskText();
   const refreshMember = useRefreshMember(memberId);
   return useMutation({
     mutationFn: ({ purchaseId, ...request }: RefundRequest & { purchaseId: string }) =>
       api.call('refundPurchase', { params: { id: purchaseId }, body: request }),
     meta: {
       // The days go when Stripe's event arrives, a moment later: the timeline shows it then.
-      toasts: { pending: 'Refunding', success: 'Refund sent to Stripe' },
+      toasts: { pending: text('refunding'), success: text('refundSent') },
       showOnField,
     },
     onSettled: refreshMember,
@@ -137,12 +149,13 @@ export function useRefundPurchase(memberId: string, { showOnField }: SendingForm
 }
 
 export function useSignOutEverywhere(memberId: string, { showOnField }: SendingForm = {}) {
+  const text = useDeskText();
   const refreshMember = useRefreshMember(memberId);
   return useMutation({
     mutationFn: (reason: string) =>
       api.call('revokeMemberSessions', { params: { id: memberId }, body: { reason } }),
     meta: {
-      toasts: { pending: 'Signing the member out', success: 'Signed out everywhere' },
+      toasts: { pending: text('signingOut'), success: text('signedOutEverywhere') },
       showOnField,
     },
     onSettled: refreshMember,
@@ -150,21 +163,23 @@ export function useSignOutEverywhere(memberId: string, { showOnField }: SendingF
 }
 
 export function useResendMail(memberId: string) {
+  const text = useDeskText();
   const refreshMember = useRefreshMember(memberId);
   return useMutation({
     mutationFn: (request: ResendMailRequest) =>
       api.call('resendMemberMail', { params: { id: memberId }, body: request }),
-    meta: { toasts: { pending: 'Sending mail', success: 'Mail sent' } },
+    meta: { toasts: { pending: text('sendingMail'), success: text('mailSent') } },
     onSettled: refreshMember,
   });
 }
 
 export function useAddNote(memberId: string, { showOnField }: SendingForm = {}) {
+  const text = useDeskText();
   const refreshMember = useRefreshMember(memberId);
   return useMutation({
     mutationFn: (request: NoteRequest) =>
       api.call('addMemberNote', { params: { id: memberId }, body: request }),
-    meta: { toasts: { pending: 'Adding note', success: 'Note added' }, showOnField },
+    meta: { toasts: { pending: text('addingNote'), success: text('noteAdded') }, showOnField },
     onSettled: refreshMember,
   });
 }

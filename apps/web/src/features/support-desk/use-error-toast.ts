@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 
+import { localizeMessage } from '../../shared/i18n/i18n';
 import { toasts } from '../../shared/ui/toasts';
 import { asksForSecondFactor } from './api';
 
@@ -9,6 +10,6 @@ import { asksForSecondFactor } from './api';
  */
 export function useErrorToast(error: Error | null): void {
   useEffect(() => {
-    if (error && !asksForSecondFactor(error)) toasts.error(error.message);
+    if (error && !asksForSecondFactor(error)) toasts.error(localizeMessage(error.message));
   }, [error]);
 }

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 
 import { Button } from '../../../shared/ui/button';
+import { useDeskText } from '../text';
 import styles from './desk.module.css';
 
 /** "Are you sure?" before a write that cannot be taken back, in place of the form's buttons. */
@@ -17,6 +18,7 @@ export function ConfirmStep({
   onConfirm: () => void;
   onBack: () => void;
 }): React.JSX.Element {
+  const text = useDeskText();
   const questionId = useId();
   return (
     <div className={styles.confirm} role="alertdialog" aria-labelledby={questionId}>
@@ -28,7 +30,7 @@ export function ConfirmStep({
           {confirmLabel}
         </Button>
         <Button variant="ghost" size={44} onClick={onBack} disabled={isPending}>
-          Back
+          {text('back')}
         </Button>
       </div>
     </div>

@@ -1,7 +1,9 @@
 import { supportDeskMessages, twoStepMessages } from '@kegel/contract';
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { CATALOGS } from '@kegel/contract/i18n/catalogs';
+import { afterEach, describe, expect, it } from 'vitest';
 
+import { switchLocale } from '../../../shared/i18n/i18n';
 import { errorReply, fakeApi } from '../../../testing/fake-api';
 import { findToast, renderApp } from '../../../testing/render-app';
 import { signInAsOperator } from '../../../testing/support-desk';
@@ -123,5 +125,29 @@ describe('the support desk, before its pages', () => {
     fakeApi.on('searchMembers', errorReply(502, 'The App Store could not be reached'));
     renderApp('/ops?q=1000000012345678');
     expect(await findToast('The App Store could not be reached')).toBeVisible();
+  });
+
+  describe('in German', () => {
+    const german = CATALOGS.de.messages;
+    afterEach(() => switchLocale('en'));
+
+    it("tells a member who is not an operator in his language, the contract's words too", async () => {
+      await switchLocale('de');
+      signInAsOperator(null, { hasSecondFactor: false, hasTwoStep: false, deskOpenUntil: null });
+      renderApp('/ops');
+      expect(await screen.findByRole('heading', { name: 'Support-Desk' })).toBeVisible();
+      expect(screen.getByText(german['supportDesk.notAnOperator']!)).toBeVisible();
+      expect(screen.getByRole('link', { name: 'Zu Ihrem Dashboard' })).toBeVisible();
+    });
+
+    it('knows the server saying in German that the 12 hours ran out: the form comes back', async () => {
+      await switchLocale('de');
+      signInAsOperator('support');
+      fakeApi.on('searchMembers', errorReply(403, german['supportDesk.confirmSecondFactor']!));
+      renderApp('/ops?q=someone%40example.com');
+      expect(
+        await screen.findByRole('heading', { name: 'Bestätigen Sie Ihren zweiten Faktor' }),
+      ).toBeVisible();
+    });
   });
 });

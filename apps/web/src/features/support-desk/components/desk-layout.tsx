@@ -1,4 +1,4 @@
-import { type OperatorStatus, supportDeskMessages } from '@kegel/contract';
+import { type OperatorRole, supportDeskMessages } from '@kegel/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
@@ -6,18 +6,21 @@ import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { paths } from '../../../config/paths';
 import { deskPaths } from '../paths';
 import { formatLongDate } from '../../../shared/format/dates';
+import { localizeMessage } from '../../../shared/i18n/i18n';
 import { useHasTokens, useProfile } from '../../../shared/session/session';
 import { ButtonLink } from '../../../shared/ui/button';
 import { ShieldIcon } from '../../../shared/ui/icons/icon-set';
 import { SpinnerOverlay } from '../../../shared/ui/spinner-overlay';
 import { asksForSecondFactor, closeDesk, deskQueries } from '../api';
+import { roleName } from '../labels';
+import { useDeskText } from '../text';
 import styles from './desk-layout.module.css';
 import { StepUpForm } from './step-up-form';
 
 const NAV = [
-  { to: deskPaths.root.getHref(), label: 'Find a member', end: false },
-  { to: deskPaths.audit.getHref(), label: 'Audit trail', end: true },
-];
+  { to: deskPaths.root.getHref(), label: 'findMember', end: false },
+  { to: deskPaths.audit.getHref(), label: 'auditTrail', end: true },
+] as const;
 
 /**
  * The support desk's frame (`/ops` and below). It asks the server first who the person is on the
@@ -26,6 +29,7 @@ const NAV = [
  * desk. Visitors are sent to login with `r`, as from the member area.
  */
 export function DeskLayout(): React.JSX.Element | null {
+  const text = useDeskText();
   const hasTokens = useHasTokens();
   const location = useLocation();
   const status = useQuery({ ...deskQueries.operator(), enabled: hasTokens });
@@ -37,13 +41,13 @@ export function DeskLayout(): React.JSX.Element | null {
       <Navigate to={paths.auth.login.getHref(`${location.pathname}${location.search}`)} replace />
     );
   }
-  if (status.isPending) return <SpinnerOverlay label="Opening the support desk" />;
+  if (status.isPending) return <SpinnerOverlay label={text('opening')} />;
   if (status.isError) {
     return (
       <DeskFrame>
-        <DeskNotice title="The support desk could not be opened" text={status.error.message}>
+        <DeskNotice title={text('couldNotOpen')} text={localizeMessage(status.error.message)}>
           <button type="button" className={styles.linkButton} onClick={() => status.refetch()}>
-            Try again
+            {text('tryAgain')}
           </button>
         </DeskNotice>
       </DeskFrame>
@@ -54,8 +58,11 @@ export function DeskLayout(): React.JSX.Element | null {
   if (!operator.role) {
     return (
       <DeskFrame>
-        <DeskNotice title="Support desk" text={supportDeskMessages.notAnOperator}>
-          <ButtonLink to={paths.dashboard.root.getHref()}>Go to your dashboard</ButtonLink>
+        <DeskNotice
+          title={text('supportDesk')}
+          text={localizeMessage(supportDeskMessages.notAnOperator)}
+        >
+          <ButtonLink to={paths.dashboard.root.getHref()}>{text('goToDashboard')}</ButtonLink>
         </DeskNotice>
       </DeskFrame>
     );
@@ -63,8 +70,13 @@ export function DeskLayout(): React.JSX.Element | null {
   if (!operator.hasSecondFactor) {
     return (
       <DeskFrame email={email} role={operator.role}>
-        <DeskNotice title="Support desk" text={supportDeskMessages.noSecondFactor}>
-          <ButtonLink to={paths.dashboard.settings.getHref()}>Open Account Settings</ButtonLink>
+        <DeskNotice
+          title={text('supportDesk')}
+          text={localizeMessage(supportDeskMessages.noSecondFactor)}
+        >
+          <ButtonLink to={paths.dashboard.settings.getHref()}>
+            {text('openAccountSettings')}
+          </ButtonLink>
         </DeskNotice>
       </DeskFrame>
     );
@@ -73,10 +85,13 @@ export function DeskLayout(): React.JSX.Element | null {
     return (
       <DeskFrame email={email} role={operator.role}>
         <DeskNotice
-          title="Support desk"
-          text={`${supportDeskMessages.secondFactorTooNew}: on ${formatLongDate(operator.deskClosedUntil)}.`}
+          title={text('supportDesk')}
+          text={text('secondFactorTooNewUntil', {
+            reason: localizeMessage(supportDeskMessages.secondFactorTooNew),
+            date: formatLongDate(operator.deskClosedUntil),
+          })}
         >
-          <ButtonLink to={paths.dashboard.root.getHref()}>Go to your dashboard</ButtonLink>
+          <ButtonLink to={paths.dashboard.root.getHref()}>{text('goToDashboard')}</ButtonLink>
         </DeskNotice>
       </DeskFrame>
     );
@@ -125,23 +140,24 @@ function DeskFrame({
   children,
 }: {
   email?: string;
-  role?: OperatorStatus['role'];
+  role?: OperatorRole | null;
   showsNav?: boolean;
   children: ReactNode;
 }): React.JSX.Element {
+  const text = useDeskText();
   return (
     <div className={styles.page}>
       <a className={styles.skipLink} href="#desk-main">
-        Skip to content
+        {text('skipToContent')}
       </a>
       <header className={styles.header}>
         <div className={styles.headerInner}>
           <Link to={deskPaths.root.getHref()} className={styles.brand}>
             <ShieldIcon width={22} height={22} />
-            Support desk
+            {text('supportDesk')}
           </Link>
           {showsNav ? (
-            <nav className={styles.nav} aria-label="Support desk">
+            <nav className={styles.nav} aria-label={text('supportDesk')}>
               <ul>
                 {NAV.map(({ to, label, end }) => (
                   <li key={to}>
@@ -152,7 +168,7 @@ function DeskFrame({
                         isActive ? `${styles.navItem} ${styles.navItemActive}` : styles.navItem
                       }
                     >
-                      {label}
+                      {text(label)}
                     </NavLink>
                   </li>
                 ))}
@@ -162,7 +178,7 @@ function DeskFrame({
           {email ? (
             <p className={styles.operator}>
               <span className={styles.operatorEmail}>{email}</span>
-              {role ? <span className={styles.role}>{role}</span> : null}
+              {role ? <span className={styles.role}>{roleName(text, role)}</span> : null}
             </p>
           ) : null}
         </div>

@@ -13,6 +13,7 @@ import { Button } from '../../../shared/ui/button';
 import { TextInput } from '../../../shared/ui/text-input';
 import { useGrantDays } from '../api';
 import { showRefusalOnField } from '../server-refusals';
+import { useDeskText } from '../text';
 import styles from './desk.module.css';
 
 /**
@@ -48,6 +49,7 @@ export function GrantDaysForm({
   role: OperatorRole;
   onDone: () => void;
 }): React.JSX.Element {
+  const text = useDeskText();
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   const { form, field } = useContractForm(
     role === 'support' ? SupportGrantFormSchema : GrantFormSchema,
@@ -65,7 +67,7 @@ export function GrantDaysForm({
     <form
       className={styles.form}
       noValidate
-      aria-label="Grant days"
+      aria-label={text('grantDays')}
       onSubmit={form.handleSubmit((values) =>
         grant.mutate(
           { days: Number(values.days), reason: values.reason, idempotencyKey },
@@ -74,28 +76,22 @@ export function GrantDaysForm({
       )}
     >
       <TextInput
-        label="Days"
+        label={text('days')}
         type="number"
         inputMode="numeric"
         min={1}
         hint={
-          role === 'support'
-            ? `Up to ${SUPPORT_MAX_GRANT_DAYS} days at a time; an admin can grant more.`
-            : undefined
+          role === 'support' ? text('supportGrantHint', { max: SUPPORT_MAX_GRANT_DAYS }) : undefined
         }
         {...field('days')}
       />
-      <TextInput
-        label="Reason"
-        hint="The member reads it in his Purchase History."
-        {...field('reason')}
-      />
+      <TextInput label={text('reason')} hint={text('grantReasonHint')} {...field('reason')} />
       <div className={styles.formActions}>
         <Button type="submit" size={44} disabled={grant.isPending}>
-          Grant days
+          {text('grantDays')}
         </Button>
         <Button variant="ghost" size={44} onClick={onDone}>
-          Cancel
+          {text('cancel')}
         </Button>
       </div>
     </form>

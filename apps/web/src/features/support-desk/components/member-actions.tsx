@@ -3,6 +3,7 @@ import { type ReactNode, useState } from 'react';
 
 import { Button } from '../../../shared/ui/button';
 import { useResendMail } from '../api';
+import { useDeskText } from '../text';
 import styles from './desk.module.css';
 import { GrantDaysForm } from './grant-days-form';
 import { NoteForm } from './note-form';
@@ -18,6 +19,7 @@ export function MemberActions({
   member: MemberStory['profile'];
   role: OperatorRole;
 }): React.JSX.Element {
+  const text = useDeskText();
   const [open, setOpen] = useState<OpenForm>(null);
   const resend = useResendMail(member.id);
   const close = (): void => setOpen(null);
@@ -25,34 +27,35 @@ export function MemberActions({
   return (
     <section className={styles.panel} aria-labelledby="actions-title">
       <h2 className={styles.sectionTitle} id="actions-title">
-        Actions
+        {text('actions')}
       </h2>
       <div className={styles.actions}>
         <Action
-          title="Grant premium days"
+          title={text('grantPremiumDays')}
           isOpen={open === 'grant'}
           onOpen={() => setOpen('grant')}
-          openLabel="Grant days"
+          openLabel={text('grantDays')}
         >
           <GrantDaysForm memberId={member.id} role={role} onDone={close} />
         </Action>
         <Action
-          title="Sign out everywhere"
+          title={text('signOutEverywhere')}
           isOpen={open === 'sign-out'}
           onOpen={() => setOpen('sign-out')}
-          openLabel="Sign out everywhere"
+          openLabel={text('signOutEverywhere')}
         >
           <ReasonForm
             memberId={member.id}
             write={{ kind: 'sign-out-everywhere' }}
-            label="Sign out everywhere"
-            submitLabel="Sign out everywhere"
-            question={`End every session of ${member.email}? He is told by mail.`}
+            label={text('signOutEverywhere')}
+            submitLabel={text('signOutEverywhere')}
+            question={text('signOutQuestion', { email: member.email })}
+            confirmLabel={text('confirmSignOutEverywhere')}
             onDone={close}
           />
         </Action>
         <div className={styles.action}>
-          <h3 className={styles.actionTitle}>Mails</h3>
+          <h3 className={styles.actionTitle}>{text('mails')}</h3>
           <div className={styles.formActions}>
             {member.emailVerifiedAt ? null : (
               <Button
@@ -61,7 +64,7 @@ export function MemberActions({
                 disabled={resend.isPending}
                 onClick={() => resend.mutate({ mail: 'verification' })}
               >
-                Resend verification mail
+                {text('resendVerification')}
               </Button>
             )}
             <Button
@@ -70,15 +73,15 @@ export function MemberActions({
               disabled={resend.isPending}
               onClick={() => resend.mutate({ mail: 'password-reset' })}
             >
-              Send password reset mail
+              {text('sendPasswordReset')}
             </Button>
           </div>
         </div>
         <Action
-          title="Note"
+          title={text('note')}
           isOpen={open === 'note'}
           onOpen={() => setOpen('note')}
-          openLabel="Add note"
+          openLabel={text('addNote')}
         >
           <NoteForm memberId={member.id} onDone={close} />
         </Action>

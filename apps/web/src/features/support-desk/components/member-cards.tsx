@@ -2,38 +2,46 @@ import type { MemberStory } from '@kegel/contract';
 import { type ReactNode, useState } from 'react';
 
 import { formatLongDate, formatSessionDate, formatShortDate } from '../../../shared/format/dates';
+import { providerName, roleName } from '../labels';
+import { useDeskText } from '../text';
 import styles from './desk.module.css';
 
 /** Who the member is: his account as the product keeps it. */
 export function ProfileCard({ profile }: { profile: MemberStory['profile'] }): React.JSX.Element {
+  const text = useDeskText();
   const identities = profile.identities.map(
     (identity) => `${identity.provider}${identity.email ? ` (${identity.email})` : ''}`,
   );
   return (
     <section className={styles.panel} aria-labelledby="profile-title">
       <h2 className={styles.sectionTitle} id="profile-title">
-        Profile
+        {text('profile')}
       </h2>
       <dl className={styles.facts}>
-        <Fact term="Email">{profile.email}</Fact>
-        <Fact term="Account id">
+        <Fact term={text('factEmail')}>{profile.email}</Fact>
+        <Fact term={text('factAccountId')}>
           <code>{profile.id}</code>
         </Fact>
-        <Fact term="Created">{formatSessionDate(profile.createdAt)}</Fact>
-        <Fact term="Verified">
-          {profile.emailVerifiedAt ? formatSessionDate(profile.emailVerifiedAt) : 'Not verified'}
+        <Fact term={text('factCreated')}>{formatSessionDate(profile.createdAt)}</Fact>
+        <Fact term={text('factVerified')}>
+          {profile.emailVerifiedAt
+            ? formatSessionDate(profile.emailVerifiedAt)
+            : text('notVerified')}
         </Fact>
-        <Fact term="Sign-in">
-          {[profile.hasPassword ? 'password' : null, ...identities].filter(Boolean).join(', ') ||
-            '—'}
+        <Fact term={text('factSignIn')}>
+          {[profile.hasPassword ? text('signInPassword') : null, ...identities]
+            .filter(Boolean)
+            .join(', ') || '—'}
         </Fact>
-        <Fact term="Two-step">{profile.twoStepEnabled ? 'On' : 'Off'}</Fact>
-        <Fact term="Passkeys">{profile.passkeys}</Fact>
-        <Fact term="Stripe customer">
+        <Fact term={text('factTwoStep')}>{text(profile.twoStepEnabled ? 'on' : 'off')}</Fact>
+        <Fact term={text('factPasskeys')}>{profile.passkeys}</Fact>
+        <Fact term={text('factStripeCustomer')}>
           {profile.stripeCustomerId ? <code>{profile.stripeCustomerId}</code> : '—'}
         </Fact>
-        <Fact term="Locale">{profile.locale ?? '—'}</Fact>
-        {profile.operatorRole ? <Fact term="Desk role">{profile.operatorRole}</Fact> : null}
+        <Fact term={text('factLocale')}>{profile.locale ?? '—'}</Fact>
+        {profile.operatorRole ? (
+          <Fact term={text('factDeskRole')}>{roleName(text, profile.operatorRole)}</Fact>
+        ) : null}
       </dl>
     </section>
   );
@@ -41,6 +49,7 @@ export function ProfileCard({ profile }: { profile: MemberStory['profile'] }): R
 
 /** His premium end and where it comes from; the subscriptions still running. */
 export function PremiumCard({ story }: { story: MemberStory }): React.JSX.Element {
+  const text = useDeskText();
   const { premium, activeSubscriptions } = story;
   // Read once per mount: the card does not flip while someone reads it.
   const [now] = useState(() => Date.now());
@@ -48,29 +57,33 @@ export function PremiumCard({ story }: { story: MemberStory }): React.JSX.Elemen
   return (
     <section className={styles.panel} aria-labelledby="premium-title">
       <h2 className={styles.sectionTitle} id="premium-title">
-        Premium
+        {text('premium')}
       </h2>
       <p className={isActive ? styles.premiumActive : styles.muted}>
         {premium.endsAt
-          ? `${isActive ? 'Active until' : 'Ended on'} ${formatLongDate(premium.endsAt)}`
-          : 'No premium'}
-        {premium.source ? ` · from ${premium.source}` : ''}
+          ? text(isActive ? 'activeUntil' : 'endedOn', { date: formatLongDate(premium.endsAt) })
+          : text('noPremium')}
+        {premium.source ? text('premiumFrom', { source: providerName(text, premium.source) }) : ''}
       </p>
-      <h3 className={styles.subTitle}>Active subscriptions</h3>
+      <h3 className={styles.subTitle}>{text('activeSubscriptions')}</h3>
       {activeSubscriptions.length === 0 ? (
-        <p className={styles.muted}>None</p>
+        <p className={styles.muted}>{text('none')}</p>
       ) : (
         <ul className={styles.plainList}>
           {activeSubscriptions.map((item) => (
             <li key={`${item.provider}|${item.createdAt}|${item.name}`}>
-              {item.name} · {item.provider} · until {formatShortDate(item.expiresAt)}
+              {text('subscriptionUntil', {
+                name: item.name,
+                provider: providerName(text, item.provider),
+                date: formatShortDate(item.expiresAt),
+              })}
             </li>
           ))}
         </ul>
       )}
       {story.appStoreSubscriptions.length > 0 ? (
         <>
-          <h3 className={styles.subTitle}>App Store subscriptions</h3>
+          <h3 className={styles.subTitle}>{text('appStoreSubscriptions')}</h3>
           <ul className={styles.plainList}>
             {story.appStoreSubscriptions.map((subscription) => (
               <li key={subscription.originalTransactionId}>
@@ -79,8 +92,8 @@ export function PremiumCard({ story }: { story: MemberStory }): React.JSX.Elemen
                 {subscription.autoRenew === null
                   ? ''
                   : subscription.autoRenew
-                    ? ' · renews'
-                    : ' · does not renew'}
+                    ? text('renews')
+                    : text('doesNotRenew')}
               </li>
             ))}
           </ul>

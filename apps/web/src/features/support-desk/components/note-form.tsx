@@ -7,6 +7,7 @@ import { FieldShell } from '../../../shared/ui/field-shell';
 import fieldStyles from '../../../shared/ui/form-field.module.css';
 import { useAddNote } from '../api';
 import { showRefusalOnField } from '../server-refusals';
+import { useDeskText } from '../text';
 import styles from './desk.module.css';
 
 /** A note on the member's story, for the next operator; kept in the audit trail, never edited. */
@@ -17,6 +18,7 @@ export function NoteForm({
   memberId: string;
   onDone: () => void;
 }): React.JSX.Element {
+  const text = useDeskText();
   const { form, field } = useContractForm(NoteRequestSchema, { text: '' });
   const note = useAddNote(memberId, {
     showOnField: (error) =>
@@ -30,10 +32,10 @@ export function NoteForm({
     <form
       className={styles.form}
       noValidate
-      aria-label="Add note"
+      aria-label={text('addNote')}
       onSubmit={form.handleSubmit((values) => note.mutate(values, { onSuccess: onDone }))}
     >
-      <FieldShell label="Note" inputId={inputId} errorId={`${inputId}-error`} error={error}>
+      <FieldShell label={text('note')} inputId={inputId} errorId={`${inputId}-error`} error={error}>
         <textarea
           id={inputId}
           className={`${fieldStyles.input} ${styles.textarea}`}
@@ -46,10 +48,10 @@ export function NoteForm({
       </FieldShell>
       <div className={styles.formActions}>
         <Button type="submit" size={44} disabled={note.isPending}>
-          Add note
+          {text('addNote')}
         </Button>
         <Button variant="ghost" size={44} onClick={onDone}>
-          Cancel
+          {text('cancel')}
         </Button>
       </div>
     </form>

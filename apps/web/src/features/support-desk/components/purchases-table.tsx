@@ -8,12 +8,23 @@ import {
 import { Fragment, useState } from 'react';
 
 import { formatShortDate } from '../../../shared/format/dates';
+import { localizeMessage } from '../../../shared/i18n/i18n';
 import { Button } from '../../../shared/ui/button';
 import styles from './desk.module.css';
 import { ReasonForm } from './reason-form';
 import { RefundForm } from './refund-form';
+import { providerName } from '../labels';
+import { useDeskText } from '../text';
 
-const COLUMNS = ['Name', 'Provider', 'Amount', 'Refunded', 'Period', 'Status', 'Actions'];
+const COLUMNS = [
+  'columnName',
+  'columnProvider',
+  'columnAmount',
+  'columnRefunded',
+  'columnPeriod',
+  'columnStatus',
+  'columnActions',
+] as const;
 
 type OpenAction = { purchaseId: string; kind: 'refund' | 'remove-grant' } | null;
 
@@ -31,13 +42,14 @@ export function PurchasesTable({
   purchases: MemberPurchase[];
   role: OperatorRole;
 }): React.JSX.Element {
+  const text = useDeskText();
   const [open, setOpen] = useState<OpenAction>(null);
   // Read once per mount: rows do not flip while someone reads them.
   const [now] = useState(() => Date.now());
   const isAdmin = role === 'admin';
   const close = (): void => setOpen(null);
 
-  if (purchases.length === 0) return <p className={styles.empty}>No purchases.</p>;
+  if (purchases.length === 0) return <p className={styles.empty}>{text('noPurchases')}</p>;
   return (
     <div className={styles.tableWrap}>
       <table className={styles.table} aria-labelledby="purchases-title">
@@ -45,7 +57,7 @@ export function PurchasesTable({
           <tr>
             {COLUMNS.map((column) => (
               <th key={column} scope="col">
-                {column}
+                {text(column)}
               </th>
             ))}
           </tr>
@@ -55,7 +67,7 @@ export function PurchasesTable({
             <Fragment key={purchase.id}>
               <tr>
                 <td className={styles.wrapCell}>{purchase.name}</td>
-                <td>{purchase.provider}</td>
+                <td>{providerName(text, purchase.provider)}</td>
                 <td>
                   {purchase.provider === 'Support'
                     ? '—'
@@ -79,7 +91,7 @@ export function PurchasesTable({
                       size={38}
                       onClick={() => setOpen({ purchaseId: purchase.id, kind: 'refund' })}
                     >
-                      Refund
+                      {text('refund')}
                     </Button>
                   ) : isAdmin && purchase.grantId && !purchase.revokedAt ? (
                     <Button
@@ -87,7 +99,7 @@ export function PurchasesTable({
                       size={38}
                       onClick={() => setOpen({ purchaseId: purchase.id, kind: 'remove-grant' })}
                     >
-                      Remove grant
+                      {text('removeGrant')}
                     </Button>
                   ) : null}
                 </td>
@@ -109,9 +121,10 @@ export function PurchasesTable({
                       <ReasonForm
                         memberId={memberId}
                         write={{ kind: 'remove-grant', grantId: purchase.grantId ?? '' }}
-                        label={`Remove grant ${purchase.name}`}
-                        submitLabel="Remove grant"
-                        question={`Remove "${purchase.name}"? Its days end now and the member is told by mail.`}
+                        label={text('removeGrantOf', { name: purchase.name })}
+                        submitLabel={text('removeGrant')}
+                        question={text('removeGrantQuestion', { name: purchase.name })}
+                        confirmLabel={text('confirmRemoveGrant')}
                         onDone={close}
                       />
                     )}
@@ -133,26 +146,30 @@ function PurchaseStatus({
   purchase: MemberPurchase;
   now: number;
 }): React.JSX.Element {
+  const text = useDeskText();
   if (purchase.revokedAt) {
     return (
       <span className={styles.statusRevoked}>
-        {purchase.provider === 'Support' ? 'Removed' : 'Revoked'}{' '}
-        {formatShortDate(purchase.revokedAt)}
+        {text(purchase.provider === 'Support' ? 'removedOn' : 'revokedOn', {
+          date: formatShortDate(purchase.revokedAt),
+        })}
         {purchase.revokedReason ? `: ${purchase.revokedReason}` : ''}
       </span>
     );
   }
   const isRunning = new Date(purchase.expiresAt).getTime() > now;
   return isRunning ? (
-    <span className={styles.statusActive}>Active</span>
+    <span className={styles.statusActive}>{text('statusActive')}</span>
   ) : (
-    <span className={styles.muted}>Ended</span>
+    <span className={styles.muted}>{text('statusEnded')}</span>
   );
 }
 
-/** The contract's words, with Apple's page as a link. */
+/** The contract's words in the page's language, with Apple's page as a link. */
 function AppStoreRefundNote(): React.JSX.Element {
-  const [before, after] = supportDeskMessages.appStoreRefund.split(APPLE_REFUND_URL);
+  const [before, after] = localizeMessage(supportDeskMessages.appStoreRefund).split(
+    APPLE_REFUND_URL,
+  );
   return (
     <span className={styles.note}>
       {before}

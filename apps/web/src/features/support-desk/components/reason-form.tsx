@@ -7,6 +7,7 @@ import { Button } from '../../../shared/ui/button';
 import { TextInput } from '../../../shared/ui/text-input';
 import { useRemoveGrant, useSignOutEverywhere } from '../api';
 import { showRefusalOnField } from '../server-refusals';
+import { useDeskText } from '../text';
 import { ConfirmStep } from './confirm-step';
 import styles from './desk.module.css';
 
@@ -41,6 +42,7 @@ export function ReasonForm({
   label,
   submitLabel,
   question,
+  confirmLabel,
   onDone,
 }: {
   memberId: string;
@@ -48,8 +50,11 @@ export function ReasonForm({
   label: string;
   submitLabel: string;
   question: string;
+  /** The confirmation's button: "Yes, sign out everywhere". */
+  confirmLabel: string;
   onDone: () => void;
 }): React.JSX.Element {
+  const text = useDeskText();
   const { form, field } = useContractForm(ReasonRequestSchema, { reason: '' });
   const [reason, setReason] = useState<string | null>(null);
   const { send, isPending } = useReasonWrite(memberId, write, {
@@ -69,20 +74,20 @@ export function ReasonForm({
       aria-label={label}
       onSubmit={form.handleSubmit((values) => setReason(values.reason))}
     >
-      <TextInput label="Reason" readOnly={reason !== null} {...field('reason')} />
+      <TextInput label={text('reason')} readOnly={reason !== null} {...field('reason')} />
       {reason === null ? (
         <div className={styles.formActions}>
           <Button type="submit" size={44} variant="outlined">
             {submitLabel}
           </Button>
           <Button variant="ghost" size={44} onClick={onDone}>
-            Cancel
+            {text('cancel')}
           </Button>
         </div>
       ) : (
         <ConfirmStep
           question={question}
-          confirmLabel={`Yes, ${submitLabel.toLowerCase()}`}
+          confirmLabel={confirmLabel}
           isPending={isPending}
           onConfirm={() => send(reason, onDone)}
           onBack={() => setReason(null)}

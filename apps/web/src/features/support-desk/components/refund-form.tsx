@@ -14,21 +14,26 @@ import { Button } from '../../../shared/ui/button';
 import { TextInput } from '../../../shared/ui/text-input';
 import { useRefundPurchase } from '../api';
 import { showRefusalOnField } from '../server-refusals';
+import { type DeskTexts, useDeskText } from '../text';
 import { ConfirmStep } from './confirm-step';
 import styles from './desk.module.css';
 
 /** What the amount is typed in: "dollars" for US dollars, else the currency's code. */
-function unitName(currency: string): string {
-  return currency.toLowerCase() === 'usd' ? 'dollars' : currency.toUpperCase();
+function unitName(text: DeskTexts, currency: string): string {
+  return currency.toLowerCase() === 'usd' ? text('unitDollars') : currency.toUpperCase();
 }
 
 /**
  * The refund as the operator types it: whole units of the purchase's currency with at most its
  * decimals (4.99 dollars, 500 yen, 4.990 dinars), which the API takes in minor units.
  */
-function refundFormSchema(currency: string) {
+function refundFormSchema(text: DeskTexts, currency: string) {
   const digits = minorUnitDigits(currency);
-  const format = `Type the amount in ${unitName(currency)} (${(4.99).toFixed(digits)}), or leave it empty to refund all that is left`;
+  // The example keeps its point whatever the language: the field reads a point as the decimals'.
+  const format = text('amountFormat', {
+    unit: unitName(text, currency),
+    example: (4.99).toFixed(digits),
+  });
   const decimals = digits === 0 ? '' : `(\\.\\d{1,${digits}})?`;
   return z.object({
     amount: z.string().check(
@@ -55,7 +60,11 @@ export function RefundForm({
   purchase: MemberPurchase;
   onDone: () => void;
 }): React.JSX.Element {
-  const schema = useMemo(() => refundFormSchema(purchase.currency), [purchase.currency]);
+  const text = useDeskText();
+  const schema = useMemo(
+    () => refundFormSchema(text, purchase.currency),
+    [text, purchase.currency],
+  );
   const { form, field } = useContractForm(schema, { amount: '', reason: '' });
   const [request, setRequest] = useState<{ amountCents?: number; reason: string } | null>(null);
   const refund = useRefundPurchase(memberId, {
@@ -74,34 +83,37 @@ export function RefundForm({
     <form
       className={styles.inlineForm}
       noValidate
-      aria-label={`Refund ${purchase.name}`}
+      aria-label={text('refundOf', { name: purchase.name })}
       onSubmit={form.handleSubmit(({ amount, reason }) =>
         setRequest({ amountCents: minorUnitsOf(amount, purchase.currency), reason }),
       )}
     >
       <div className={styles.inlineFields}>
         <TextInput
-          label={`Amount in ${unitName(purchase.currency)} (optional)`}
-          hint={`Empty: all that is left, ${formatMoney(leftCents, purchase.currency)}.`}
+          label={text('amountLabel', { unit: unitName(text, purchase.currency) })}
+          hint={text('amountHint', { amount: formatMoney(leftCents, purchase.currency) })}
           inputMode="decimal"
           readOnly={request !== null}
           {...field('amount')}
         />
-        <TextInput label="Reason" readOnly={request !== null} {...field('reason')} />
+        <TextInput label={text('reason')} readOnly={request !== null} {...field('reason')} />
       </div>
       {request === null ? (
         <div className={styles.formActions}>
           <Button type="submit" size={44} variant="outlined">
-            Refund
+            {text('refund')}
           </Button>
           <Button variant="ghost" size={44} onClick={onDone}>
-            Cancel
+            {text('cancel')}
           </Button>
         </div>
       ) : (
         <ConfirmStep
-          question={`Refund ${formatMoney(request.amountCents ?? leftCents, purchase.currency)} of ${purchase.name} through Stripe? The member's days for it end when Stripe confirms the refund.`}
-          confirmLabel="Yes, refund"
+          question={text('refundQuestion', {
+            amount: formatMoney(request.amountCents ?? leftCents, purchase.currency),
+            name: purchase.name,
+          })}
+          confirmLabel={text('confirmRefund')}
           isPending={refund.isPending}
           onConfirm={() =>
             refund.mutate({ purchaseId: purchase.id, ...request }, { onSuccess: onDone })

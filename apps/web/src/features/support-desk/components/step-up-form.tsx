@@ -12,6 +12,8 @@ import { useSignOut } from '../../../shared/session/session';
 import { Button } from '../../../shared/ui/button';
 import { TextInput } from '../../../shared/ui/text-input';
 import { useStepUp } from '../api';
+import { inEitherLanguage } from '../server-refusals';
+import { useDeskText } from '../text';
 import styles from './desk.module.css';
 
 /**
@@ -20,17 +22,19 @@ import styles from './desk.module.css';
  * operator with a passkey may sign in again with it instead.
  */
 export function StepUpForm({ operator }: { operator: OperatorStatus }): React.JSX.Element {
+  const text = useDeskText();
   const { form, field, showOnField } = useContractForm(
     StepUpRequestSchema,
     { code: '' },
     {
       serverMessages: {
-        code: [
+        // The server words them in the page's language.
+        code: inEitherLanguage([
           twoStepMessages.wrongSecondFactor,
           twoStepMessages.secondFactorNeeded,
           twoStepMessages.wrongCode,
           twoStepMessages.wrongRecoveryCode,
-        ],
+        ]),
       },
     },
   );
@@ -48,11 +52,10 @@ export function StepUpForm({ operator }: { operator: OperatorStatus }): React.JS
   return (
     <section className={styles.stepUp} aria-labelledby="step-up-title">
       <h1 className={styles.stepUpTitle} id="step-up-title">
-        Confirm your second factor
+        {text('confirmSecondFactor')}
       </h1>
       <p className={styles.muted}>
-        The support desk opens for {OPERATOR_SECOND_FACTOR_HOURS} hours after you prove your second
-        factor.
+        {text('opensForHours', { hours: OPERATOR_SECOND_FACTOR_HOURS })}
       </p>
       {operator.hasTwoStep ? (
         <form
@@ -61,24 +64,22 @@ export function StepUpForm({ operator }: { operator: OperatorStatus }): React.JS
           onSubmit={form.handleSubmit((values) => stepUp.mutate(values))}
         >
           <TextInput
-            label="Code"
-            hint="The 6-digit code from your authenticator app, or one of your recovery codes."
+            label={text('code')}
+            hint={text('codeHint')}
             autoComplete="one-time-code"
             autoCapitalize="none"
             spellCheck={false}
             {...field('code')}
           />
           <Button type="submit" disabled={stepUp.isPending} fullWidth>
-            Confirm
+            {text('confirm')}
           </Button>
         </form>
       ) : null}
       {operator.hasPasskey ? (
         <div className={styles.passkeyHint}>
           <p className={styles.muted}>
-            {operator.hasTwoStep
-              ? 'Or sign in again with your passkey: a passkey sign-in counts too.'
-              : 'Sign in again with your passkey: a passkey sign-in opens the desk.'}
+            {operator.hasTwoStep ? text('orPasskey') : text('passkeyOnly')}
           </p>
           <Button
             variant="outlined"
@@ -86,7 +87,7 @@ export function StepUpForm({ operator }: { operator: OperatorStatus }): React.JS
             onClick={signInAgainWithPasskey}
             disabled={signOut.isPending}
           >
-            Sign in again with a passkey
+            {text('signInWithPasskey')}
           </Button>
         </div>
       ) : null}

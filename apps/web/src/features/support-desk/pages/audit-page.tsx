@@ -15,6 +15,8 @@ import { TextInput } from '../../../shared/ui/text-input';
 import { type AuditFilters, deskQueries } from '../api';
 import { AuditChanges } from '../components/audit-changes';
 import styles from '../components/desk.module.css';
+import { roleName } from '../labels';
+import { useDeskText } from '../text';
 import { useErrorToast } from '../use-error-toast';
 import { usePages } from '../use-pages';
 
@@ -50,17 +52,18 @@ export function AuditPage(): React.JSX.Element {
   const { form, field } = useContractForm(AuditFilterFormSchema, typed);
   const filters = filtersOf(typed);
   const actionId = useId();
+  const text = useDeskText();
 
   return (
     <div className={styles.stack}>
       <section className={styles.panel} aria-labelledby="audit-title">
         <h1 className={styles.pageTitle} id="audit-title">
           <HistoryIcon />
-          Audit trail
+          {text('auditTrail')}
         </h1>
         <form
           className={styles.filters}
-          aria-label="Filters"
+          aria-label={text('filters')}
           noValidate
           onSubmit={form.handleSubmit((values) =>
             setSearchParams(
@@ -68,16 +71,20 @@ export function AuditPage(): React.JSX.Element {
             ),
           )}
         >
-          <TextInput label="Operator" hint="Email or account id" {...field('operator')} />
-          <TextInput label="Member" hint="Email or account id" {...field('member')} />
+          <TextInput
+            label={text('operator')}
+            hint={text('emailOrAccountId')}
+            {...field('operator')}
+          />
+          <TextInput label={text('member')} hint={text('emailOrAccountId')} {...field('member')} />
           <FieldShell
-            label="Action"
+            label={text('action')}
             inputId={actionId}
             errorId={`${actionId}-error`}
             error={undefined}
           >
             <select id={actionId} className={fieldStyles.input} {...form.register('action')}>
-              <option value="">Any action</option>
+              <option value="">{text('anyAction')}</option>
               {AUDIT_ACTIONS.map((action) => (
                 <option key={action} value={action}>
                   {action}
@@ -85,11 +92,11 @@ export function AuditPage(): React.JSX.Element {
               ))}
             </select>
           </FieldShell>
-          <TextInput label="From" type="date" {...field('from')} />
-          <TextInput label="To" type="date" {...field('to')} />
+          <TextInput label={text('from')} type="date" {...field('from')} />
+          <TextInput label={text('to')} type="date" {...field('to')} />
           <div className={styles.filterActions}>
             <Button type="submit" size={48}>
-              Filter
+              {text('filter')}
             </Button>
           </div>
         </form>
@@ -101,14 +108,22 @@ export function AuditPage(): React.JSX.Element {
   );
 }
 
-const COLUMNS = ['Time', 'Operator', 'Action', 'Member', 'Reason', 'Changes'];
+const COLUMNS = [
+  'columnTime',
+  'columnOperator',
+  'columnAction',
+  'columnMember',
+  'columnReason',
+  'columnChanges',
+] as const;
 
 function AuditRows({ filters }: { filters: AuditFilters }): React.JSX.Element {
+  const text = useDeskText();
   const { cursors, onLastPage, hasMore, loadMore } = usePages();
   return (
     <section className={styles.panel} aria-labelledby="audit-rows-title">
       <h2 className={styles.sectionTitle} id="audit-rows-title">
-        Rows
+        {text('rows')}
       </h2>
       <div className={styles.tableWrap}>
         <table className={styles.table} aria-labelledby="audit-rows-title">
@@ -116,7 +131,7 @@ function AuditRows({ filters }: { filters: AuditFilters }): React.JSX.Element {
             <tr>
               {COLUMNS.map((column) => (
                 <th key={column} scope="col">
-                  {column}
+                  {text(column)}
                 </th>
               ))}
             </tr>
@@ -134,7 +149,7 @@ function AuditRows({ filters }: { filters: AuditFilters }): React.JSX.Element {
       {hasMore ? (
         <div className={styles.loadMore}>
           <Button variant="outlined" size={38} onClick={loadMore}>
-            Load more
+            {text('loadMore')}
           </Button>
         </div>
       ) : null}
@@ -152,17 +167,18 @@ function AuditRowsPage({
   cursor: string | undefined;
   onNextCursor: ((cursor: string | null) => void) | undefined;
 }): React.JSX.Element {
+  const text = useDeskText();
   const page = useQuery(deskQueries.audit(filters, cursor));
   useErrorToast(page.error);
   const nextCursor = page.data?.nextCursor ?? null;
   useEffect(() => onNextCursor?.(nextCursor), [onNextCursor, nextCursor]);
 
   const message = page.isPending
-    ? 'Loading the audit trail…'
+    ? text('loadingAudit')
     : page.isError
-      ? 'The audit trail could not be loaded.'
+      ? text('auditFailed')
       : page.data.data.length === 0 && cursor === undefined
-        ? 'No row matches.'
+        ? text('noRowMatches')
         : null;
   if (message !== null || !page.data) {
     return (
@@ -183,7 +199,7 @@ function AuditRowsPage({
             <time dateTime={row.at}>{formatSessionDate(row.at)}</time>
           </td>
           <td className={styles.wrapCell}>
-            {row.actor.email} <span className={styles.label}>{row.actor.role}</span>
+            {row.actor.email} <span className={styles.label}>{roleName(text, row.actor.role)}</span>
           </td>
           <td>
             <span className={styles.label}>{row.action}</span>

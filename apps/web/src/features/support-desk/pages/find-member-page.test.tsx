@@ -1,7 +1,8 @@
 import { supportDeskMessages } from '@kegel/contract';
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
+import { switchLocale } from '../../../shared/i18n/i18n';
 import { fakeApi } from '../../../testing/fake-api';
 import { renderApp } from '../../../testing/render-app';
 import { signInAsOperator } from '../../../testing/support-desk';
@@ -56,5 +57,47 @@ describe('/ops, find a member', () => {
     fakeApi.on('searchMembers', { body: { data: [] } });
     renderApp('/ops?q=nobody%40example.com');
     expect(await screen.findByText('No member matches “nobody@example.com”.')).toBeVisible();
+  });
+
+  describe('in German', () => {
+    afterEach(() => switchLocale('en'));
+
+    it("speaks the operator's language: the desk's frame, the form, the results", async () => {
+      await switchLocale('de');
+      signInAsOperator('admin');
+      fakeApi.on('searchMembers', {
+        body: {
+          data: [
+            {
+              id: MEMBER_ID,
+              email: 'member@example.com',
+              createdAt: '2026-01-02T10:00:00.000Z',
+              subscriptionEndDate: null,
+              matchedBy: 'order id',
+            },
+          ],
+        },
+      });
+      renderApp('/ops?q=MQ2K7X9L3P');
+
+      expect(
+        await screen.findByRole('heading', { name: 'Mitglied suchen', level: 1 }),
+      ).toBeVisible();
+      expect(screen.getByRole('link', { name: 'Audit-Protokoll' })).toBeVisible();
+      expect(screen.getByText('Admin')).toBeVisible();
+      expect(
+        screen.getByLabelText(
+          'E-Mail, Konto-ID, Stripe-ID, ursprüngliche Transaktions-ID oder Apple-Bestellnummer',
+        ),
+      ).toHaveValue('MQ2K7X9L3P');
+      expect(screen.getByRole('button', { name: 'Suchen' })).toBeVisible();
+
+      const results = await screen.findByRole('table', { name: 'Ergebnisse für „MQ2K7X9L3P“' });
+      expect(within(results).getByRole('columnheader', { name: 'Gefunden über' })).toBeVisible();
+      const [, row] = within(results).getAllByRole('row');
+      // What matched, in words; the member's email as stored.
+      expect(row).toHaveTextContent('Bestellnummer');
+      expect(within(row!).getByRole('link', { name: 'member@example.com' })).toBeVisible();
+    });
   });
 });

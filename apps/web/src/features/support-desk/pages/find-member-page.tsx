@@ -4,12 +4,15 @@ import { Link, useSearchParams } from 'react-router';
 
 import { deskPaths } from '../paths';
 import { formatShortDate } from '../../../shared/format/dates';
+import { localizeMessage } from '../../../shared/i18n/i18n';
 import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { Button } from '../../../shared/ui/button';
 import { ProfileIcon } from '../../../shared/ui/icons/icon-set';
 import { TextInput } from '../../../shared/ui/text-input';
 import { deskQueries } from '../api';
 import styles from '../components/desk.module.css';
+import { matchKindName } from '../labels';
+import { useDeskText } from '../text';
 import { useErrorToast } from '../use-error-toast';
 
 const SEARCH_PARAM = 'q';
@@ -19,6 +22,7 @@ const SEARCH_PARAM = 'q';
  * from his page shows the same results.
  */
 export function FindMemberPage(): React.JSX.Element {
+  const text = useDeskText();
   const [searchParams, setSearchParams] = useSearchParams();
   const term = searchParams.get(SEARCH_PARAM)?.trim() ?? '';
   const { form, field } = useContractForm(MemberSearchQuerySchema, { query: term });
@@ -30,7 +34,7 @@ export function FindMemberPage(): React.JSX.Element {
       <section className={styles.panel} aria-labelledby="find-member-title">
         <h1 className={styles.pageTitle} id="find-member-title">
           <ProfileIcon />
-          Find a member
+          {text('findMember')}
         </h1>
         <form
           className={styles.searchForm}
@@ -40,7 +44,7 @@ export function FindMemberPage(): React.JSX.Element {
         >
           <div className={styles.searchField}>
             <TextInput
-              label="Email, account id, Stripe id, original transaction id or Apple order id"
+              label={text('searchLabel')}
               autoCapitalize="none"
               autoComplete="off"
               spellCheck={false}
@@ -48,7 +52,7 @@ export function FindMemberPage(): React.JSX.Element {
             />
           </div>
           <Button type="submit" disabled={results.isFetching}>
-            Search
+            {text('search')}
           </Button>
         </form>
       </section>
@@ -56,25 +60,27 @@ export function FindMemberPage(): React.JSX.Element {
       {term ? (
         <section className={styles.panel} aria-labelledby="results-title">
           <h2 className={styles.sectionTitle} id="results-title">
-            Results for “{term}”
+            {text('resultsFor', { term })}
           </h2>
           {results.isPending ? (
             <p className={styles.muted} role="status">
-              Searching…
+              {text('searching')}
             </p>
           ) : results.isError ? (
-            <p className={styles.loadError}>The search failed. {results.error.message}</p>
+            <p className={styles.loadError}>
+              {text('searchFailed', { message: localizeMessage(results.error.message) })}
+            </p>
           ) : results.data.data.length === 0 ? (
-            <p className={styles.empty}>No member matches “{term}”.</p>
+            <p className={styles.empty}>{text('noMatch', { term })}</p>
           ) : (
             <div className={styles.tableWrap}>
               <table className={styles.table} aria-labelledby="results-title">
                 <thead>
                   <tr>
-                    <th scope="col">Email</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Premium ends</th>
-                    <th scope="col">Matched by</th>
+                    <th scope="col">{text('columnEmail')}</th>
+                    <th scope="col">{text('columnCreated')}</th>
+                    <th scope="col">{text('columnPremiumEnds')}</th>
+                    <th scope="col">{text('columnMatchedBy')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -90,7 +96,9 @@ export function FindMemberPage(): React.JSX.Element {
                           : '—'}
                       </td>
                       <td>
-                        <span className={styles.label}>{member.matchedBy}</span>
+                        <span className={styles.label}>
+                          {matchKindName(text, member.matchedBy)}
+                        </span>
                       </td>
                     </tr>
                   ))}

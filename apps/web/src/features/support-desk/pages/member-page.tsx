@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 
 import { deskPaths } from '../paths';
+import { localizeMessage } from '../../../shared/i18n/i18n';
 import { ButtonLink } from '../../../shared/ui/button';
 import { ViewIcon } from '../../../shared/ui/icons/icon-set';
 import { deskQueries } from '../api';
@@ -10,10 +11,12 @@ import { MemberActions } from '../components/member-actions';
 import { PremiumCard, ProfileCard } from '../components/member-cards';
 import { MemberTimeline } from '../components/member-timeline';
 import { PurchasesTable } from '../components/purchases-table';
+import { useDeskText } from '../text';
 import { useErrorToast } from '../use-error-toast';
 
 /** `/ops/members/:id`: the member's whole story, and what the operator can do for him. */
 export function MemberPage(): React.JSX.Element {
+  const text = useDeskText();
   const { id = '' } = useParams();
   // The desk's frame read it before it showed this page: from the cache.
   const operator = useQuery(deskQueries.operator());
@@ -25,16 +28,16 @@ export function MemberPage(): React.JSX.Element {
   if (story.isPending) {
     return (
       <p className={styles.muted} role="status">
-        Loading the member…
+        {text('loadingMember')}
       </p>
     );
   }
   if (story.isError) {
     return (
       <section className={styles.panel}>
-        <h1 className={styles.pageTitle}>Member</h1>
-        <p className={styles.loadError}>{story.error.message}</p>
-        <Link to={deskPaths.root.getHref()}>Find a member</Link>
+        <h1 className={styles.pageTitle}>{text('member')}</h1>
+        <p className={styles.loadError}>{localizeMessage(story.error.message)}</p>
+        <Link to={deskPaths.root.getHref()}>{text('findMember')}</Link>
       </section>
     );
   }
@@ -44,13 +47,13 @@ export function MemberPage(): React.JSX.Element {
       <div className={styles.pageHeader}>
         <div>
           <p className={styles.breadcrumb}>
-            <Link to={deskPaths.root.getHref()}>Find a member</Link>
+            <Link to={deskPaths.root.getHref()}>{text('findMember')}</Link>
           </p>
           <h1 className={styles.pageTitle}>{profile.email}</h1>
         </div>
         <ButtonLink to={deskPaths.viewAs.getHref(profile.id)} variant="outlined" size={44}>
           <ViewIcon width={18} height={18} />
-          View as member
+          {text('viewAsMember')}
         </ButtonLink>
       </div>
       <div className={styles.memberGrid}>
@@ -61,7 +64,7 @@ export function MemberPage(): React.JSX.Element {
           </div>
           <section className={styles.panel} aria-labelledby="purchases-title">
             <h2 className={styles.sectionTitle} id="purchases-title">
-              Purchases
+              {text('purchases')}
             </h2>
             <PurchasesTable memberId={profile.id} purchases={story.data.purchases} role={role} />
           </section>
