@@ -1,9 +1,10 @@
 // The mail sent before a member's premium ends (modules/premium-reminders): when it ends, the way
 // to extend it, and a one-click way out of such mail, in its headers and at its foot.
-import { formatUtcMoment, render, type RenderedEmail } from './templates';
+import { DEFAULT_LOCALE, type PageLocale } from '@kegel/contract/i18n';
+
+import { formatUtcMoment, mailTextFor, render, type RenderedEmail } from './templates';
 import { withOneClickUnsubscribe } from './unsubscribe-headers';
 
-import type { PageLocale } from '@kegel/contract/i18n';
 export function premiumEndingEmail(input: {
   endsAt: Date;
   purchaseUrl: string;
@@ -15,16 +16,19 @@ export function premiumEndingEmail(input: {
   /** The recipient's language (README, Languages); English when unknown. */
   locale?: PageLocale;
 }): RenderedEmail {
-  const when = formatUtcMoment(input.endsAt);
-  const email = render(`Your Kegel Coach premium ends on ${when}`, {
-    heading: 'Your premium ends soon',
-    paragraphs: [
-      `Your Kegel Coach premium ends on ${when}.`,
-      'To keep training without a break, extend it before then: a new pass starts when the current one ends, so no day is lost.',
-    ],
-    action: { label: 'Extend Premium', url: input.purchaseUrl },
-    footnote: `You get this email because reminders before your premium ends are on. Questions? Write to ${input.supportEmail}.`,
-    footerLink: { label: 'Stop these reminders', url: input.unsubscribePageUrl },
-  });
+  const locale = input.locale ?? DEFAULT_LOCALE;
+  const text = mailTextFor(locale);
+  const when = formatUtcMoment(input.endsAt, locale);
+  const email = render(
+    text('premiumEnding.subject', { when }),
+    {
+      heading: text('premiumEnding.heading'),
+      paragraphs: [text('premiumEnding.endsOn', { when }), text('premiumEnding.extendBefore')],
+      action: { label: text('premiumEnding.action'), url: input.purchaseUrl },
+      footnote: text('premiumEnding.footnote', { supportEmail: input.supportEmail }),
+      footerLink: { label: text('premiumEnding.stopReminders'), url: input.unsubscribePageUrl },
+    },
+    locale,
+  );
   return withOneClickUnsubscribe(email, input.oneClickUnsubscribeUrl);
 }

@@ -1,16 +1,19 @@
 // The mails the support desk's actions send the member (ADR 020): each change an operator makes
 // to his premium or his sessions is told to him, with the reason the operator gave.
-import { formatUtcMoment, render, type RenderedEmail } from './templates';
+import { DEFAULT_LOCALE, type PageLocale } from '@kegel/contract/i18n';
 
-import type { PageLocale } from '@kegel/contract/i18n';
-function daysText(days: number): string {
-  return days === 1 ? '1 day' : `${days} days`;
-}
+import {
+  formatUtcMoment,
+  type MailText,
+  mailTextFor,
+  render,
+  type RenderedEmail,
+} from './templates';
 
-function premiumEndText(endsAt: Date | null): string {
+function premiumEndText(text: MailText, endsAt: Date | null, locale: PageLocale): string {
   return endsAt
-    ? `Your premium now runs until ${formatUtcMoment(endsAt)}.`
-    : 'You have no premium days left.';
+    ? text('supportDesk.premiumUntil', { moment: formatUtcMoment(endsAt, locale) })
+    : text('supportDesk.noPremiumLeft');
 }
 
 export function premiumDaysGrantedEmail(input: {
@@ -22,16 +25,21 @@ export function premiumDaysGrantedEmail(input: {
   /** The recipient's language (README, Languages); English when unknown. */
   locale?: PageLocale;
 }): RenderedEmail {
-  const more = input.days === 1 ? '1 more day' : `${input.days} more days`;
-  return render(`You have ${more} of premium`, {
-    heading: `You have ${more} of premium`,
-    paragraphs: [
-      `Our support team added ${daysText(input.days)} of premium to your Kegel Coach account. Reason: ${input.reason}`,
-      premiumEndText(input.endsAt),
-    ],
-    action: { label: 'Open your dashboard', url: input.dashboardUrl },
-    footnote: `Questions? Write to ${input.supportEmail}.`,
-  });
+  const locale = input.locale ?? DEFAULT_LOCALE;
+  const text = mailTextFor(locale);
+  return render(
+    text('premiumDaysGranted.subject', { days: input.days }),
+    {
+      heading: text('premiumDaysGranted.heading', { days: input.days }),
+      paragraphs: [
+        text('premiumDaysGranted.added', { days: input.days, reason: input.reason }),
+        premiumEndText(text, input.endsAt, locale),
+      ],
+      action: { label: text('shared.openDashboard'), url: input.dashboardUrl },
+      footnote: text('shared.questions', { supportEmail: input.supportEmail }),
+    },
+    locale,
+  );
 }
 
 export function premiumGrantRemovedEmail(input: {
@@ -43,15 +51,21 @@ export function premiumGrantRemovedEmail(input: {
   /** The recipient's language (README, Languages); English when unknown. */
   locale?: PageLocale;
 }): RenderedEmail {
-  return render('Premium days granted by our support team were removed', {
-    heading: 'Granted premium days were removed',
-    paragraphs: [
-      `Our support team removed ${daysText(input.days)} of premium it had granted your Kegel Coach account. Reason: ${input.reason}`,
-      premiumEndText(input.endsAt),
-    ],
-    action: { label: 'Open your dashboard', url: input.dashboardUrl },
-    footnote: `Questions? Write to ${input.supportEmail}.`,
-  });
+  const locale = input.locale ?? DEFAULT_LOCALE;
+  const text = mailTextFor(locale);
+  return render(
+    text('premiumGrantRemoved.subject'),
+    {
+      heading: text('premiumGrantRemoved.heading'),
+      paragraphs: [
+        text('premiumGrantRemoved.removed', { days: input.days, reason: input.reason }),
+        premiumEndText(text, input.endsAt, locale),
+      ],
+      action: { label: text('shared.openDashboard'), url: input.dashboardUrl },
+      footnote: text('shared.questions', { supportEmail: input.supportEmail }),
+    },
+    locale,
+  );
 }
 
 export function refundIssuedEmail(input: {
@@ -62,14 +76,24 @@ export function refundIssuedEmail(input: {
   /** The recipient's language (README, Languages); English when unknown. */
   locale?: PageLocale;
 }): RenderedEmail {
-  return render(`We refunded ${input.amount} of your Kegel Coach purchase`, {
-    heading: `We refunded ${input.amount}`,
-    paragraphs: [
-      `Our support team refunded ${input.amount} of your purchase "${input.purchaseName}". Reason: ${input.reason}`,
-      'The money goes back to the card you paid with; your bank may take 5 to 10 business days to show it.',
-    ],
-    footnote: `Questions? Write to ${input.supportEmail}.`,
-  });
+  const locale = input.locale ?? DEFAULT_LOCALE;
+  const text = mailTextFor(locale);
+  return render(
+    text('refundIssued.subject', { amount: input.amount }),
+    {
+      heading: text('refundIssued.heading', { amount: input.amount }),
+      paragraphs: [
+        text('refundIssued.refunded', {
+          amount: input.amount,
+          purchaseName: input.purchaseName,
+          reason: input.reason,
+        }),
+        text('refundIssued.toCard'),
+      ],
+      footnote: text('shared.questions', { supportEmail: input.supportEmail }),
+    },
+    locale,
+  );
 }
 
 export function signedOutBySupportEmail(input: {
@@ -79,13 +103,19 @@ export function signedOutBySupportEmail(input: {
   /** The recipient's language (README, Languages); English when unknown. */
   locale?: PageLocale;
 }): RenderedEmail {
-  return render('You were signed out of every device by our support team', {
-    heading: 'You were signed out of every device by our support team',
-    paragraphs: [
-      `Our support team ended every session of your Kegel Coach account. Reason: ${input.reason}`,
-      'Sign in again to go on. If you did not ask for this, change your password after signing in.',
-    ],
-    action: { label: 'Sign in', url: input.signInUrl },
-    footnote: `Questions? Write to ${input.supportEmail}.`,
-  });
+  const locale = input.locale ?? DEFAULT_LOCALE;
+  const text = mailTextFor(locale);
+  return render(
+    text('signedOutBySupport.subject'),
+    {
+      heading: text('signedOutBySupport.heading'),
+      paragraphs: [
+        text('signedOutBySupport.ended', { reason: input.reason }),
+        text('signedOutBySupport.signInAgain'),
+      ],
+      action: { label: text('shared.signIn'), url: input.signInUrl },
+      footnote: text('shared.questions', { supportEmail: input.supportEmail }),
+    },
+    locale,
+  );
 }

@@ -1,7 +1,9 @@
-// The emails the product sends, each as a subject, a plain-text body and a branded HTML body.
-// Every value put into HTML is escaped; links come from PUBLIC_URL, never from a request.
+// The emails the product sends, each as a subject, a plain-text body and a branded HTML body, in
+// the recipient's language: every text is in the catalogs' `mail` namespace (English as the spec
+// writes it). Every value put into HTML is escaped; links come from PUBLIC_URL, never a request.
 
-import type { PageLocale } from '@kegel/contract/i18n';
+import { DEFAULT_LOCALE, type PageLocale } from '@kegel/contract/i18n';
+import { type MessageKey, translatorFor } from '@kegel/contract/i18n/catalogs';
 
 export interface RenderedEmail {
   subject: string;
@@ -11,7 +13,40 @@ export interface RenderedEmail {
   headers?: Record<string, string>;
 }
 
-const BRAND = 'Kegel Coach';
+/** A text of the catalogs' `mail` namespace. */
+export type MailKey = MessageKey<'mail'>;
+
+/** A mail's text in one language: a key of the `mail` namespace, with its values filled in. */
+export type MailText = (key: MailKey, values?: Readonly<Record<string, string | number>>) => string;
+
+/** A character no catalog text holds: it marks where a value goes until the message is made. */
+const VALUE_MARK = '\uE000';
+const MARKED_VALUE = new RegExp(`${VALUE_MARK}(\\d+)${VALUE_MARK}`, 'g');
+
+/**
+ * The `mail` texts of `locale`. Values go in verbatim: Lingui decodes `\x41` and `\u0041` anywhere
+ * in the message it makes, so a reason or passkey name holding one would arrive altered. Each text
+ * value is therefore given to it as a mark and put in after. Numbers go in as they are (plurals
+ * choose by them); the catalogs write counts as `{days}`, which Lingui leaves ungrouped, as the
+ * English mails always did ("3650 days").
+ */
+export function mailTextFor(locale: PageLocale = DEFAULT_LOCALE): MailText {
+  const translate = translatorFor(locale);
+  return (key, values = {}) => {
+    const texts: string[] = [];
+    const marked = Object.fromEntries(
+      Object.entries(values).map(([name, value]): [string, string | number] =>
+        typeof value === 'string'
+          ? [name, `${VALUE_MARK}${texts.push(value) - 1}${VALUE_MARK}`]
+          : [name, value],
+      ),
+    );
+    return translate('mail', key, marked).replace(
+      MARKED_VALUE,
+      (_mark, index: string) => texts[Number(index)] ?? '',
+    );
+  };
+}
 
 export function escapeHtml(value: string): string {
   return value
@@ -31,8 +66,11 @@ export interface Layout {
   footerLink?: { label: string; url: string };
 }
 
-export function render(subject: string, layout: Layout): RenderedEmail {
-  const text = [
+/** The mail around `layout`, in `locale` (its language also in the HTML's `lang`). */
+export function render(subject: string, layout: Layout, locale: PageLocale): RenderedEmail {
+  const text = mailTextFor(locale);
+  const brand = text('layout.brand');
+  const plainText = [
     layout.heading,
     '',
     ...layout.paragraphs.flatMap((paragraph) => [paragraph, '']),
@@ -40,19 +78,19 @@ export function render(subject: string, layout: Layout): RenderedEmail {
     layout.footnote,
     ...(layout.footerLink ? [`${layout.footerLink.label}: ${layout.footerLink.url}`] : []),
     '',
-    `— ${BRAND}`,
+    `— ${brand}`,
   ].join('\n');
 
   const button = layout.action
     ? `<p style="margin:28px 0"><a href="${escapeHtml(layout.action.url)}" style="display:inline-block;background:#0e7a61;color:#ffffff;text-decoration:none;font-weight:600;padding:14px 24px;border-radius:10px">${escapeHtml(layout.action.label)}</a></p>
-       <p style="font-size:13px;color:#56677a">If the button does not work, paste this address into your browser:<br><span style="word-break:break-all">${escapeHtml(layout.action.url)}</span></p>`
+       <p style="font-size:13px;color:#56677a">${escapeHtml(text('layout.buttonFallback'))}<br><span style="word-break:break-all">${escapeHtml(layout.action.url)}</span></p>`
     : '';
   const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
+<html lang="${escapeHtml(locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;background:#f4f7fa;font-family:-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#1b2733">
   <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="padding:32px 12px"><tr><td align="center">
     <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:16px;border:1px solid #dbe2ea">
-      <tr><td style="background:#0f2a43;border-radius:16px 16px 0 0;padding:20px 28px;color:#ffffff;font-size:20px;font-weight:700">${BRAND}</td></tr>
+      <tr><td style="background:#0f2a43;border-radius:16px 16px 0 0;padding:20px 28px;color:#ffffff;font-size:20px;font-weight:700">${escapeHtml(brand)}</td></tr>
       <tr><td style="padding:28px">
         <h1 style="margin:0 0 16px;font-size:22px;color:#0f2a43">${escapeHtml(layout.heading)}</h1>
         ${layout.paragraphs.map((paragraph) => `<p style="margin:0 0 12px;line-height:1.5">${escapeHtml(paragraph)}</p>`).join('\n        ')}
@@ -63,23 +101,30 @@ export function render(subject: string, layout: Layout): RenderedEmail {
     </table>
   </td></tr></table>
 </body></html>`;
-  return { subject, text, html };
+  return { subject, text: plainText, html };
 }
 
 export function passwordResetEmail(input: {
   link: string;
   validMinutes: number;
+  /** The recipient's language (README, Languages); English when unknown. */
   locale?: PageLocale;
 }): RenderedEmail {
-  return render('Reset your Kegel Coach password', {
-    heading: 'Reset your password',
-    paragraphs: [
-      'Someone (hopefully you) asked to reset the password of your Kegel Coach account.',
-      `The link below works once and for ${input.validMinutes} minutes.`,
-    ],
-    action: { label: 'Choose a new password', url: input.link },
-    footnote: 'If you did not ask for this, ignore this email: your password stays as it is.',
-  });
+  const locale = input.locale ?? DEFAULT_LOCALE;
+  const text = mailTextFor(locale);
+  return render(
+    text('passwordReset.subject'),
+    {
+      heading: text('passwordReset.heading'),
+      paragraphs: [
+        text('passwordReset.asked'),
+        text('passwordReset.validity', { minutes: input.validMinutes }),
+      ],
+      action: { label: text('shared.chooseNewPassword'), url: input.link },
+      footnote: text('passwordReset.footnote'),
+    },
+    locale,
+  );
 }
 
 export function emailChangeConfirmationEmail(input: {
@@ -88,22 +133,35 @@ export function emailChangeConfirmationEmail(input: {
   /** The recipient's language (README, Languages); English when unknown. */
   locale?: PageLocale;
 }): RenderedEmail {
-  return render('Confirm your new email address', {
-    heading: 'Confirm your new email address',
-    paragraphs: [
-      `Please confirm that ${input.newEmail} should become the email address of your Kegel Coach account.`,
-    ],
-    action: { label: 'Confirm this address', url: input.link },
-    footnote: 'If you did not ask for this, ignore this email: nothing changes without your click.',
-  });
+  const locale = input.locale ?? DEFAULT_LOCALE;
+  const text = mailTextFor(locale);
+  return render(
+    text('emailChangeConfirmation.subject'),
+    {
+      heading: text('emailChangeConfirmation.heading'),
+      paragraphs: [text('emailChangeConfirmation.confirm', { newEmail: input.newEmail })],
+      action: { label: text('emailChangeConfirmation.action'), url: input.link },
+      footnote: text('emailChangeConfirmation.footnote'),
+    },
+    locale,
+  );
 }
+
+/** How Intl writes dates for each language of the mails; the pseudo-locale's is English. */
+const DATE_LOCALES: Readonly<Record<PageLocale, string>> = {
+  en: 'en-US',
+  'en-XA': 'en-US',
+  es: 'es',
+  de: 'de',
+};
 
 /**
  * A moment in UTC, as a notice states it: the reader's time zone is unknown here, and UTC says
- * so rather than guessing ("November 28, 2026 at 4:05 PM (UTC)").
+ * so rather than guessing ("November 28, 2026 at 4:05 PM (UTC)", "28. November 2026 um 16:05
+ * (UTC)").
  */
-export function formatUtcMoment(moment: Date): string {
-  const formatted = new Intl.DateTimeFormat('en-US', {
+export function formatUtcMoment(moment: Date, locale: PageLocale = DEFAULT_LOCALE): string {
+  const formatted = new Intl.DateTimeFormat(DATE_LOCALES[locale], {
     dateStyle: 'long',
     timeStyle: 'short',
     timeZone: 'UTC',
@@ -119,16 +177,24 @@ export function emailChangeNoticeEmail(input: {
   /** The recipient's language (README, Languages); English when unknown. */
   locale?: PageLocale;
 }): RenderedEmail {
-  return render('Your Kegel Coach email address is being changed', {
-    heading: 'A change of email address was requested',
-    paragraphs: [
-      `Someone signed in to your Kegel Coach account asked to change its email address to ${input.newEmail}.`,
-      'The change happens only when the new address is confirmed.',
-      `If this was not you, use the button below until ${formatUtcMoment(input.undoableUntil)}: it cancels the change (or undoes it, if it was already confirmed), signs out every device and clears the password, since whoever asked knows it. Then choose a new password with “Forgot your password?”.`,
-    ],
-    action: { label: 'This was not me', url: input.cancelLink },
-    footnote: `Questions? Write to ${input.supportEmail}.`,
-  });
+  const locale = input.locale ?? DEFAULT_LOCALE;
+  const text = mailTextFor(locale);
+  return render(
+    text('emailChangeNotice.subject'),
+    {
+      heading: text('emailChangeNotice.heading'),
+      paragraphs: [
+        text('emailChangeNotice.asked', { newEmail: input.newEmail }),
+        text('emailChangeNotice.onlyWhenConfirmed'),
+        text('emailChangeNotice.ifNotYou', {
+          until: formatUtcMoment(input.undoableUntil, locale),
+        }),
+      ],
+      action: { label: text('shared.thisWasNotMe'), url: input.cancelLink },
+      footnote: text('shared.questions', { supportEmail: input.supportEmail }),
+    },
+    locale,
+  );
 }
 
 /**
@@ -144,15 +210,26 @@ export function emailChangeAgainNoticeEmail(input: {
   /** The recipient's language (README, Languages); English when unknown. */
   locale?: PageLocale;
 }): RenderedEmail {
-  return render('Your Kegel Coach email address is being changed again', {
-    heading: 'Another change of email address was requested',
-    paragraphs: [
-      `Your Kegel Coach account recently moved from this address to ${input.currentEmail}. Someone signed in to it has now asked to move it again, to ${input.newEmail}.`,
-      `If you did not ask for these changes, use the button below until ${formatUtcMoment(input.undoableUntil)}: it gives the account back to this address, signs out every device and clears the password, since whoever asked knows it. Then choose a new password with “Forgot your password?”.`,
-    ],
-    action: { label: 'This was not me', url: input.cancelLink },
-    footnote: `Questions? Write to ${input.supportEmail}.`,
-  });
+  const locale = input.locale ?? DEFAULT_LOCALE;
+  const text = mailTextFor(locale);
+  return render(
+    text('emailChangeAgainNotice.subject'),
+    {
+      heading: text('emailChangeAgainNotice.heading'),
+      paragraphs: [
+        text('emailChangeAgainNotice.movedAgain', {
+          currentEmail: input.currentEmail,
+          newEmail: input.newEmail,
+        }),
+        text('emailChangeAgainNotice.ifNotYou', {
+          until: formatUtcMoment(input.undoableUntil, locale),
+        }),
+      ],
+      action: { label: text('shared.thisWasNotMe'), url: input.cancelLink },
+      footnote: text('shared.questions', { supportEmail: input.supportEmail }),
+    },
+    locale,
+  );
 }
 
 export function emailChangeUndoneEmail(input: {
@@ -161,27 +238,38 @@ export function emailChangeUndoneEmail(input: {
   /** The recipient's language (README, Languages); English when unknown. */
   locale?: PageLocale;
 }): RenderedEmail {
-  return render('The email change of your Kegel Coach account was undone', {
-    heading: 'The email change was undone',
-    paragraphs: [
-      `The Kegel Coach account that used this address went back to its previous address, ${input.previousEmail}: its holder said they had not asked for the change.`,
-      'Every device was signed out and the password was cleared.',
-    ],
-    footnote: `If you did change the address yourself, write to ${input.supportEmail} and we will sort it out.`,
-  });
+  const locale = input.locale ?? DEFAULT_LOCALE;
+  const text = mailTextFor(locale);
+  return render(
+    text('emailChangeUndone.subject'),
+    {
+      heading: text('emailChangeUndone.heading'),
+      paragraphs: [
+        text('emailChangeUndone.wentBack', { previousEmail: input.previousEmail }),
+        text('emailChangeUndone.signedOut'),
+      ],
+      footnote: text('emailChangeUndone.footnote', { supportEmail: input.supportEmail }),
+    },
+    locale,
+  );
 }
 
 export function passwordChangedEmail(input: {
   supportEmail: string;
+  /** The recipient's language (README, Languages); English when unknown. */
   locale?: PageLocale;
 }): RenderedEmail {
-  return render('Your Kegel Coach password was changed', {
-    heading: 'Your password was changed',
-    paragraphs: [
-      'The password of your Kegel Coach account was just changed, and your other devices were signed out.',
-    ],
-    footnote: `If this was not you, reset your password now and write to ${input.supportEmail}.`,
-  });
+  const locale = input.locale ?? DEFAULT_LOCALE;
+  const text = mailTextFor(locale);
+  return render(
+    text('passwordChanged.subject'),
+    {
+      heading: text('passwordChanged.heading'),
+      paragraphs: [text('passwordChanged.changed')],
+      footnote: text('passwordChanged.footnote', { supportEmail: input.supportEmail }),
+    },
+    locale,
+  );
 }
 
 export function accountCreatedByPurchaseEmail(input: {
@@ -192,16 +280,22 @@ export function accountCreatedByPurchaseEmail(input: {
   /** The recipient's language (README, Languages); English when unknown. */
   locale?: PageLocale;
 }): RenderedEmail {
-  return render('Your Kegel Coach premium and account', {
-    heading: 'Welcome to Kegel Coach premium',
-    paragraphs: [
-      `Thank you for your purchase. Your Premium — ${input.planName} is active.`,
-      `We created an account for ${input.email}. Sign in with this password: ${input.password}`,
-      'Please change it after signing in, under Account Settings.',
-    ],
-    action: { label: 'Sign in', url: input.signInUrl },
-    footnote: 'Use the same email and password in the Kegel Coach app.',
-  });
+  const locale = input.locale ?? DEFAULT_LOCALE;
+  const text = mailTextFor(locale);
+  return render(
+    text('accountCreatedByPurchase.subject'),
+    {
+      heading: text('accountCreatedByPurchase.heading'),
+      paragraphs: [
+        text('accountCreatedByPurchase.thanks', { planName: input.planName }),
+        text('accountCreatedByPurchase.created', { email: input.email, password: input.password }),
+        text('accountCreatedByPurchase.changeIt'),
+      ],
+      action: { label: text('shared.signIn'), url: input.signInUrl },
+      footnote: text('accountCreatedByPurchase.footnote'),
+    },
+    locale,
+  );
 }
 
 export function signInMethodAddedEmail(input: {
@@ -212,19 +306,22 @@ export function signInMethodAddedEmail(input: {
   /** The recipient's language (README, Languages); English when unknown. */
   locale?: PageLocale;
 }): RenderedEmail {
-  return render(`${input.provider} sign-in was added to your Kegel Coach account`, {
-    heading: `You can now sign in with ${input.provider}`,
-    paragraphs: [
-      `Your Kegel Coach account was just signed in to with ${input.provider}, which confirmed that this address is yours. From now on, "Continue with ${input.provider}" opens this account.`,
-      ...(input.passwordRemoved
-        ? [
-            'This address had never been confirmed before, so the password set when the account was created was removed and every device was signed out: it could have been set by someone else. To sign in with a password again, use "Forgot your password?" on the sign-in page.',
-          ]
-        : []),
-    ],
-    action: { label: 'Sign in', url: input.signInUrl },
-    footnote: `If this was not you, write to ${input.supportEmail} right away.`,
-  });
+  const locale = input.locale ?? DEFAULT_LOCALE;
+  const text = mailTextFor(locale);
+  const { provider } = input;
+  return render(
+    text('signInMethodAdded.subject', { provider }),
+    {
+      heading: text('signInMethodAdded.heading', { provider }),
+      paragraphs: [
+        text('signInMethodAdded.confirmed', { provider }),
+        ...(input.passwordRemoved ? [text('signInMethodAdded.passwordRemoved')] : []),
+      ],
+      action: { label: text('shared.signIn'), url: input.signInUrl },
+      footnote: text('shared.notYouWriteNow', { supportEmail: input.supportEmail }),
+    },
+    locale,
+  );
 }
 
 export function passkeyAddedEmail(input: {
@@ -234,15 +331,21 @@ export function passkeyAddedEmail(input: {
   /** The recipient's language (README, Languages); English when unknown. */
   locale?: PageLocale;
 }): RenderedEmail {
-  return render('A passkey was added to your Kegel Coach account', {
-    heading: 'A passkey was added',
-    paragraphs: [
-      `A passkey named "${input.passkeyName}" was just added to your Kegel Coach account. It signs in to your account without a password.`,
-      'If you did not add it, remove it in Account Settings → Passkeys, change your password and sign out of your other devices.',
-    ],
-    action: { label: 'Open Account Settings', url: input.settingsUrl },
-    footnote: `If this was not you, write to ${input.supportEmail} right away.`,
-  });
+  const locale = input.locale ?? DEFAULT_LOCALE;
+  const text = mailTextFor(locale);
+  return render(
+    text('passkeyAdded.subject'),
+    {
+      heading: text('passkeyAdded.heading'),
+      paragraphs: [
+        text('passkeyAdded.added', { passkeyName: input.passkeyName }),
+        text('passkeyAdded.ifNotYou'),
+      ],
+      action: { label: text('shared.openAccountSettings'), url: input.settingsUrl },
+      footnote: text('shared.notYouWriteNow', { supportEmail: input.supportEmail }),
+    },
+    locale,
+  );
 }
 
 export function accountDeletedEmail(input: {
@@ -251,18 +354,20 @@ export function accountDeletedEmail(input: {
   /** The recipient's language (README, Languages); English when unknown. */
   locale?: PageLocale;
 }): RenderedEmail {
-  return render('Your Kegel Coach account was deleted', {
-    heading: 'Your account was deleted',
-    paragraphs: [
-      'As you asked, your Kegel Coach account is deleted: every device was signed out, and your email, sign-in methods and personal details are erased.',
-      'Records of your purchases are kept for our accounts, as the law requires, with no name or email attached.',
-      ...(input.hadAppStoreSubscription
-        ? [
-            'Your App Store subscription is not cancelled by this. To stop paying, cancel it on your iPhone: Settings → your name → Subscriptions.',
-          ]
-        : []),
-      'You are welcome back any time: this address can create a new account.',
-    ],
-    footnote: `If you did not ask for this, write to ${input.supportEmail} right away.`,
-  });
+  const locale = input.locale ?? DEFAULT_LOCALE;
+  const text = mailTextFor(locale);
+  return render(
+    text('accountDeleted.subject'),
+    {
+      heading: text('accountDeleted.heading'),
+      paragraphs: [
+        text('accountDeleted.deleted'),
+        text('accountDeleted.records'),
+        ...(input.hadAppStoreSubscription ? [text('accountDeleted.appStore')] : []),
+        text('accountDeleted.welcomeBack'),
+      ],
+      footnote: text('accountDeleted.footnote', { supportEmail: input.supportEmail }),
+    },
+    locale,
+  );
 }

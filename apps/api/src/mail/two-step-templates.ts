@@ -1,26 +1,29 @@
 // The mails about two-step sign-in (ADR 018): each change of it is told to the owner, as whoever
 // holds a session (no password asked) could otherwise bind the account to his own phone, or
 // take its recovery codes, unseen.
-import { render, type RenderedEmail } from './templates';
+import { DEFAULT_LOCALE, type PageLocale } from '@kegel/contract/i18n';
 
-import type { PageLocale } from '@kegel/contract/i18n';
+import { type MailKey, mailTextFor, render, type RenderedEmail } from './templates';
+
 export type TwoStepChange = 'turned-on' | 'turned-off' | 'recovery-codes-renewed';
 
-const CHANGES: Record<TwoStepChange, { subject: string; heading: string; what: string }> = {
+const CHANGES: Readonly<
+  Record<TwoStepChange, { subject: MailKey; heading: MailKey; what: MailKey }>
+> = {
   'turned-on': {
-    subject: 'Two-step sign-in was turned on for your Kegel Coach account',
-    heading: 'Two-step sign-in was turned on',
-    what: 'Two-step sign-in was just turned on for your Kegel Coach account: signing in with your password now also asks for a code from an authenticator app.',
+    subject: 'twoStep.turnedOn.subject',
+    heading: 'twoStep.turnedOn.heading',
+    what: 'twoStep.turnedOn.what',
   },
   'turned-off': {
-    subject: 'Two-step sign-in was turned off for your Kegel Coach account',
-    heading: 'Two-step sign-in was turned off',
-    what: 'Two-step sign-in was just turned off for your Kegel Coach account: signing in with your password no longer asks for a code.',
+    subject: 'twoStep.turnedOff.subject',
+    heading: 'twoStep.turnedOff.heading',
+    what: 'twoStep.turnedOff.what',
   },
   'recovery-codes-renewed': {
-    subject: 'New recovery codes for your Kegel Coach account',
-    heading: 'Your recovery codes were renewed',
-    what: 'New recovery codes for two-step sign-in were just made for your Kegel Coach account; the old ones no longer work.',
+    subject: 'twoStep.recoveryCodesRenewed.subject',
+    heading: 'twoStep.recoveryCodesRenewed.heading',
+    what: 'twoStep.recoveryCodesRenewed.what',
   },
 };
 
@@ -31,14 +34,17 @@ export function twoStepChangedEmail(input: {
   /** The recipient's language (README, Languages); English when unknown. */
   locale?: PageLocale;
 }): RenderedEmail {
+  const locale = input.locale ?? DEFAULT_LOCALE;
+  const text = mailTextFor(locale);
   const change = CHANGES[input.change];
-  return render(change.subject, {
-    heading: change.heading,
-    paragraphs: [
-      change.what,
-      'If this was not you, someone may be using your account: open Account Settings, change your password and sign out of your other devices.',
-    ],
-    action: { label: 'Open Account Settings', url: input.settingsUrl },
-    footnote: `If this was not you, write to ${input.supportEmail} right away.`,
-  });
+  return render(
+    text(change.subject),
+    {
+      heading: text(change.heading),
+      paragraphs: [text(change.what), text('twoStep.ifNotYou')],
+      action: { label: text('shared.openAccountSettings'), url: input.settingsUrl },
+      footnote: text('shared.notYouWriteNow', { supportEmail: input.supportEmail }),
+    },
+    locale,
+  );
 }
