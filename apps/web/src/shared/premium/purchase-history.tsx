@@ -29,7 +29,7 @@ export function PurchaseHistory({
   isPending?: boolean;
   loadError?: string | null;
   manageStripe?: ReactNode;
-  /** What an empty list says; the member's own words ("You don't have any purchases yet") by default. */
+  /** What an empty list says: by default the member's own words (premium texts, noPurchases). */
   noPurchasesText?: string;
 }): React.JSX.Element {
   const text = usePremiumText();
