@@ -2,6 +2,7 @@ import type { StartCheckoutRequest, StartCheckoutResponse } from '@kegel/contrac
 import { queryOptions, useMutation } from '@tanstack/react-query';
 
 import { api } from '../../shared/http/api';
+import { usePurchaseText } from './text';
 
 /** Plans and checkout sessions, cached like every answer (an hour, without retries). */
 export const purchaseQueries = {
@@ -24,8 +25,9 @@ export function startCheckout(request: StartCheckoutRequest): Promise<StartCheck
 }
 
 export function useStartCheckout() {
+  const text = usePurchaseText();
   return useMutation({
     mutationFn: startCheckout,
-    meta: { toasts: { pending: 'Preparing...', success: 'Payment link has been generated' } },
+    meta: { toasts: { pending: text('checkoutPending'), success: text('checkoutReady') } },
   });
 }

@@ -1,6 +1,10 @@
 // How a plan reads on screen: the price per week, the billing period label, the duration's name,
-// and which plan is preselected.
+// and which plan is preselected. The words are the page's language's (`purchase` texts).
 import type { Plan } from '@kegel/contract';
+import { DEFAULT_LOCALE } from '@kegel/contract/i18n';
+
+import { currentLocale } from '../../shared/i18n/i18n';
+import { purchaseText } from './text';
 
 /** price / days × 7, to the cent (computed in cents, so $9.99 a week stays $9.99). */
 export function pricePerWeek(plan: Pick<Plan, 'price' | 'days'>): number {
@@ -10,19 +14,28 @@ export function pricePerWeek(plan: Pick<Plan, 'price' | 'days'>): number {
 
 /** 'weekly' for 7 days, 'monthly' for 30 or 31, 'yearly' for 365, empty otherwise (1 day). */
 export function billingPeriodLabel(days: number): string {
-  if (days === 7) return 'weekly';
-  if (days === 30 || days === 31) return 'monthly';
-  if (days === 365) return 'yearly';
+  if (days === 7) return purchaseText('billedWeekly');
+  if (days === 30 || days === 31) return purchaseText('billedMonthly');
+  if (days === 365) return purchaseText('billedYearly');
   return '';
 }
 
 /** The name of a duration: 1 Day, 1 Week, 1 Month, 1 Year. */
 export function durationName(days: number): string {
-  if (days === 1) return '1 Day';
-  if (days === 7) return '1 Week';
-  if (days === 30 || days === 31) return '1 Month';
-  if (days === 365) return '1 Year';
-  return `${days} Days`;
+  if (days === 1) return purchaseText('durationDay');
+  if (days === 7) return purchaseText('durationWeek');
+  if (days === 30 || days === 31) return purchaseText('durationMonth');
+  if (days === 365) return purchaseText('durationYear');
+  return purchaseText('durationDays', { days });
+}
+
+/**
+ * A plan's name as the page shows it. The API names plans in English, from its database ("1
+ * Month"): English shows that name as it is; another language names the plan by its duration,
+ * which reads the same ("1 Monat").
+ */
+export function planName(plan: Pick<Plan, 'name' | 'days'>): string {
+  return currentLocale() === DEFAULT_LOCALE ? plan.name : durationName(plan.days);
 }
 
 /** The plan with the most days: preselected and badged 'MOST POPULAR'. */

@@ -24,4 +24,17 @@ describe('date formats', () => {
     expect(formatShortDate('2026-12-31T23:30:00Z', 'America/New_York')).toBe('12/31/26');
     expect(formatShortDate('2026-12-31T23:30:00Z', 'Asia/Tokyo')).toBe('1/1/27');
   });
+
+  it('in German and Spanish, each language writes the same fields its own way', () => {
+    expect(formatLongDate(instant, 'UTC', 'de')).toBe('Mittwoch, 23. Dezember 2026 um 15:05');
+    expect(formatSessionDate(instant, 'UTC', 'de')).toBe('23. Dezember 2026 um 15:05');
+    expect(formatShortDate(instant, 'UTC', 'de')).toBe('23.12.26');
+    expect(formatLongDate(instant, 'UTC', 'es')).toBe('miércoles, 23 de diciembre de 2026, 15:05');
+    expect(formatSessionDate(instant, 'UTC', 'es')).toBe('23 de diciembre de 2026 a las 15:05');
+    expect(formatShortDate(instant, 'UTC', 'es')).toBe('23/12/26');
+  });
+
+  it('writes the pseudo-locale as English', () => {
+    expect(formatShortDate(instant, 'UTC', 'en-XA')).toBe('12/23/26');
+  });
 });

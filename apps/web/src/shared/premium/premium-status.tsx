@@ -6,6 +6,7 @@ import { formatLongDate } from '../format/dates';
 import { ButtonLink } from '../ui/button';
 import { CrownIcon } from '../ui/icons/icon-set';
 import styles from './premium-status.module.css';
+import { usePremiumText } from './text';
 
 /**
  * Whether premium is active and until when; Extend goes to /purchase, adding to the end date.
@@ -18,6 +19,7 @@ export function PremiumStatus({
   profile: Pick<Profile, 'subscriptionEndDate'>;
   readOnly?: boolean;
 }): React.JSX.Element {
+  const text = usePremiumText();
   // Read once per mount: the page does not flip while someone is looking at it.
   const [now] = useState(() => Date.now());
   const endsAt = profile.subscriptionEndDate;
@@ -29,17 +31,17 @@ export function PremiumStatus({
           <CrownIcon />
         </span>
         <div>
-          <p className={styles.label}>Premium</p>
+          <p className={styles.label}>{text('statusLabel')}</p>
           <p className={styles.message}>
             {isActive
-              ? `Your premium plan is active and will expire on ${formatLongDate(endsAt)}`
-              : "You don't have active subscriptions yet"}
+              ? text('activeUntil', { date: formatLongDate(endsAt) })
+              : text('noActiveSubscriptions')}
           </p>
         </div>
       </div>
       {readOnly ? null : (
         <ButtonLink to={paths.purchase.root.getHref()} size={48}>
-          {isActive ? 'Extend Premium' : 'Buy Premium'}
+          {isActive ? text('extendPremium') : text('buyPremium')}
         </ButtonLink>
       )}
     </div>

@@ -5,6 +5,10 @@ import { formatShortDate } from '../format/dates';
 import { Skeleton } from '../ui/skeleton';
 import { AppleManagedNote } from './apple-managed-note';
 import styles from './purchase-history.module.css';
+import { usePremiumText } from './text';
+
+const ACTIVE_TITLE_ID = 'active-subscriptions-title';
+const PURCHASES_TITLE_ID = 'purchases-title';
 
 /**
  * The Purchase History under its premium block (`status`): the subscriptions still running and
@@ -18,15 +22,17 @@ export function PurchaseHistory({
   isPending = false,
   loadError = null,
   manageStripe = null,
-  noPurchasesText = "You don't have any purchases yet",
+  noPurchasesText,
 }: {
   status: ReactNode;
   purchases: PurchaseItem[];
   isPending?: boolean;
   loadError?: string | null;
   manageStripe?: ReactNode;
+  /** What an empty list says: by default the member's own words (premium texts, noPurchases). */
   noPurchasesText?: string;
 }): React.JSX.Element {
+  const text = usePremiumText();
   // Read once per mount, like the premium block: rows do not vanish while someone reads them.
   const [now] = useState(() => Date.now());
   // Active: the purchases still running (isRunningPurchase, in the contract).
@@ -38,28 +44,27 @@ export function PurchaseHistory({
     <div className={styles.sections}>
       {status}
       {active.length > 0 ? (
-        <section aria-labelledby="active-subscriptions-title">
+        <section aria-labelledby={ACTIVE_TITLE_ID}>
           <div className={styles.sectionHeader}>
-            <h2 className={styles.sectionTitle} id="active-subscriptions-title">
-              Active Subscriptions
+            <h2 className={styles.sectionTitle} id={ACTIVE_TITLE_ID}>
+              {text('activeSubscriptions')}
             </h2>
             {hasApple ? (
               // Stripe's portal cannot manage these: App Store subscriptions live on the iPhone.
-              <p className={styles.manageElsewhere}>
-                Manage it in the App Store: Settings → your name → Subscriptions.
-              </p>
+              <p className={styles.manageElsewhere}>{text('manageInAppStore')}</p>
             ) : null}
             {hasStripe ? manageStripe : null}
           </div>
           <HistoryTable
-            labelledBy="active-subscriptions-title"
-            columns={['Package', 'Provider', 'Expires on']}
+            labelledBy={ACTIVE_TITLE_ID}
+            columns={[text('columnPackage'), text('columnProvider'), text('columnExpiresOn')]}
             rows={active.map((item) => ({
               key: rowKey(item),
               cells: [
                 item.name,
                 <span key="provider" className={styles.provider}>
-                  {item.provider}
+                  {/* Stripe and Apple are names; days the support team granted read in words. */}
+                  {item.provider === 'Support' ? text('providerSupport') : item.provider}
                   {item.provider === 'Apple' ? <AppleManagedNote /> : null}
                 </span>,
                 formatShortDate(item.expiresAt),
@@ -69,29 +74,29 @@ export function PurchaseHistory({
         </section>
       ) : null}
 
-      <section aria-labelledby="purchases-title">
+      <section aria-labelledby={PURCHASES_TITLE_ID}>
         <div className={styles.sectionHeader}>
-          <h2 className={styles.sectionTitle} id="purchases-title">
-            Purchases
+          <h2 className={styles.sectionTitle} id={PURCHASES_TITLE_ID}>
+            {text('purchases')}
           </h2>
         </div>
         {loadError !== null ? (
           <p className={styles.loadError} role="alert">
-            Your purchases could not be loaded. {loadError}
+            {text('purchasesLoadError', { message: loadError })}
           </p>
         ) : isPending ? (
           <div className={styles.skeletonRows} aria-busy="true">
-            <span className="visually-hidden">Loading purchases</span>
+            <span className="visually-hidden">{text('loadingPurchases')}</span>
             {[0, 1, 2].map((index) => (
               <Skeleton key={index} className={styles.skeletonRow} />
             ))}
           </div>
         ) : purchases.length === 0 ? (
-          <p className={styles.empty}>{noPurchasesText}</p>
+          <p className={styles.empty}>{noPurchasesText ?? text('noPurchases')}</p>
         ) : (
           <HistoryTable
-            labelledBy="purchases-title"
-            columns={['Package', 'Purchased on', 'Expires on']}
+            labelledBy={PURCHASES_TITLE_ID}
+            columns={[text('columnPackage'), text('columnPurchasedOn'), text('columnExpiresOn')]}
             rows={purchases.map((item) => ({
               key: rowKey(item),
               cells: [
@@ -101,10 +106,10 @@ export function PurchaseHistory({
                     <span className={styles.refundedLabel}>
                       {/* A grant the support team removed, a chargeback, or a refund. */}
                       {item.provider === 'Support'
-                        ? 'Removed'
+                        ? text('removed')
                         : item.refundKind === 'chargeback'
-                          ? 'Charged back'
-                          : 'Refunded'}
+                          ? text('chargedBack')
+                          : text('refunded')}
                     </span>
                   </span>
                 ) : (

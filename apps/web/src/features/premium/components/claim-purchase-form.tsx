@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { formatLongDate } from '../../../shared/format/dates';
 import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { api } from '../../../shared/http/api';
+import { usePremiumText } from '../../../shared/premium/text';
 import { sessionQueries } from '../../../shared/session/session';
 import { Button } from '../../../shared/ui/button';
 import { TextInput } from '../../../shared/ui/text-input';
@@ -30,6 +31,7 @@ function useClaimPurchase() {
  * shown under the field in the server's words.
  */
 export function ClaimPurchaseForm(): React.JSX.Element {
+  const text = usePremiumText();
   const claim = useClaimPurchase();
   const { form, field } = useContractForm(AppStoreClaimRequestSchema, { orderId: '' });
   // undefined: nothing claimed yet; null: claimed, but it gives no premium now (it has ended).
@@ -50,26 +52,26 @@ export function ClaimPurchaseForm(): React.JSX.Element {
   return (
     <section className={styles.claim} aria-labelledby="claim-purchase-title">
       <h2 className={styles.title} id="claim-purchase-title">
-        Bought on your iPhone?
+        {text('claimTitle')}
       </h2>
       <form className={styles.form} onSubmit={(event) => void onSubmit(event)} noValidate>
         <TextInput
-          label="Order ID"
-          hint="Find it in the receipt email Apple sent you, e.g. MK5TTTVWJH"
+          label={text('orderIdLabel')}
+          hint={text('orderIdHint')}
           autoComplete="off"
           autoCapitalize="characters"
           spellCheck={false}
           {...field('orderId')}
         />
         <Button type="submit" variant="outlined" disabled={claim.isPending}>
-          Claim purchase
+          {text('claimPurchase')}
         </Button>
       </form>
       {claimedEnd === undefined ? null : (
         <p className={styles.claimed} role="status">
           {claimedEnd
-            ? `Purchase claimed. Your premium now ends on ${formatLongDate(claimedEnd)}.`
-            : 'Purchase claimed. Its period has already ended.'}
+            ? text('claimedUntil', { date: formatLongDate(claimedEnd) })
+            : text('claimedEnded')}
         </p>
       )}
     </section>

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 
 import { openPendingTab } from '../../../shared/browser/pending-tab';
+import { usePremiumText } from '../../../shared/premium/text';
 import { Button } from '../../../shared/ui/button';
 import { toasts } from '../../../shared/ui/toasts';
 import { premiumQueries } from '../api';
@@ -11,11 +12,12 @@ import { premiumQueries } from '../api';
  * opens it in a new tab when it returns; later clicks reuse it while it is fresh.
  */
 export function ManageSubscriptionButton(): React.JSX.Element {
+  const text = usePremiumText();
   const queryClient = useQueryClient();
   const [isOpening, setIsOpening] = useState(false);
 
   async function openPortal(): Promise<void> {
-    const portalTab = openPendingTab('Opening your billing portal…');
+    const portalTab = openPendingTab(text('openingPortal'));
     setIsOpening(true);
     try {
       const { url } = await queryClient.fetchQuery(premiumQueries.customerPortal());
@@ -30,7 +32,7 @@ export function ManageSubscriptionButton(): React.JSX.Element {
 
   return (
     <Button variant="outlined" size={38} onClick={openPortal} disabled={isOpening}>
-      Manage Subscription
+      {text('manageSubscription')}
     </Button>
   );
 }

@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 
 import { PremiumStatus } from '../../../shared/premium/premium-status';
 import { PurchaseHistory } from '../../../shared/premium/purchase-history';
+import { usePremiumText } from '../../../shared/premium/text';
 import { useProfile } from '../../../shared/session/session';
 import { Card } from '../../../shared/ui/card';
 import { premiumQueries } from '../api';
@@ -28,12 +29,13 @@ const ClaimPurchaseForm = lazy(async () => ({
  * purchase, newest first.
  */
 export function HistoryPage(): React.JSX.Element | null {
+  const text = usePremiumText();
   const { data: profile } = useProfile();
   const subscriptions = useQuery(premiumQueries.subscriptions());
   if (!profile) return null;
 
   return (
-    <Card title="Purchase History" titleLevel={1} aside={profile.email}>
+    <Card title={text('historyTitle')} titleLevel={1} aside={profile.email}>
       <PurchaseHistory
         status={<PremiumStatus profile={profile} />}
         purchases={subscriptions.data?.data ?? []}

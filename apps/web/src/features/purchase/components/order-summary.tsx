@@ -1,50 +1,56 @@
 import type { Plan } from '@kegel/contract';
 
 import { formatUsd } from '../../../shared/format/money';
+import { RichText } from '../../../shared/i18n/rich-text';
 import { GuaranteeIcon } from '../../../shared/ui/icons/icon-set';
 import { Skeleton } from '../../../shared/ui/skeleton';
-import { billingPeriodLabel } from '../plan-terms';
+import { billingPeriodLabel, planName } from '../plan-terms';
+import { usePurchaseText } from '../text';
 import styles from './purchase.module.css';
 
 /** Plan name, price, order total, billing period, and the 30-day money-back promise. */
 export function OrderSummary({ plan }: { plan: Plan | undefined }): React.JSX.Element {
+  const text = usePurchaseText();
   const period = plan ? billingPeriodLabel(plan.days) : '';
   // Until a plan is chosen, the same rows with their values still loading (the preselected plan
   // has a billing period), so the summary keeps its size and its rows when the plan arrives.
   const rows = [
-    { label: 'Plan', value: plan && `Premium — ${plan.name}` },
-    { label: 'Price', value: plan && formatUsd(plan.price) },
-    ...(!plan || period ? [{ label: 'Billing period', value: plan && period }] : []),
+    {
+      id: 'plan',
+      label: text('summaryPlan'),
+      value: plan && text('premiumPlanName', { name: planName(plan) }),
+    },
+    { id: 'price', label: text('summaryPrice'), value: plan && formatUsd(plan.price) },
+    ...(!plan || period
+      ? [{ id: 'period', label: text('summaryBillingPeriod'), value: plan && period }]
+      : []),
   ];
   return (
     <section className={styles.summary} aria-labelledby="order-summary-title">
       <h2 className={styles.summaryTitle} id="order-summary-title">
-        Order summary
+        {text('orderSummary')}
       </h2>
       <dl className={styles.summaryList} aria-hidden={plan ? undefined : true}>
-        {rows.map(({ label, value }) => (
-          <div key={label}>
+        {rows.map(({ id, label, value }) => (
+          <div key={id}>
             <dt>{label}</dt>
-            <dd className={label === 'Billing period' ? styles.capitalised : undefined}>
+            <dd className={id === 'period' ? styles.capitalised : undefined}>
               {value ?? <Skeleton className={styles.skeletonSummaryValue} />}
             </dd>
           </div>
         ))}
         <div className={styles.summaryTotal}>
-          <dt>Order total</dt>
+          <dt>{text('orderTotal')}</dt>
           <dd>
             {plan ? formatUsd(plan.price) : <Skeleton className={styles.skeletonSummaryTotal} />}
           </dd>
         </div>
       </dl>
-      <p className={styles.summaryNote}>
-        One payment in US dollars. Premium does not renew by itself: buy again to extend it.
-      </p>
+      <p className={styles.summaryNote}>{text('summaryNote')}</p>
       <div className={styles.guarantee}>
         <GuaranteeIcon />
         <p>
-          <strong>30-day money-back guarantee.</strong> Not for you? Write to us within 30 days and
-          we refund the full price.
+          <RichText texts={text} name="guarantee" components={{ strong: <strong /> }} />
         </p>
       </div>
     </section>

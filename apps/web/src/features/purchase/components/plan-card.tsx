@@ -2,9 +2,11 @@ import type { Plan } from '@kegel/contract';
 import { type InputHTMLAttributes, useId } from 'react';
 
 import { formatUsd } from '../../../shared/format/money';
+import { RichText } from '../../../shared/i18n/rich-text';
 import { CheckIcon } from '../../../shared/ui/icons/icon-set';
 import { Skeleton } from '../../../shared/ui/skeleton';
-import { billingPeriodLabel, pricePerWeek } from '../plan-terms';
+import { billingPeriodLabel, planName, pricePerWeek } from '../plan-terms';
+import { usePurchaseText } from '../text';
 import styles from './purchase.module.css';
 
 /**
@@ -20,7 +22,9 @@ export function PlanCard({
   isMostPopular: boolean;
   inputProps: InputHTMLAttributes<HTMLInputElement>;
 }): React.JSX.Element {
+  const text = usePurchaseText();
   const period = billingPeriodLabel(plan.days);
+  const total = { price: formatUsd(plan.price), days: plan.days, period };
   const id = useId();
   // The radio is named by the plan alone ("1 Week"); price and badge are read as its description.
   const describedBy = [isMostPopular ? `${id}-badge` : '', `${id}-price`, `${id}-total`]
@@ -41,20 +45,24 @@ export function PlanCard({
       </span>
       <span className={styles.planHead}>
         <span className={styles.planName} id={`${id}-name`}>
-          {plan.name}
+          {planName(plan)}
         </span>
         {isMostPopular ? (
           <span className={styles.badge} id={`${id}-badge`}>
-            MOST POPULAR
+            {text('mostPopular')}
           </span>
         ) : null}
       </span>
       <span className={styles.planPerWeek} id={`${id}-price`}>
-        <strong>{formatUsd(pricePerWeek(plan))}</strong> / week
+        <RichText
+          texts={text}
+          name="pricePerWeek"
+          components={{ price: <strong /> }}
+          values={{ price: formatUsd(pricePerWeek(plan)) }}
+        />
       </span>
       <span className={styles.planTotal} id={`${id}-total`}>
-        {formatUsd(plan.price)} for {plan.days === 1 ? '1 day' : `${plan.days} days`}
-        {period ? `, billed ${period}` : ''}
+        {period ? text('planTotalBilled', total) : text('planTotal', total)}
       </span>
     </label>
   );

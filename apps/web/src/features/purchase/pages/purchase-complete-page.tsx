@@ -4,19 +4,15 @@ import { useSearchParams } from 'react-router';
 import { externalLinks, paths } from '../../../config/paths';
 import { formatSessionDate } from '../../../shared/format/dates';
 import { formatUsd } from '../../../shared/format/money';
+import { RichText } from '../../../shared/i18n/rich-text';
 import { ButtonLink, ExternalButtonLink } from '../../../shared/ui/button';
 import { CheckIcon, DownloadIcon } from '../../../shared/ui/icons/icon-set';
 import { Skeleton } from '../../../shared/ui/skeleton';
 import { purchaseQueries } from '../api';
 import styles from '../components/purchase.module.css';
 import { durationName } from '../plan-terms';
+import { usePurchaseText } from '../text';
 import { usePremiumRefreshAfterPurchase } from '../use-premium-refresh-after-purchase';
-
-/**
- * The fixed provider text of the details. The original product named a reseller; here Stripe processes the
- * payment for us, and the text says so rather than call it a reseller.
- */
-const PROVIDER_TEXT = 'Stripe, Inc. (payment processor)';
 
 /**
  * `/purchase/complete?registered=…&email=…&session=…`, where Stripe's checkout returns. A known
@@ -24,6 +20,7 @@ const PROVIDER_TEXT = 'Stripe, Inc. (payment processor)';
  * emailed.
  */
 export function PurchaseCompletePage(): React.JSX.Element {
+  const text = usePurchaseText();
   const [searchParams] = useSearchParams();
   const isRegistered = searchParams.get('registered') === 'true';
   const email = searchParams.get('email') ?? '';
@@ -32,7 +29,9 @@ export function PurchaseCompletePage(): React.JSX.Element {
   const session = useQuery({ ...purchaseQueries.checkoutSession(sessionId), enabled: !!sessionId });
   usePremiumRefreshAfterPurchase(isRegistered);
 
-  const packageName = session.data ? `Premium — ${durationName(session.data.durationDays)}` : '';
+  const packageName = session.data
+    ? text('premiumPlanName', { name: durationName(session.data.durationDays) })
+    : '';
 
   return (
     <div className={styles.completePage}>
@@ -41,20 +40,22 @@ export function PurchaseCompletePage(): React.JSX.Element {
           <CheckIcon width={28} height={28} />
         </span>
         <h1 className={styles.completeTitle} id="complete-title">
-          Purchase completed!
+          {text('completeTitle')}
         </h1>
         {isRegistered ? (
           <p className={styles.completeText}>
-            Thank you for your purchase!{' '}
             {session.data
-              ? `Your ${packageName} subscription is now active.`
-              : 'Your Premium subscription is now active.'}
+              ? text('thanksActivePackage', { packageName })
+              : text('thanksActivePremium')}
           </p>
         ) : (
           <p className={styles.completeText}>
-            Thank you for your purchase! We have created your account and sent a new password to the
-            email you gave at purchase: <strong className={styles.email}>{email}</strong>. Use it to
-            sign in to your dashboard.
+            <RichText
+              texts={text}
+              name="thanksAccountCreated"
+              components={{ email: <strong className={styles.email} /> }}
+              values={{ email }}
+            />
           </p>
         )}
 
@@ -62,20 +63,28 @@ export function PurchaseCompletePage(): React.JSX.Element {
           <dl className={styles.details} aria-busy={session.isPending}>
             {session.isError ? (
               <p className={styles.loadError} role="alert">
-                The payment details could not be loaded. {session.error.message}
+                {text('detailsLoadError', { message: session.error.message })}
               </p>
             ) : (
               <>
-                <DetailRow label="Subscription ID" value={session.data?.id} />
-                <DetailRow label="Package" value={packageName || undefined} />
-                <DetailRow label="Provider" value={session.data ? PROVIDER_TEXT : undefined} />
+                <DetailRow label={text('detailSubscriptionId')} value={session.data?.id} />
+                <DetailRow label={text('detailPackage')} value={packageName || undefined} />
+                {/* The original product named a reseller; here Stripe processes the payment for
+                    us, and the text says so rather than call it a reseller. */}
                 <DetailRow
-                  label="Date"
+                  label={text('detailProvider')}
+                  value={session.data ? text('detailProviderStripe') : undefined}
+                />
+                <DetailRow
+                  label={text('detailDate')}
                   value={session.data ? formatSessionDate(session.data.beginsAt) : undefined}
                 />
-                <DetailRow label="Payment method" value={session.data ? 'Card' : undefined} />
                 <DetailRow
-                  label="Amount"
+                  label={text('detailPaymentMethod')}
+                  value={session.data ? text('detailCard') : undefined}
+                />
+                <DetailRow
+                  label={text('detailAmount')}
                   value={session.data ? formatUsd(session.data.price) : undefined}
                 />
               </>
@@ -85,12 +94,12 @@ export function PurchaseCompletePage(): React.JSX.Element {
 
         <div className={styles.completeActions}>
           <ExternalButtonLink variant="outlined" href={externalLinks.appStore}>
-            <DownloadIcon /> Download the App
+            <DownloadIcon /> {text('downloadApp')}
           </ExternalButtonLink>
           {isRegistered ? (
-            <ButtonLink to={paths.dashboard.root.getHref()}>Enter Dashboard</ButtonLink>
+            <ButtonLink to={paths.dashboard.root.getHref()}>{text('enterDashboard')}</ButtonLink>
           ) : (
-            <ButtonLink to={paths.auth.login.getHref()}>Sign in to Dashboard</ButtonLink>
+            <ButtonLink to={paths.auth.login.getHref()}>{text('signInToDashboard')}</ButtonLink>
           )}
         </div>
       </section>

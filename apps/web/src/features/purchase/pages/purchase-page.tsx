@@ -6,6 +6,7 @@ import { useWatch } from 'react-hook-form';
 import { externalLinks } from '../../../config/paths';
 import { openPendingTab } from '../../../shared/browser/pending-tab';
 import { useContractForm } from '../../../shared/forms/use-contract-form';
+import { RichText } from '../../../shared/i18n/rich-text';
 import { useProfile } from '../../../shared/session/session';
 import { Button } from '../../../shared/ui/button';
 import { LockIcon, StripeIcon } from '../../../shared/ui/icons/icon-set';
@@ -15,12 +16,14 @@ import { OrderSummary } from '../components/order-summary';
 import { PlanCard, PlanCardSkeleton } from '../components/plan-card';
 import styles from '../components/purchase.module.css';
 import { largestPlan } from '../plan-terms';
+import { usePurchaseText } from '../text';
 
 /**
  * `/purchase`: choose a plan, give an email, pay on Stripe's hosted checkout in a new tab. Open
  * to visitors: a new email gets its account when the payment completes.
  */
 export function PurchasePage(): React.JSX.Element {
+  const text = usePurchaseText();
   const plans = useQuery(purchaseQueries.plans());
   const { data: profile } = useProfile();
   const checkout = useStartCheckout();
@@ -50,7 +53,7 @@ export function PurchasePage(): React.JSX.Element {
       return;
     }
     // Opened now, while the click still counts as the person's own action (pending-tab.ts).
-    const paymentTab = openPendingTab('Preparing your secure payment page…');
+    const paymentTab = openPendingTab(text('preparingPaymentPage'));
     // Awaited rather than given callbacks, so the tab is sent on (or closed) even if this page
     // is left meanwhile. The toasts, the server's error among them, are the query client's.
     await checkout
@@ -62,22 +65,20 @@ export function PurchasePage(): React.JSX.Element {
   return (
     <div className={styles.page}>
       <header className={styles.intro}>
-        <h1 className={styles.title}>Get Premium</h1>
-        <p className={styles.subtitle}>
-          Every exercise programme, progress tracking and reminders in the app. Three short steps.
-        </p>
+        <h1 className={styles.title}>{text('title')}</h1>
+        <p className={styles.subtitle}>{text('subtitle')}</p>
       </header>
       <form className={styles.layout} onSubmit={onSubmit} noValidate>
         <div className={styles.steps}>
           <section className={styles.step} aria-labelledby="step-plan">
             <h2 className={styles.stepTitle} id="step-plan">
-              <span className={styles.stepNumber}>1</span> Choose your plan
+              <span className={styles.stepNumber}>1</span> {text('stepPlan')}
             </h2>
             {plans.isError ? (
               <div className={styles.loadError} role="alert">
-                <p>The plans could not be loaded. {plans.error.message}</p>
+                <p>{text('plansLoadError', { message: plans.error.message })}</p>
                 <Button variant="outlined" size={38} onClick={() => void plans.refetch()}>
-                  Try again
+                  {text('tryAgain')}
                 </Button>
               </div>
             ) : (
@@ -112,36 +113,35 @@ export function PurchasePage(): React.JSX.Element {
 
           <section className={styles.step} aria-labelledby="step-email">
             <h2 className={styles.stepTitle} id="step-email">
-              <span className={styles.stepNumber}>2</span> Enter your email
+              <span className={styles.stepNumber}>2</span> {text('stepEmail')}
             </h2>
-            <EmailInput
-              label="Email"
-              hint="required only for account verification"
-              {...field('email')}
-            />
+            <EmailInput label={text('emailLabel')} hint={text('emailHint')} {...field('email')} />
           </section>
 
           <section className={`${styles.step} ${styles.payStep}`} aria-labelledby="step-pay">
             <h2 className={styles.stepTitle} id="step-pay">
-              <span className={styles.stepNumber}>3</span> Pay
+              <span className={styles.stepNumber}>3</span> {text('stepPay')}
             </h2>
             <p className={styles.stepText}>
-              <LockIcon width={16} height={16} /> You pay on Stripe&apos;s secure checkout, in a new
-              tab. We never see your card.
+              <LockIcon width={16} height={16} /> {text('payNote')}
             </p>
             <Button type="submit" size={56} fullWidth disabled={checkout.isPending}>
-              <StripeIcon /> Pay with Stripe
+              <StripeIcon /> {text('payWithStripe')}
             </Button>
             <p className={styles.legal}>
-              By paying you agree to our{' '}
-              <a href={externalLinks.termsOfUse} target="_blank" rel="noreferrer">
-                Terms of Use
-              </a>{' '}
-              and{' '}
-              <a href={externalLinks.privacyPolicy} target="_blank" rel="noreferrer">
-                Privacy Policy
-              </a>
-              .
+              <RichText
+                texts={text}
+                name="legal"
+                // The links' words are the message's, which RichText puts inside them.
+                /* eslint-disable jsx-a11y/anchor-has-content */
+                components={{
+                  terms: <a href={externalLinks.termsOfUse} target="_blank" rel="noreferrer" />,
+                  privacy: (
+                    <a href={externalLinks.privacyPolicy} target="_blank" rel="noreferrer" />
+                  ),
+                }}
+                /* eslint-enable jsx-a11y/anchor-has-content */
+              />
             </p>
           </section>
         </div>
