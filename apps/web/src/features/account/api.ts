@@ -18,8 +18,11 @@ import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { passkeyDialogError } from '../../shared/browser/passkey-dialog';
 import { api, tokenStore } from '../../shared/http/api';
+import '../../shared/i18n/contract-messages';
+import { localizeMessage } from '../../shared/i18n/i18n';
 import type { SendingForm } from '../../shared/query/query-client';
 import { sessionQueries } from '../../shared/session/session';
+import { useAccountText } from './text';
 
 export function changeEmail(request: ChangeEmailRequest): Promise<Acknowledgement> {
   return api.call('requestEmailChange', { body: request });
@@ -48,20 +51,22 @@ export function emailPasswordLink(email: string): Promise<Acknowledgement> {
 }
 
 export function useChangeEmail({ showOnField }: SendingForm = {}) {
+  const text = useAccountText();
   return useMutation({
     mutationFn: changeEmail,
     meta: {
-      toasts: { pending: 'Changing email', success: 'Confirmation email sent successfully' },
+      toasts: { pending: text('toast.changingEmail'), success: text('toast.emailChangeSent') },
       showOnField,
     },
   });
 }
 
 export function useChangePassword({ showOnField }: SendingForm = {}) {
+  const text = useAccountText();
   return useMutation({
     mutationFn: changePassword,
     meta: {
-      toasts: { pending: 'Changing password', success: 'Password changed successfully' },
+      toasts: { pending: text('toast.changingPassword'), success: text('toast.passwordChanged') },
       showOnField,
     },
   });
@@ -69,10 +74,13 @@ export function useChangePassword({ showOnField }: SendingForm = {}) {
 
 /** Confirms the new address from the emailed link; the profile is read again with it. */
 export function useVerifyEmail() {
+  const text = useAccountText();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: verifyEmail,
-    meta: { toasts: { pending: 'Verifying email', success: 'Email successfully changed' } },
+    meta: {
+      toasts: { pending: text('toast.verifyingEmail'), success: text('toast.emailChanged') },
+    },
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: sessionQueries.all() });
     },
@@ -86,10 +94,16 @@ export function useVerifyEmail() {
  * someone is still signed in until the next call fails.
  */
 export function useCancelEmailChange() {
+  const text = useAccountText();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: cancelEmailChange,
-    meta: { toasts: { pending: 'Cancelling email change', success: 'Email change cancelled' } },
+    meta: {
+      toasts: {
+        pending: text('toast.cancellingEmailChange'),
+        success: text('toast.emailChangeCancelled'),
+      },
+    },
     onSuccess: () => {
       tokenStore.clear();
       queryClient.removeQueries();
@@ -98,9 +112,10 @@ export function useCancelEmailChange() {
 }
 
 export function useEmailPasswordLink() {
+  const text = useAccountText();
   return useMutation({
     mutationFn: emailPasswordLink,
-    meta: { toasts: { pending: 'Sending link', success: 'Link sent. Please check your inbox.' } },
+    meta: { toasts: { pending: text('toast.sendingLink'), success: text('toast.linkSent') } },
   });
 }
 
@@ -112,20 +127,22 @@ export const sessionListQuery = () =>
   });
 
 export function useEndSession() {
+  const text = useAccountText();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api.call('endSession', { params: { id } }),
-    meta: { toasts: { pending: 'Signing out', success: 'Signed out' } },
+    meta: { toasts: { pending: text('toast.signingOut'), success: text('toast.signedOut') } },
     onSettled: () => queryClient.invalidateQueries({ queryKey: sessionListQuery().queryKey }),
   });
 }
 
 export function useEndOtherSessions() {
+  const text = useAccountText();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api.call('endOtherSessions', {}),
     meta: {
-      toasts: { pending: 'Signing out', success: 'Signed out of all other devices' },
+      toasts: { pending: text('toast.signingOut'), success: text('toast.signedOutOthers') },
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: sessionListQuery().queryKey }),
   });
@@ -152,31 +169,42 @@ async function addPasskey({ code }: { code?: string } = {}): Promise<PasskeyItem
 }
 
 export function useAddPasskey({ showOnField }: SendingForm = {}) {
+  const text = useAccountText();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: addPasskey,
-    meta: { toasts: { pending: 'Adding passkey', success: 'Passkey added' }, showOnField },
+    meta: {
+      toasts: { pending: text('toast.addingPasskey'), success: text('toast.passkeyAdded') },
+      showOnField,
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: passkeyListQuery().queryKey }),
   });
 }
 
 export function useRenamePasskey() {
+  const text = useAccountText();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, name }: { id: string; name: string }) =>
       api.call('renamePasskey', { params: { id }, body: { name } }),
-    meta: { toasts: { pending: 'Renaming passkey', success: 'Passkey renamed' } },
+    meta: {
+      toasts: { pending: text('toast.renamingPasskey'), success: text('toast.passkeyRenamed') },
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: passkeyListQuery().queryKey }),
   });
 }
 
 /** Removes a passkey; `code` while two-step sign-in is on (a code from the app, or a recovery code). */
 export function useRemovePasskey({ showOnField }: SendingForm = {}) {
+  const text = useAccountText();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, code }: { id: string; code?: string }) =>
       api.call('removePasskey', { params: { id }, body: code ? { code } : undefined }),
-    meta: { toasts: { pending: 'Removing passkey', success: 'Passkey removed' }, showOnField },
+    meta: {
+      toasts: { pending: text('toast.removingPasskey'), success: text('toast.passkeyRemoved') },
+      showOnField,
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: passkeyListQuery().queryKey }),
   });
 }
@@ -192,10 +220,16 @@ export const emailChangeUndoQuery = () =>
   });
 
 export function useCloseEmailChangeUndo() {
+  const text = useAccountText();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api.call('closeEmailChangeUndoWindows', {}),
-    meta: { toasts: { pending: 'Closing', success: emailChangeUndoMessages.closed } },
+    meta: {
+      toasts: {
+        pending: text('toast.closing'),
+        success: localizeMessage(emailChangeUndoMessages.closed),
+      },
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: emailChangeUndoQuery().queryKey }),
   });
 }
@@ -217,11 +251,15 @@ export interface AccountDeletedState {
  * after its navigation has resolved, so no order of the two steps here would be safe.
  */
 export function useDeleteAccount({ showOnField }: SendingForm = {}) {
+  const text = useAccountText();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
     mutationFn: deleteAccount,
-    meta: { toasts: { pending: 'Deleting account', success: 'Account deleted' }, showOnField },
+    meta: {
+      toasts: { pending: text('toast.deletingAccount'), success: text('toast.accountDeleted') },
+      showOnField,
+    },
     onSuccess: async (_data, request) => {
       const state: AccountDeletedState = {
         email: queryClient.getQueryData(sessionQueries.profile().queryKey)?.email,
@@ -258,11 +296,12 @@ export function useSetUpTwoStep() {
 }
 
 export function useConfirmTwoStep({ showOnField }: SendingForm = {}) {
+  const text = useAccountText();
   const refreshProfile = useProfileRefresh();
   return useMutation({
     mutationFn: (request: TwoStepConfirmRequest) => api.call('confirmTwoStep', { body: request }),
     meta: {
-      toasts: { pending: 'Checking the code', success: 'Two-step sign-in is on' },
+      toasts: { pending: text('toast.checkingCode'), success: text('toast.twoStepOn') },
       showOnField,
     },
     onSuccess: refreshProfile,
@@ -270,11 +309,12 @@ export function useConfirmTwoStep({ showOnField }: SendingForm = {}) {
 }
 
 export function useTurnOffTwoStep({ showOnField }: SendingForm = {}) {
+  const text = useAccountText();
   const refreshProfile = useProfileRefresh();
   return useMutation({
     mutationFn: (request: TwoStepDisableRequest) => api.call('turnOffTwoStep', { body: request }),
     meta: {
-      toasts: { pending: 'Turning two-step sign-in off', success: 'Two-step sign-in is off' },
+      toasts: { pending: text('toast.turningTwoStepOff'), success: text('toast.twoStepOff') },
       showOnField,
     },
     onSuccess: refreshProfile,
@@ -282,11 +322,15 @@ export function useTurnOffTwoStep({ showOnField }: SendingForm = {}) {
 }
 
 export function useRenewRecoveryCodes({ showOnField }: SendingForm = {}) {
+  const text = useAccountText();
   return useMutation({
     mutationFn: (request: RenewRecoveryCodesRequest) =>
       api.call('renewRecoveryCodes', { body: request }),
     meta: {
-      toasts: { pending: 'Making new recovery codes', success: 'New recovery codes made' },
+      toasts: {
+        pending: text('toast.makingRecoveryCodes'),
+        success: text('toast.recoveryCodesMade'),
+      },
       showOnField,
     },
   });

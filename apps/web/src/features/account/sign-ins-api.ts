@@ -5,6 +5,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 
 import { api, tokenStore } from '../../shared/http/api';
 import { sessionQueries } from '../../shared/session/session';
+import { useAccountText } from './text';
 
 /** The latest 20 sign-ins and failed attempts. Keyed under the session: signing out drops it. */
 export const signInHistoryQuery = () =>
@@ -22,10 +23,16 @@ export function reportSignIn(code: string): Promise<Acknowledgement> {
  * and every cached answer are forgotten here, as on sign-out (as useCancelEmailChange does).
  */
 export function useReportSignIn() {
+  const text = useAccountText();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: reportSignIn,
-    meta: { toasts: { pending: 'Securing your account', success: 'Every device was signed out' } },
+    meta: {
+      toasts: {
+        pending: text('toast.securingAccount'),
+        success: text('toast.everyDeviceSignedOut'),
+      },
+    },
     onSuccess: () => {
       tokenStore.clear();
       queryClient.removeQueries();
