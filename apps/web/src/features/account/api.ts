@@ -8,20 +8,19 @@ import {
   type RenewRecoveryCodesRequest,
   type TwoStepConfirmRequest,
   type TwoStepDisableRequest,
-  type VerifyEmailRequest,
 } from '@kegel/contract';
 import { startRegistration } from '@simplewebauthn/browser';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 
 import { paths } from '../../config/paths';
 import { passkeyDialogError } from '../../shared/browser/passkey-dialog';
-import { api, tokenStore } from '../../shared/http/api';
+import { api } from '../../shared/http/api';
 import '../../shared/i18n/contract-messages';
 import { localizeMessage } from '../../shared/i18n/i18n';
 import type { SendingForm } from '../../shared/query/query-client';
 import { sessionQueries } from '../../shared/session/session';
+import type { AccountDeletedState } from './email-links-api';
 import { useAccountText } from './text';
 
 export function changeEmail(request: ChangeEmailRequest): Promise<Acknowledgement> {
@@ -30,15 +29,6 @@ export function changeEmail(request: ChangeEmailRequest): Promise<Acknowledgemen
 
 export function changePassword(request: ChangePasswordRequest): Promise<Acknowledgement> {
   return api.call('changePassword', { body: request });
-}
-
-export function verifyEmail(request: VerifyEmailRequest): Promise<Acknowledgement> {
-  return api.call('confirmEmailChange', { body: request });
-}
-
-/** "This was not me", the link in the notice mailed to the old address. */
-export function cancelEmailChange(code: string): Promise<Acknowledgement> {
-  return api.call('cancelEmailChange', { body: { code } });
 }
 
 export function deleteAccount(request: DeleteAccountRequest): Promise<Acknowledgement> {
@@ -68,45 +58,6 @@ export function useChangePassword({ showOnField }: SendingForm = {}) {
     meta: {
       toasts: { pending: text('toast.changingPassword'), success: text('toast.passwordChanged') },
       showOnField,
-    },
-  });
-}
-
-/** Confirms the new address from the emailed link; the profile is read again with it. */
-export function useVerifyEmail() {
-  const text = useAccountText();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: verifyEmail,
-    meta: {
-      toasts: { pending: text('toast.verifyingEmail'), success: text('toast.emailChanged') },
-    },
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: sessionQueries.all() });
-    },
-  });
-}
-
-/**
- * Cancels (or undoes) an email change from the notice's link. The server ends every session of
- * the account, so the tokens this browser holds are dead too: they and every cached answer (the
- * header's profile among them) are forgotten here, as on sign-out, rather than left to pretend
- * someone is still signed in until the next call fails.
- */
-export function useCancelEmailChange() {
-  const text = useAccountText();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: cancelEmailChange,
-    meta: {
-      toasts: {
-        pending: text('toast.cancellingEmailChange'),
-        success: text('toast.emailChangeCancelled'),
-      },
-    },
-    onSuccess: () => {
-      tokenStore.clear();
-      queryClient.removeQueries();
     },
   });
 }
@@ -211,7 +162,8 @@ export function useRemovePasskey({ showOnField }: SendingForm = {}) {
 
 /**
  * The addresses an email change left that can still take the account back, and until when.
- * Keyed under the session: confirming a new address (useVerifyEmail) reads it again.
+ * Keyed under the session: confirming a new address (useVerifyEmail, email-links-api.ts) reads
+ * it again.
  */
 export const emailChangeUndoQuery = () =>
   queryOptions({
@@ -232,15 +184,6 @@ export function useCloseEmailChangeUndo() {
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: emailChangeUndoQuery().queryKey }),
   });
-}
-
-/** What the page after a deletion is told: where the confirmation went, and what to forget. */
-export interface AccountDeletedState {
-  email?: string;
-  /** The member confirmed that his App Store subscription goes on (it is not cancelled). */
-  keepsAppStoreSubscription?: boolean;
-  /** This browser still holds the deleted account's tokens: the page forgets them on arrival. */
-  forgetSession?: boolean;
 }
 
 /**
@@ -269,19 +212,6 @@ export function useDeleteAccount({ showOnField }: SendingForm = {}) {
       await navigate(paths.account.deleted.getHref(), { replace: true, state });
     },
   });
-}
-
-/**
- * Forgets a session the server has ended (a deleted account's): its tokens and every cached
- * answer, as on sign-out. The answers go first: forgetting the tokens re-renders the header,
- * which must then find no profile.
- */
-export function useForgetSession(): () => void {
-  const queryClient = useQueryClient();
-  return useCallback(() => {
-    queryClient.removeQueries();
-    tokenStore.clear();
-  }, [queryClient]);
 }
 
 /** Two-step sign-in's writes all change the profile's `twoStepEnabled`, or may: read it again. */

@@ -4,14 +4,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '../../shared/http/api';
 import { sessionQueries } from '../../shared/session/session';
-import { useAccountText } from './text';
+import { useEmailLinksText } from './email-links-text';
 
 export function unsubscribe(token: string) {
   return api.call('unsubscribe', { query: { token } });
 }
 
 export function useUnsubscribe() {
-  const text = useAccountText();
+  const text = useEmailLinksText();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: unsubscribe,

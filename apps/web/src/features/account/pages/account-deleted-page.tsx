@@ -7,8 +7,8 @@ import { ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { CheckIcon } from '../../../shared/ui/icons/icon-set';
 import { Warning } from '../../../shared/ui/warning';
-import { type AccountDeletedState, useForgetSession } from '../api';
-import { useAccountText } from '../text';
+import { type AccountDeletedState, useForgetSession } from '../email-links-api';
+import { useEmailLinksText } from '../email-links-text';
 import styles from './account-deleted-page.module.css';
 
 /**
@@ -24,7 +24,7 @@ export function AccountDeletedPage(): React.JSX.Element {
   const forgetSession = useForgetSession();
   const arrival = location.state as AccountDeletedState | null;
   const state = arrival ?? {};
-  const text = useAccountText();
+  const text = useEmailLinksText();
   const appStoreNote = text('deleted.appStoreNote');
 
   useLayoutEffect(() => {

@@ -13,8 +13,8 @@ import { AuthCard } from '../../../shared/ui/card';
 import { AlertIcon, LockIcon, ShieldIcon } from '../../../shared/ui/icons/icon-set';
 import { toasts } from '../../../shared/ui/toasts';
 import { Warning } from '../../../shared/ui/warning';
-import { useCancelEmailChange } from '../api';
-import { useAccountText } from '../text';
+import { useCancelEmailChange } from '../email-links-api';
+import { useEmailLinksText } from '../email-links-text';
 import styles from './cancel-email-change-page.module.css';
 
 /** The server's words for a refused code, also shown for a link that lost its code. */
@@ -30,7 +30,7 @@ export function CancelEmailChangePage(): React.JSX.Element {
   const [searchParams] = useSearchParams();
   const code = searchParams.get('code');
   const cancel = useCancelEmailChange();
-  const text = useAccountText();
+  const text = useEmailLinksText();
 
   useEffect(() => {
     if (!code) toasts.error(invalidLinkMessage(), { id: authMessages.undoLinkInvalid });
@@ -80,7 +80,7 @@ export function CancelEmailChangePage(): React.JSX.Element {
 }
 
 function AddressTakenCard({ message }: { message: string }): React.JSX.Element {
-  const text = useAccountText();
+  const text = useEmailLinksText();
   return (
     <AuthCard
       title={text('cancelChange.addressTakenTitle')}
@@ -96,7 +96,7 @@ function AddressTakenCard({ message }: { message: string }): React.JSX.Element {
 }
 
 function CancelledCard(): React.JSX.Element {
-  const text = useAccountText();
+  const text = useEmailLinksText();
   const commonText = useCommonText();
   return (
     <AuthCard
@@ -118,7 +118,7 @@ function CancelledCard(): React.JSX.Element {
 }
 
 function InvalidLinkCard(): React.JSX.Element {
-  const text = useAccountText();
+  const text = useEmailLinksText();
   return (
     <AuthCard
       title={text('links.doesNotWork')}

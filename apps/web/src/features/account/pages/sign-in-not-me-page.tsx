@@ -12,8 +12,8 @@ import { AuthCard } from '../../../shared/ui/card';
 import { AlertIcon, LockIcon, ShieldIcon } from '../../../shared/ui/icons/icon-set';
 import { toasts } from '../../../shared/ui/toasts';
 import { Warning } from '../../../shared/ui/warning';
-import { useReportSignIn } from '../sign-ins-api';
-import { useAccountText } from '../text';
+import { useReportSignIn } from '../email-links-api';
+import { useEmailLinksText } from '../email-links-text';
 import styles from './sign-in-not-me-page.module.css';
 
 /** The server's words for a refused code, also shown for a link that lost its code. */
@@ -29,7 +29,7 @@ export function SignInNotMePage(): React.JSX.Element {
   const [searchParams] = useSearchParams();
   const code = searchParams.get('code');
   const report = useReportSignIn();
-  const text = useAccountText();
+  const text = useEmailLinksText();
 
   useEffect(() => {
     if (!code) toasts.error(invalidLinkMessage(), { id: signInNoticeMessages.linkInvalid });
@@ -77,7 +77,7 @@ export function SignInNotMePage(): React.JSX.Element {
 }
 
 function SecuredCard(): React.JSX.Element {
-  const text = useAccountText();
+  const text = useEmailLinksText();
   return (
     <AuthCard
       title={text('signInNotMe.securedTitle')}
@@ -95,7 +95,7 @@ function SecuredCard(): React.JSX.Element {
 }
 
 function InvalidLinkCard(): React.JSX.Element {
-  const text = useAccountText();
+  const text = useEmailLinksText();
   return (
     <AuthCard
       title={text('links.doesNotWork')}

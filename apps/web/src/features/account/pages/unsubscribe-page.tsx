@@ -5,7 +5,7 @@ import { ApiError } from '../../../shared/http/api-client';
 import { Button, ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { AlertIcon, CheckIcon, MessageIcon } from '../../../shared/ui/icons/icon-set';
-import { useAccountText } from '../text';
+import { useEmailLinksText } from '../email-links-text';
 import { useUnsubscribe } from '../unsubscribe-api';
 
 /**
@@ -18,7 +18,7 @@ export function UnsubscribePage(): React.JSX.Element {
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token');
   const unsubscribe = useUnsubscribe();
-  const text = useAccountText();
+  const text = useEmailLinksText();
 
   // A link cut short by a mail client: the server's words for a bad token are its answer's.
   if (!token) return <InvalidLinkCard message={text('unsubscribe.incompleteLink')} />;
@@ -54,7 +54,7 @@ export function UnsubscribePage(): React.JSX.Element {
 }
 
 function InvalidLinkCard({ message }: { message: string }): React.JSX.Element {
-  const text = useAccountText();
+  const text = useEmailLinksText();
   return (
     <AuthCard
       title={text('links.doesNotWork')}

@@ -6,8 +6,8 @@ import { ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { CheckIcon, MessageIcon } from '../../../shared/ui/icons/icon-set';
 import { toasts } from '../../../shared/ui/toasts';
-import { useVerifyEmail } from '../api';
-import { useAccountText } from '../text';
+import { useVerifyEmail } from '../email-links-api';
+import { useEmailLinksText } from '../email-links-text';
 
 /**
  * `/account/verify-email?newEmail=…&code=…`, the emailed confirmation link: checks it at once,
@@ -22,7 +22,7 @@ export function VerifyEmailPage(): React.JSX.Element {
   const code = searchParams.get('code');
   const hasStarted = useRef(false);
   const { mutate } = verify;
-  const text = useAccountText();
+  const text = useEmailLinksText();
   const invalidLink = text('verifyEmail.invalidLink');
 
   useEffect(() => {
