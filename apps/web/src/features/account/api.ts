@@ -8,18 +8,20 @@ import {
   type RenewRecoveryCodesRequest,
   type TwoStepConfirmRequest,
   type TwoStepDisableRequest,
-  type VerifyEmailRequest,
 } from '@kegel/contract';
 import { startRegistration } from '@simplewebauthn/browser';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 
 import { paths } from '../../config/paths';
 import { passkeyDialogError } from '../../shared/browser/passkey-dialog';
-import { api, tokenStore } from '../../shared/http/api';
+import { api } from '../../shared/http/api';
+import '../../shared/i18n/contract-messages';
+import { localizeMessage } from '../../shared/i18n/i18n';
 import type { SendingForm } from '../../shared/query/query-client';
 import { sessionQueries } from '../../shared/session/session';
+import type { AccountDeletedState } from './email-links-api';
+import { useAccountText } from './text';
 
 export function changeEmail(request: ChangeEmailRequest): Promise<Acknowledgement> {
   return api.call('requestEmailChange', { body: request });
@@ -27,15 +29,6 @@ export function changeEmail(request: ChangeEmailRequest): Promise<Acknowledgemen
 
 export function changePassword(request: ChangePasswordRequest): Promise<Acknowledgement> {
   return api.call('changePassword', { body: request });
-}
-
-export function verifyEmail(request: VerifyEmailRequest): Promise<Acknowledgement> {
-  return api.call('confirmEmailChange', { body: request });
-}
-
-/** "This was not me", the link in the notice mailed to the old address. */
-export function cancelEmailChange(code: string): Promise<Acknowledgement> {
-  return api.call('cancelEmailChange', { body: { code } });
 }
 
 export function deleteAccount(request: DeleteAccountRequest): Promise<Acknowledgement> {
@@ -48,59 +41,32 @@ export function emailPasswordLink(email: string): Promise<Acknowledgement> {
 }
 
 export function useChangeEmail({ showOnField }: SendingForm = {}) {
+  const text = useAccountText();
   return useMutation({
     mutationFn: changeEmail,
     meta: {
-      toasts: { pending: 'Changing email', success: 'Confirmation email sent successfully' },
+      toasts: { pending: text('toast.changingEmail'), success: text('toast.emailChangeSent') },
       showOnField,
     },
   });
 }
 
 export function useChangePassword({ showOnField }: SendingForm = {}) {
+  const text = useAccountText();
   return useMutation({
     mutationFn: changePassword,
     meta: {
-      toasts: { pending: 'Changing password', success: 'Password changed successfully' },
+      toasts: { pending: text('toast.changingPassword'), success: text('toast.passwordChanged') },
       showOnField,
     },
   });
 }
 
-/** Confirms the new address from the emailed link; the profile is read again with it. */
-export function useVerifyEmail() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: verifyEmail,
-    meta: { toasts: { pending: 'Verifying email', success: 'Email successfully changed' } },
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: sessionQueries.all() });
-    },
-  });
-}
-
-/**
- * Cancels (or undoes) an email change from the notice's link. The server ends every session of
- * the account, so the tokens this browser holds are dead too: they and every cached answer (the
- * header's profile among them) are forgotten here, as on sign-out, rather than left to pretend
- * someone is still signed in until the next call fails.
- */
-export function useCancelEmailChange() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: cancelEmailChange,
-    meta: { toasts: { pending: 'Cancelling email change', success: 'Email change cancelled' } },
-    onSuccess: () => {
-      tokenStore.clear();
-      queryClient.removeQueries();
-    },
-  });
-}
-
 export function useEmailPasswordLink() {
+  const text = useAccountText();
   return useMutation({
     mutationFn: emailPasswordLink,
-    meta: { toasts: { pending: 'Sending link', success: 'Link sent. Please check your inbox.' } },
+    meta: { toasts: { pending: text('toast.sendingLink'), success: text('toast.linkSent') } },
   });
 }
 
@@ -112,20 +78,22 @@ export const sessionListQuery = () =>
   });
 
 export function useEndSession() {
+  const text = useAccountText();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api.call('endSession', { params: { id } }),
-    meta: { toasts: { pending: 'Signing out', success: 'Signed out' } },
+    meta: { toasts: { pending: text('toast.signingOut'), success: text('toast.signedOut') } },
     onSettled: () => queryClient.invalidateQueries({ queryKey: sessionListQuery().queryKey }),
   });
 }
 
 export function useEndOtherSessions() {
+  const text = useAccountText();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api.call('endOtherSessions', {}),
     meta: {
-      toasts: { pending: 'Signing out', success: 'Signed out of all other devices' },
+      toasts: { pending: text('toast.signingOut'), success: text('toast.signedOutOthers') },
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: sessionListQuery().queryKey }),
   });
@@ -152,38 +120,50 @@ async function addPasskey({ code }: { code?: string } = {}): Promise<PasskeyItem
 }
 
 export function useAddPasskey({ showOnField }: SendingForm = {}) {
+  const text = useAccountText();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: addPasskey,
-    meta: { toasts: { pending: 'Adding passkey', success: 'Passkey added' }, showOnField },
+    meta: {
+      toasts: { pending: text('toast.addingPasskey'), success: text('toast.passkeyAdded') },
+      showOnField,
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: passkeyListQuery().queryKey }),
   });
 }
 
 export function useRenamePasskey() {
+  const text = useAccountText();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, name }: { id: string; name: string }) =>
       api.call('renamePasskey', { params: { id }, body: { name } }),
-    meta: { toasts: { pending: 'Renaming passkey', success: 'Passkey renamed' } },
+    meta: {
+      toasts: { pending: text('toast.renamingPasskey'), success: text('toast.passkeyRenamed') },
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: passkeyListQuery().queryKey }),
   });
 }
 
 /** Removes a passkey; `code` while two-step sign-in is on (a code from the app, or a recovery code). */
 export function useRemovePasskey({ showOnField }: SendingForm = {}) {
+  const text = useAccountText();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, code }: { id: string; code?: string }) =>
       api.call('removePasskey', { params: { id }, body: code ? { code } : undefined }),
-    meta: { toasts: { pending: 'Removing passkey', success: 'Passkey removed' }, showOnField },
+    meta: {
+      toasts: { pending: text('toast.removingPasskey'), success: text('toast.passkeyRemoved') },
+      showOnField,
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: passkeyListQuery().queryKey }),
   });
 }
 
 /**
  * The addresses an email change left that can still take the account back, and until when.
- * Keyed under the session: confirming a new address (useVerifyEmail) reads it again.
+ * Keyed under the session: confirming a new address (useVerifyEmail, email-links-api.ts) reads
+ * it again.
  */
 export const emailChangeUndoQuery = () =>
   queryOptions({
@@ -192,21 +172,18 @@ export const emailChangeUndoQuery = () =>
   });
 
 export function useCloseEmailChangeUndo() {
+  const text = useAccountText();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api.call('closeEmailChangeUndoWindows', {}),
-    meta: { toasts: { pending: 'Closing', success: emailChangeUndoMessages.closed } },
+    meta: {
+      toasts: {
+        pending: text('toast.closing'),
+        success: localizeMessage(emailChangeUndoMessages.closed),
+      },
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: emailChangeUndoQuery().queryKey }),
   });
-}
-
-/** What the page after a deletion is told: where the confirmation went, and what to forget. */
-export interface AccountDeletedState {
-  email?: string;
-  /** The member confirmed that his App Store subscription goes on (it is not cancelled). */
-  keepsAppStoreSubscription?: boolean;
-  /** This browser still holds the deleted account's tokens: the page forgets them on arrival. */
-  forgetSession?: boolean;
 }
 
 /**
@@ -217,11 +194,15 @@ export interface AccountDeletedState {
  * after its navigation has resolved, so no order of the two steps here would be safe.
  */
 export function useDeleteAccount({ showOnField }: SendingForm = {}) {
+  const text = useAccountText();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
     mutationFn: deleteAccount,
-    meta: { toasts: { pending: 'Deleting account', success: 'Account deleted' }, showOnField },
+    meta: {
+      toasts: { pending: text('toast.deletingAccount'), success: text('toast.accountDeleted') },
+      showOnField,
+    },
     onSuccess: async (_data, request) => {
       const state: AccountDeletedState = {
         email: queryClient.getQueryData(sessionQueries.profile().queryKey)?.email,
@@ -231,19 +212,6 @@ export function useDeleteAccount({ showOnField }: SendingForm = {}) {
       await navigate(paths.account.deleted.getHref(), { replace: true, state });
     },
   });
-}
-
-/**
- * Forgets a session the server has ended (a deleted account's): its tokens and every cached
- * answer, as on sign-out. The answers go first: forgetting the tokens re-renders the header,
- * which must then find no profile.
- */
-export function useForgetSession(): () => void {
-  const queryClient = useQueryClient();
-  return useCallback(() => {
-    queryClient.removeQueries();
-    tokenStore.clear();
-  }, [queryClient]);
 }
 
 /** Two-step sign-in's writes all change the profile's `twoStepEnabled`, or may: read it again. */
@@ -258,11 +226,12 @@ export function useSetUpTwoStep() {
 }
 
 export function useConfirmTwoStep({ showOnField }: SendingForm = {}) {
+  const text = useAccountText();
   const refreshProfile = useProfileRefresh();
   return useMutation({
     mutationFn: (request: TwoStepConfirmRequest) => api.call('confirmTwoStep', { body: request }),
     meta: {
-      toasts: { pending: 'Checking the code', success: 'Two-step sign-in is on' },
+      toasts: { pending: text('toast.checkingCode'), success: text('toast.twoStepOn') },
       showOnField,
     },
     onSuccess: refreshProfile,
@@ -270,11 +239,12 @@ export function useConfirmTwoStep({ showOnField }: SendingForm = {}) {
 }
 
 export function useTurnOffTwoStep({ showOnField }: SendingForm = {}) {
+  const text = useAccountText();
   const refreshProfile = useProfileRefresh();
   return useMutation({
     mutationFn: (request: TwoStepDisableRequest) => api.call('turnOffTwoStep', { body: request }),
     meta: {
-      toasts: { pending: 'Turning two-step sign-in off', success: 'Two-step sign-in is off' },
+      toasts: { pending: text('toast.turningTwoStepOff'), success: text('toast.twoStepOff') },
       showOnField,
     },
     onSuccess: refreshProfile,
@@ -282,11 +252,15 @@ export function useTurnOffTwoStep({ showOnField }: SendingForm = {}) {
 }
 
 export function useRenewRecoveryCodes({ showOnField }: SendingForm = {}) {
+  const text = useAccountText();
   return useMutation({
     mutationFn: (request: RenewRecoveryCodesRequest) =>
       api.call('renewRecoveryCodes', { body: request }),
     meta: {
-      toasts: { pending: 'Making new recovery codes', success: 'New recovery codes made' },
+      toasts: {
+        pending: text('toast.makingRecoveryCodes'),
+        success: text('toast.recoveryCodesMade'),
+      },
       showOnField,
     },
   });

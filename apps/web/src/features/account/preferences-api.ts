@@ -4,7 +4,10 @@ import { preferencesMessages, type UpdatePreferencesRequest } from '@kegel/contr
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '../../shared/http/api';
+import '../../shared/i18n/contract-messages';
+import { localizeMessage } from '../../shared/i18n/i18n';
 import { sessionQueries } from '../../shared/session/session';
+import { useAccountText } from './text';
 
 /** The member's preferences (Account Settings). Keyed under the session: signing out drops it. */
 export const preferencesQuery = () =>
@@ -18,12 +21,18 @@ export const preferencesQuery = () =>
  * back if the server refuses, and shows what the server kept once it answers.
  */
 export function useUpdatePreferences() {
+  const text = useAccountText();
   const queryClient = useQueryClient();
   const { queryKey } = preferencesQuery();
   return useMutation({
     mutationFn: (change: UpdatePreferencesRequest) =>
       api.call('updatePreferences', { body: change }),
-    meta: { toasts: { pending: 'Saving', success: preferencesMessages.saved } },
+    meta: {
+      toasts: {
+        pending: text('toast.saving'),
+        success: localizeMessage(preferencesMessages.saved),
+      },
+    },
     onMutate: async (change) => {
       await queryClient.cancelQueries({ queryKey });
       const before = queryClient.getQueryData(queryKey);

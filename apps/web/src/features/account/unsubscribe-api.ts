@@ -4,16 +4,20 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '../../shared/http/api';
 import { sessionQueries } from '../../shared/session/session';
+import { useEmailLinksText } from './email-links-text';
 
 export function unsubscribe(token: string) {
   return api.call('unsubscribe', { query: { token } });
 }
 
 export function useUnsubscribe() {
+  const text = useEmailLinksText();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: unsubscribe,
-    meta: { toasts: { pending: 'Turning reminders off', success: 'Reminders turned off' } },
+    meta: {
+      toasts: { pending: text('toast.turningRemindersOff'), success: text('toast.remindersOff') },
+    },
     // Signed in here, Account Settings (one click away) must not show reminders still on from
     // its cache.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionQueries.all() }),

@@ -6,21 +6,23 @@ import { CheckIcon } from '../../../shared/ui/icons/icon-set';
 import { NewPasswordFields } from '../../../shared/ui/new-password-fields';
 import { PasswordInput } from '../../../shared/ui/password-input';
 import { useChangePassword } from '../api';
+import { useAccountText } from '../text';
 import { EditableSection, FormActions, type SectionControls } from './editable-section';
 import styles from './settings.module.css';
 import { SecondFactorField, secondFactorServerMessages } from './second-factor-field';
 
 /** The Change Password section of Account Settings. */
 export function ChangePasswordSection(): React.JSX.Element {
+  const text = useAccountText();
   return (
     <EditableSection
       id="password-section"
-      title="Change Password"
-      summary="At least 8 characters. Other devices are signed out."
-      openLabel="Change Password"
+      title={text('password.change')}
+      summary={text('password.summary')}
+      openLabel={text('password.change')}
       doneNote={
         <>
-          <CheckIcon /> Password successfully changed.
+          <CheckIcon /> {text('password.done')}
         </>
       }
     >
@@ -42,6 +44,7 @@ function ChangePasswordFormFields({ close, finish }: SectionControls): React.JSX
   );
   const changePassword = useChangePassword({ showOnField });
   const isTwoStepOn = useProfile().data?.twoStepEnabled === true;
+  const text = useAccountText();
 
   // The confirmation is checked by the form and never sent.
   const onSubmit = form.handleSubmit(({ oldPassword, newPassword, code }) => {
@@ -49,9 +52,14 @@ function ChangePasswordFormFields({ close, finish }: SectionControls): React.JSX
   });
 
   return (
-    <form className={styles.form} onSubmit={onSubmit} noValidate aria-label="Change password">
+    <form
+      className={styles.form}
+      onSubmit={onSubmit}
+      noValidate
+      aria-label={text('password.formLabel')}
+    >
       <PasswordInput
-        label="Current password"
+        label={text('form.currentPassword')}
         autoComplete="current-password"
         {...field('oldPassword')}
       />

@@ -8,13 +8,15 @@ import {
 } from '@kegel/contract';
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod/mini';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 
 import { paths } from '../../../config/paths';
 import { formatLongDate } from '../../../shared/format/dates';
 import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { ApiError } from '../../../shared/http/api-client';
+import '../../../shared/i18n/contract-messages';
+import { localizeMessage } from '../../../shared/i18n/i18n';
 import { sessionQueries, useProfile, useSignOut } from '../../../shared/session/session';
 import { Button } from '../../../shared/ui/button';
 import { Checkbox } from '../../../shared/ui/checkbox';
@@ -23,6 +25,7 @@ import { PasswordInput } from '../../../shared/ui/password-input';
 import { TextInput } from '../../../shared/ui/text-input';
 import { Warning } from '../../../shared/ui/warning';
 import { useDeleteAccount } from '../api';
+import { useAccountText } from '../text';
 import { EditableSection, FormActions, type SectionControls } from './editable-section';
 import { SecondFactorField, secondFactorServerMessages } from './second-factor-field';
 import styles from './settings.module.css';
@@ -30,16 +33,18 @@ import styles from './settings.module.css';
 /** The API's answer to a wrong current password (the same as for changing the password). */
 export const WRONG_CURRENT_PASSWORD = authMessages.wrongCurrentPassword;
 
-const APP_STORE_BOX_UNTICKED =
-  'Tick this box to confirm that your App Store subscription continues after you delete your account';
-
-/** The contract's form, and the box about the App Store subscription ticked, once it is shown. */
-const DeleteAccountWithAppStoreFormSchema = DeleteAccountFormSchema.check(
-  z.refine((form) => form.keepsAppStoreSubscription === true, {
-    message: APP_STORE_BOX_UNTICKED,
-    path: ['keepsAppStoreSubscription'],
-  }),
-);
+/**
+ * The contract's form, and the box about the App Store subscription ticked, once it is shown;
+ * `unticked` is what the box says when it is not (in the page's language).
+ */
+function deleteAccountWithAppStoreFormSchema(unticked: string) {
+  return DeleteAccountFormSchema.check(
+    z.refine((form) => form.keepsAppStoreSubscription === true, {
+      message: unticked,
+      path: ['keepsAppStoreSubscription'],
+    }),
+  );
+}
 
 /**
  * "Delete account", the last section of Account Settings: what deleting does, said plainly, and
@@ -47,12 +52,13 @@ const DeleteAccountWithAppStoreFormSchema = DeleteAccountFormSchema.check(
  * a current code while two-step sign-in is on, and the typed word DELETE.
  */
 export function DeleteAccountSection({ hasPassword }: { hasPassword: boolean }): React.JSX.Element {
+  const text = useAccountText();
   return (
     <EditableSection
       id="delete-account"
-      title="Delete account"
-      summary="Erase your account and your personal details. This cannot be undone."
-      openLabel="Delete account"
+      title={text('delete.title')}
+      summary={text('delete.summary')}
+      openLabel={text('delete.title')}
       openVariant="danger"
     >
       {(controls) => <DeleteAccountForm hasPassword={hasPassword} {...controls} />}
@@ -88,9 +94,15 @@ function DeleteAccountForm({
   const asksAboutAppStore = hasAppStore || serverSawAppStore;
   // A password and a session are not enough while two-step sign-in is on (ADR 018).
   const isTwoStepOn = useProfile().data?.twoStepEnabled === true;
+  const text = useAccountText();
+  const appStoreBoxUnticked = text('delete.appStoreBoxUnticked');
+  const withAppStoreBox = useMemo(
+    () => deleteAccountWithAppStoreFormSchema(appStoreBoxUnticked),
+    [appStoreBoxUnticked],
+  );
 
   const { form, field, showOnField } = useContractForm(
-    asksAboutAppStore ? DeleteAccountWithAppStoreFormSchema : DeleteAccountFormSchema,
+    asksAboutAppStore ? withAppStoreBox : DeleteAccountFormSchema,
     hasPassword
       ? { password: '', confirmation: '', keepsAppStoreSubscription: false }
       : { confirmation: '', keepsAppStoreSubscription: false },
@@ -113,12 +125,13 @@ function DeleteAccountForm({
     if (
       error instanceof ApiError &&
       error.statusCode === 409 &&
-      error.message === deleteAccountMessages.appStoreSubscriptionActive
+      // The server answers in the page's language.
+      error.message === localizeMessage(deleteAccountMessages.appStoreSubscriptionActive)
     ) {
       setServerSawAppStore(true);
       form.setError('keepsAppStoreSubscription', {
         type: 'server',
-        message: APP_STORE_BOX_UNTICKED,
+        message: appStoreBoxUnticked,
       });
       return true;
     }
@@ -142,35 +155,29 @@ function DeleteAccountForm({
   });
 
   return (
-    <form className={styles.form} onSubmit={onSubmit} noValidate aria-label="Delete account">
+    <form className={styles.form} onSubmit={onSubmit} noValidate aria-label={text('delete.title')}>
       <div className={styles.prose}>
-        <p>When you delete your account:</p>
+        <p>{text('delete.intro')}</p>
         <ul className={styles.consequences}>
-          <li>You are signed out everywhere, on every device.</li>
-          <li>Your email, your sign-in methods and your personal details are erased.</li>
-          <li>Your purchase records are kept for accounting, tied to no one.</li>
-          <li>Your email address can register again later, as a new account.</li>
-          <li>We send a confirmation to your email.</li>
+          <li>{text('delete.signedOut')}</li>
+          <li>{text('delete.erased')}</li>
+          <li>{text('delete.purchasesKept')}</li>
+          <li>{text('delete.emailReusable')}</li>
+          <li>{text('delete.confirmationSent')}</li>
         </ul>
       </div>
 
       {webPassEndsAt ? (
         <Warning icon={AlertIcon}>
-          <p>
-            Your premium pass until {formatLongDate(webPassEndsAt)} ends with your account and is
-            not refunded.
-          </p>
+          <p>{text('delete.webPassEnds', { date: formatLongDate(webPassEndsAt) })}</p>
         </Warning>
       ) : null}
 
       {asksAboutAppStore ? (
         <Warning icon={AlertIcon}>
-          <p id="delete-account-app-store-note">
-            Deleting your account does not cancel your App Store subscription. To stop paying,
-            cancel it on your iPhone: Settings → your name → Subscriptions.
-          </p>
+          <p id="delete-account-app-store-note">{text('delete.appStoreNote')}</p>
           <Checkbox
-            label="I understand that my App Store subscription continues until I cancel it"
+            label={text('delete.appStoreBox')}
             describedBy="delete-account-app-store-note"
             {...field('keepsAppStoreSubscription')}
           />
@@ -179,7 +186,7 @@ function DeleteAccountForm({
 
       {hasPassword ? (
         <PasswordInput
-          label="Current password"
+          label={text('form.currentPassword')}
           autoComplete="current-password"
           {...field('password')}
         />
@@ -190,7 +197,7 @@ function DeleteAccountForm({
       {isTwoStepOn ? <SecondFactorField {...field('code')} /> : null}
 
       <TextInput
-        label="Type DELETE to confirm"
+        label={text('delete.typeDelete')}
         autoComplete="off"
         autoCapitalize="characters"
         autoCorrect="off"
@@ -201,7 +208,7 @@ function DeleteAccountForm({
       <FormActions
         isSubmitting={deleteAccount.isPending}
         onCancel={close}
-        submitLabel="Delete account"
+        submitLabel={text('delete.title')}
         submitVariant="danger"
       />
     </form>
@@ -215,12 +222,10 @@ function DeleteAccountForm({
 function SignInAgainNote({ message }: { message: string | null }): React.JSX.Element {
   const signOut = useSignOut();
   const navigate = useNavigate();
+  const text = useAccountText();
   return (
     <div className={styles.prose}>
-      <p className={styles.value}>
-        You signed in with Google or Apple. For your safety, deleting needs a sign-in within the
-        last 10 minutes.
-      </p>
+      <p className={styles.value}>{text('delete.socialNote')}</p>
       {message ? (
         <Warning>
           <p role="alert">{message}</p>
@@ -236,7 +241,7 @@ function SignInAgainNote({ message }: { message: string | null }): React.JSX.Ele
               });
             }}
           >
-            Sign in again
+            {text('delete.signInAgain')}
           </Button>
         </Warning>
       ) : null}

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { api } from '../../../shared/http/api';
 import { Button } from '../../../shared/ui/button';
 import { toasts } from '../../../shared/ui/toasts';
+import { useAccountText } from '../text';
 import styles from './settings.module.css';
 
 /** Saves a JSON document under a file name, as the browser's own download. */
@@ -18,6 +19,7 @@ function saveFile(name: string, content: string): void {
 /** "Download your data": everything the product keeps about the member, as one JSON file. */
 export function DownloadDataSection(): React.JSX.Element {
   const [isPreparing, setIsPreparing] = useState(false);
+  const text = useAccountText();
 
   async function download(): Promise<void> {
     setIsPreparing(true);
@@ -27,7 +29,7 @@ export function DownloadDataSection(): React.JSX.Element {
         `kegel-coach-data-${data.exportedAt.slice(0, 10)}.json`,
         JSON.stringify(data, null, 2),
       );
-      toasts.success('Your data is downloaded');
+      toasts.success(text('data.downloaded'));
     } catch (error) {
       toasts.error((error as Error).message);
     } finally {
@@ -40,15 +42,12 @@ export function DownloadDataSection(): React.JSX.Element {
       <div className={styles.sectionHeader}>
         <div>
           <h2 className={styles.sectionTitle} id="data-title">
-            Your data
+            {text('data.title')}
           </h2>
-          <p className={styles.value}>
-            Your profile, sign-ins, devices, passkeys, purchases and the emails we sent you, as one
-            file.
-          </p>
+          <p className={styles.value}>{text('data.summary')}</p>
         </div>
         <Button variant="outlined" size={38} onClick={download} disabled={isPreparing}>
-          Download your data
+          {text('data.download')}
         </Button>
       </div>
     </section>

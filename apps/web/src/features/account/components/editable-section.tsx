@@ -1,6 +1,7 @@
 import { type ReactNode, useState } from 'react';
 
 import { Button, type ButtonVariant } from '../../../shared/ui/button';
+import { useAccountText } from '../text';
 import styles from './settings.module.css';
 
 export interface SectionControls {
@@ -78,7 +79,7 @@ export function EditableSection({
 export function FormActions({
   isSubmitting,
   onCancel,
-  submitLabel = 'Save Changes',
+  submitLabel,
   submitVariant = 'primary',
 }: {
   isSubmitting: boolean;
@@ -86,13 +87,14 @@ export function FormActions({
   submitLabel?: string;
   submitVariant?: ButtonVariant;
 }): React.JSX.Element {
+  const text = useAccountText();
   return (
     <div className={styles.actions}>
       <Button type="submit" variant={submitVariant} size={44} disabled={isSubmitting}>
-        {submitLabel}
+        {submitLabel ?? text('form.saveChanges')}
       </Button>
       <Button variant="ghost" size={44} onClick={onCancel}>
-        Cancel
+        {text('form.cancel')}
       </Button>
     </div>
   );

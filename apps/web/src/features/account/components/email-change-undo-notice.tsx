@@ -1,8 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 
 import { formatLongDate } from '../../../shared/format/dates';
+import { RichText } from '../../../shared/i18n/rich-text';
 import { Button } from '../../../shared/ui/button';
 import { emailChangeUndoQuery, useCloseEmailChangeUndo } from '../api';
+import { useAccountText } from '../text';
 import styles from './settings.module.css';
 
 /**
@@ -13,6 +15,7 @@ import styles from './settings.module.css';
 export function EmailChangeUndoNotice(): React.JSX.Element | null {
   const undo = useQuery(emailChangeUndoQuery());
   const close = useCloseEmailChangeUndo();
+  const text = useAccountText();
   const windows = undo.data?.undoWindows ?? [];
   if (windows.length === 0) return null;
   const canClose = windows.some((window) => window.canCloseHere);
@@ -20,21 +23,21 @@ export function EmailChangeUndoNotice(): React.JSX.Element | null {
   return (
     <section className={styles.undoNotice} aria-labelledby="email-undo-title">
       <h2 className={styles.undoTitle} id="email-undo-title">
-        Your previous email can still undo the change
+        {text('undo.title')}
       </h2>
       {windows.map((window) => (
         <p key={window.previousEmail}>
-          Until {formatLongDate(window.undoableUntil)}, the link we sent to{' '}
-          <strong className={styles.address}>{window.previousEmail}</strong> can give your account
-          back to that address, sign out every device and clear your password.
+          <RichText
+            texts={text}
+            name="undo.until"
+            values={{ date: formatLongDate(window.undoableUntil), email: window.previousEmail }}
+            components={{ strong: <strong className={styles.address} /> }}
+          />
         </p>
       ))}
       {canClose ? (
         <>
-          <p>
-            If you made this change and no longer have that mailbox, close this now. If you did not
-            make it, do not: use the “This was not me” button in the email we sent there.
-          </p>
+          <p>{text('undo.closeHint')}</p>
           <div className={styles.actions}>
             <Button
               variant="outlined"
@@ -42,15 +45,12 @@ export function EmailChangeUndoNotice(): React.JSX.Element | null {
               disabled={close.isPending}
               onClick={() => close.mutate()}
             >
-              Close it now
+              {text('undo.closeNow')}
             </Button>
           </div>
         </>
       ) : (
-        <p className={styles.value}>
-          It can be closed early only from a device that was signed in at least 7 days before the
-          change.
-        </p>
+        <p className={styles.value}>{text('undo.onlyOldDevice')}</p>
       )}
     </section>
   );

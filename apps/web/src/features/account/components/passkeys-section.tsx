@@ -14,6 +14,7 @@ import { useProfile } from '../../../shared/session/session';
 import { Button } from '../../../shared/ui/button';
 import { Skeleton } from '../../../shared/ui/skeleton';
 import { TextInput } from '../../../shared/ui/text-input';
+import { useAccountText } from '../text';
 import { passkeyListQuery, useAddPasskey, useRemovePasskey, useRenamePasskey } from '../api';
 import { FormActions } from './editable-section';
 import { SecondFactorField, secondFactorServerMessages } from './second-factor-field';
@@ -34,17 +35,16 @@ export function PasskeysSection(): React.JSX.Element {
   const isAppRunning = useIsAppRunning();
   const canAdd = isAppRunning && browserSupportsWebAuthn();
   const list = passkeys.data?.data ?? [];
+  const text = useAccountText();
 
   return (
     <section className={styles.section} aria-labelledby="passkeys-title">
       <div className={styles.sectionHeader}>
         <div>
           <h2 className={styles.sectionTitle} id="passkeys-title">
-            Passkeys
+            {text('passkeys.title')}
           </h2>
-          <p className={styles.value}>
-            Sign in with your fingerprint, face or screen lock instead of a password.
-          </p>
+          <p className={styles.value}>{text('passkeys.summary')}</p>
         </div>
         {canAdd ? (
           <Button
@@ -53,25 +53,25 @@ export function PasskeysSection(): React.JSX.Element {
             disabled={addPasskey.isPending || isAskingCode}
             onClick={() => (isTwoStepOn ? setIsAskingCode(true) : addPasskey.mutate({}))}
           >
-            Add a passkey
+            {text('passkeys.add')}
           </Button>
         ) : null}
       </div>
       {canAdd && isTwoStepOn && isAskingCode ? (
         <AddWithCodeForm onDone={() => setIsAskingCode(false)} />
       ) : null}
-      {canAdd ? null : <p className={styles.value}>This browser cannot create passkeys.</p>}
+      {canAdd ? null : <p className={styles.value}>{text('passkeys.cannotCreate')}</p>}
       {passkeys.isError ? (
         <p className={styles.value} role="alert">
-          Your passkeys could not be loaded. {passkeys.error.message}
+          {text('passkeys.loadFailed', { reason: passkeys.error.message })}
         </p>
       ) : passkeys.isPending ? (
         <div aria-busy="true">
-          <span className="visually-hidden">Loading your passkeys</span>
+          <span className="visually-hidden">{text('passkeys.loading')}</span>
           <Skeleton className={styles.skeletonDevice} />
         </div>
       ) : list.length === 0 ? (
-        <p className={styles.value}>You have no passkeys yet.</p>
+        <p className={styles.value}>{text('passkeys.none')}</p>
       ) : (
         <ul className={styles.devices} aria-labelledby="passkeys-title">
           {list.map((passkey) => (
@@ -88,9 +88,10 @@ function PasskeyRow({ passkey }: { passkey: PasskeyItem }): React.JSX.Element {
   const [mode, setMode] = useState<'show' | 'rename' | 'confirmRemove'>('show');
   const removePasskey = useRemovePasskey();
   const isTwoStepOn = useProfile().data?.twoStepEnabled === true;
+  const text = useAccountText();
   const lastUsed = passkey.lastUsedAt
-    ? `Last used ${formatSessionDate(passkey.lastUsedAt)}`
-    : 'Never used';
+    ? text('passkeys.lastUsed', { date: formatSessionDate(passkey.lastUsedAt) })
+    : text('passkeys.neverUsed');
 
   return (
     <li className={styles.device}>
@@ -101,10 +102,12 @@ function PasskeyRow({ passkey }: { passkey: PasskeyItem }): React.JSX.Element {
           <div className={styles.passkeyInfo}>
             <p className={styles.deviceName}>
               {passkey.name}
-              {passkey.isSynced ? <span className={styles.currentTag}>Synced</span> : null}
+              {passkey.isSynced ? (
+                <span className={styles.currentTag}>{text('passkeys.synced')}</span>
+              ) : null}
             </p>
             <p className={styles.value}>
-              Added {formatSessionDate(passkey.createdAt)} · {lastUsed}
+              {text('passkeys.dates', { date: formatSessionDate(passkey.createdAt), lastUsed })}
             </p>
             {removePasskey.isError ? (
               <p className={styles.inlineError} role="alert">
@@ -120,15 +123,15 @@ function PasskeyRow({ passkey }: { passkey: PasskeyItem }): React.JSX.Element {
                 variant="danger"
                 size={38}
                 disabled={removePasskey.isPending}
-                aria-label={`Remove ${passkey.name} now`}
+                aria-label={text('passkeys.removeNowLabel', { name: passkey.name })}
                 onClick={() =>
                   removePasskey.mutate({ id: passkey.id }, { onError: () => setMode('show') })
                 }
               >
-                Remove
+                {text('passkeys.remove')}
               </Button>
               <Button variant="ghost" size={38} onClick={() => setMode('show')}>
-                Keep
+                {text('passkeys.keep')}
               </Button>
             </div>
           ) : (
@@ -136,21 +139,21 @@ function PasskeyRow({ passkey }: { passkey: PasskeyItem }): React.JSX.Element {
               <Button
                 variant="outlined"
                 size={38}
-                aria-label={`Rename ${passkey.name}`}
+                aria-label={text('passkeys.renameLabel', { name: passkey.name })}
                 onClick={() => setMode('rename')}
               >
-                Rename
+                {text('passkeys.rename')}
               </Button>
               <Button
                 variant="outlined"
                 size={38}
-                aria-label={`Remove ${passkey.name}`}
+                aria-label={text('passkeys.removeLabel', { name: passkey.name })}
                 onClick={() => {
                   removePasskey.reset();
                   setMode('confirmRemove');
                 }}
               >
-                Remove
+                {text('passkeys.remove')}
               </Button>
             </div>
           )}
@@ -169,6 +172,7 @@ function RenamePasskeyForm({
 }): React.JSX.Element {
   const { form, field } = useContractForm(RenamePasskeyRequestSchema, { name: passkey.name });
   const renamePasskey = useRenamePasskey();
+  const text = useAccountText();
   const onSubmit = form.handleSubmit(({ name }) => {
     renamePasskey.mutate({ id: passkey.id, name }, { onSuccess: onDone });
   });
@@ -177,10 +181,14 @@ function RenamePasskeyForm({
       className={styles.form}
       onSubmit={onSubmit}
       noValidate
-      aria-label={`Rename ${passkey.name}`}
+      aria-label={text('passkeys.renameLabel', { name: passkey.name })}
     >
-      <TextInput label="Passkey name" autoComplete="off" {...field('name')} />
-      <FormActions isSubmitting={renamePasskey.isPending} onCancel={onDone} submitLabel="Save" />
+      <TextInput label={text('passkeys.name')} autoComplete="off" {...field('name')} />
+      <FormActions
+        isSubmitting={renamePasskey.isPending}
+        onCancel={onDone}
+        submitLabel={text('form.save')}
+      />
     </form>
   );
 }
@@ -199,6 +207,7 @@ function RemoveWithCodeForm({
     { serverMessages: { code: secondFactorServerMessages } },
   );
   const removePasskey = useRemovePasskey({ showOnField });
+  const text = useAccountText();
   const onSubmit = form.handleSubmit(({ code }) => {
     removePasskey.mutate({ id: passkey.id, code }, { onSuccess: onDone });
   });
@@ -207,10 +216,14 @@ function RemoveWithCodeForm({
       className={styles.form}
       onSubmit={onSubmit}
       noValidate
-      aria-label={`Remove ${passkey.name}`}
+      aria-label={text('passkeys.removeLabel', { name: passkey.name })}
     >
       <SecondFactorField {...field('code')} />
-      <FormActions isSubmitting={removePasskey.isPending} onCancel={onDone} submitLabel="Remove" />
+      <FormActions
+        isSubmitting={removePasskey.isPending}
+        onCancel={onDone}
+        submitLabel={text('passkeys.remove')}
+      />
     </form>
   );
 }
@@ -223,13 +236,18 @@ function AddWithCodeForm({ onDone }: { onDone: () => void }): React.JSX.Element 
     { serverMessages: { code: secondFactorServerMessages } },
   );
   const addPasskey = useAddPasskey({ showOnField });
+  const text = useAccountText();
   const onSubmit = form.handleSubmit(({ code }) => {
     addPasskey.mutate({ code }, { onSuccess: onDone });
   });
   return (
-    <form className={styles.form} onSubmit={onSubmit} noValidate aria-label="Add a passkey">
+    <form className={styles.form} onSubmit={onSubmit} noValidate aria-label={text('passkeys.add')}>
       <SecondFactorField {...field('code')} />
-      <FormActions isSubmitting={addPasskey.isPending} onCancel={onDone} submitLabel="Continue" />
+      <FormActions
+        isSubmitting={addPasskey.isPending}
+        onCancel={onDone}
+        submitLabel={text('form.continue')}
+      />
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Checkbox } from '../../../shared/ui/checkbox';
 import { Skeleton } from '../../../shared/ui/skeleton';
 import { preferencesQuery, useUpdatePreferences } from '../preferences-api';
+import { useAccountText } from '../text';
 import styles from './settings.module.css';
 
 /**
@@ -14,16 +15,17 @@ import styles from './settings.module.css';
 export function PreferencesSection(): React.JSX.Element {
   const preferences = useQuery(preferencesQuery());
   const update = useUpdatePreferences();
+  const text = useAccountText();
   const save = (change: UpdatePreferencesRequest) => update.mutate(change);
 
   return (
     <section className={styles.section} aria-labelledby="preferences-title">
       <h2 className={styles.sectionTitle} id="preferences-title">
-        Preferences
+        {text('preferences.title')}
       </h2>
       {preferences.isError ? (
         <p className={styles.value} role="alert">
-          Your preferences could not be loaded. {preferences.error.message}
+          {text('preferences.loadFailed', { reason: preferences.error.message })}
         </p>
       ) : !preferences.data ? (
         <Skeleton className={styles.skeletonDevice} />
@@ -31,20 +33,17 @@ export function PreferencesSection(): React.JSX.Element {
         <div className={styles.form}>
           <Checkbox
             id="apple-consumption-consent"
-            label="Share my usage with Apple if I ask Apple for a refund"
+            label={text('preferences.appleConsent')}
             describedBy="apple-consumption-consent-hint"
             checked={preferences.data.appleConsumptionConsent}
             onChange={(event) => save({ appleConsumptionConsent: event.target.checked })}
           />
           <p className={styles.value} id="apple-consumption-consent-hint">
-            When you ask Apple to refund premium bought on your iPhone, Apple may ask us how you
-            used it. With this on, we tell Apple that your premium was delivered and, depending on
-            how much of the period you had used, whether we think a refund is due. With it off, we
-            share nothing.
+            {text('preferences.appleConsentHint')}
           </p>
           <Checkbox
             id="expiry-reminders"
-            label="Email me before my premium ends"
+            label={text('preferences.reminders')}
             checked={preferences.data.expiryReminders}
             onChange={(event) => save({ expiryReminders: event.target.checked })}
           />

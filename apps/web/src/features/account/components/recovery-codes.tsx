@@ -2,15 +2,22 @@ import { useState } from 'react';
 
 import { Button } from '../../../shared/ui/button';
 import { DownloadIcon } from '../../../shared/ui/icons/icon-set';
+import { useAccountText } from '../text';
 import styles from './two-step.module.css';
 
-/** The file a member keeps his recovery codes in. */
-function recoveryCodesFile(codes: readonly string[]): string {
+/** The name the downloaded codes are saved under: the same in every language. */
+const RECOVERY_CODES_FILE_NAME = 'kegel-coach-recovery-codes.txt';
+
+/** The file a member keeps his recovery codes in, in the language of the page. */
+function recoveryCodesFile(
+  codes: readonly string[],
+  text: ReturnType<typeof useAccountText>,
+): string {
   return [
-    'Kegel Coach recovery codes',
+    text('recoveryCodes.fileTitle'),
     '',
-    'Each code signs you in once when you cannot use your authenticator app.',
-    'Keep them somewhere safe. Making new codes stops these from working.',
+    text('recoveryCodes.fileUse'),
+    text('recoveryCodes.fileKeep'),
     '',
     ...codes,
     '',
@@ -38,16 +45,14 @@ export function RecoveryCodes({
   onDone: () => void;
 }): React.JSX.Element {
   const [isCopied, setIsCopied] = useState(false);
+  const text = useAccountText();
   return (
     <div className={styles.panel}>
       <div>
-        <h3 className={styles.panelTitle}>Save your recovery codes</h3>
-        <p className={styles.hint}>
-          If you lose your phone, each code signs you in once instead of a code from the app. They
-          are shown only now: keep them somewhere safe.
-        </p>
+        <h3 className={styles.panelTitle}>{text('recoveryCodes.title')}</h3>
+        <p className={styles.hint}>{text('recoveryCodes.hint')}</p>
       </div>
-      <ul className={styles.codes} aria-label="Recovery codes">
+      <ul className={styles.codes} aria-label={text('recoveryCodes.listLabel')}>
         {codes.map((code) => (
           <li key={code}>
             <code>{code}</code>
@@ -58,9 +63,9 @@ export function RecoveryCodes({
         <Button
           variant="outlined"
           size={44}
-          onClick={() => saveTextFile('kegel-coach-recovery-codes.txt', recoveryCodesFile(codes))}
+          onClick={() => saveTextFile(RECOVERY_CODES_FILE_NAME, recoveryCodesFile(codes, text))}
         >
-          <DownloadIcon /> Download (.txt)
+          <DownloadIcon /> {text('recoveryCodes.download')}
         </Button>
         <Button
           variant="outlined"
@@ -69,10 +74,10 @@ export function RecoveryCodes({
             void navigator.clipboard?.writeText(codes.join('\n')).then(() => setIsCopied(true));
           }}
         >
-          {isCopied ? 'Copied' : 'Copy'}
+          {text(isCopied ? 'recoveryCodes.copied' : 'recoveryCodes.copy')}
         </Button>
         <Button size={44} onClick={onDone}>
-          I have saved them
+          {text('recoveryCodes.saved')}
         </Button>
       </div>
     </div>

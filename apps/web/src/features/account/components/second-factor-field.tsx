@@ -2,6 +2,7 @@ import { twoStepMessages } from '@kegel/contract';
 
 import type { FieldBinding } from '../../../shared/forms/use-contract-form';
 import { TextInput } from '../../../shared/ui/text-input';
+import { useAccountText } from '../text';
 
 /** The server's refusals that belong under the code field of a change of credentials. */
 export const secondFactorServerMessages = [
@@ -14,10 +15,11 @@ export const secondFactorServerMessages = [
  * authenticator app, or one of the recovery codes.
  */
 export function SecondFactorField(binding: FieldBinding): React.JSX.Element {
+  const text = useAccountText();
   return (
     <TextInput
-      label="Code from your authenticator app"
-      hint="Or one of your recovery codes."
+      label={text('secondFactor.label')}
+      hint={text('secondFactor.hint')}
       autoComplete="one-time-code"
       autoCapitalize="none"
       spellCheck={false}

@@ -1,6 +1,7 @@
 import { Button } from '../../../shared/ui/button';
 import { CheckIcon } from '../../../shared/ui/icons/icon-set';
 import { useEmailPasswordLink } from '../api';
+import { useAccountText } from '../text';
 import styles from './settings.module.css';
 
 /**
@@ -10,18 +11,16 @@ import styles from './settings.module.css';
  */
 export function SetPasswordSection({ email }: { email: string }): React.JSX.Element {
   const sendLink = useEmailPasswordLink();
+  const text = useAccountText();
 
   return (
     <section className={styles.section} aria-labelledby="set-password-title">
       <div className={styles.sectionHeader}>
         <div>
           <h2 className={styles.sectionTitle} id="set-password-title">
-            Password
+            {text('setPassword.title')}
           </h2>
-          <p className={styles.value}>
-            You sign in with Google or Apple. Set a password to also sign in with your email, and to
-            change your email here.
-          </p>
+          <p className={styles.value}>{text('setPassword.summary')}</p>
         </div>
         <Button
           variant="outlined"
@@ -29,12 +28,12 @@ export function SetPasswordSection({ email }: { email: string }): React.JSX.Elem
           onClick={() => sendLink.mutate(email)}
           disabled={sendLink.isPending}
         >
-          Email me a link
+          {text('setPassword.emailLink')}
         </Button>
       </div>
       {sendLink.isSuccess ? (
         <p className={styles.note} role="status">
-          <CheckIcon /> We sent a link to {email} to set your password.
+          <CheckIcon /> {text('setPassword.sent', { email })}
         </p>
       ) : null}
     </section>

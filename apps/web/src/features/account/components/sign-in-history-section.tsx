@@ -4,22 +4,30 @@ import { useQuery } from '@tanstack/react-query';
 import { formatSessionDate } from '../../../shared/format/dates';
 import { Skeleton } from '../../../shared/ui/skeleton';
 import { signInHistoryQuery } from '../sign-ins-api';
+import { useAccountText } from '../text';
 import settings from './settings.module.css';
 import styles from './sign-in-history-section.module.css';
 
+type AccountText = ReturnType<typeof useAccountText>;
+
 /** How each sign-in method is named; a method this build does not know shows as sent. */
-const METHOD_NAMES: Record<string, string> = {
-  password: 'Email and password',
-  google: 'Google',
-  apple: 'Apple',
-  passkey: 'Passkey',
-  'two-step': 'Two-step code',
+const METHOD_KEYS: Record<string, Parameters<AccountText>[0]> = {
+  password: 'method.password',
+  google: 'method.google',
+  apple: 'method.apple',
+  passkey: 'method.passkey',
+  'two-step': 'method.twoStep',
 };
 
-function outcomeLabel(item: SignInItem): string {
-  if (item.outcome === 'success') return 'Signed in';
-  if (item.method === 'password') return 'Wrong password';
-  return item.method === 'two-step' ? 'Wrong code' : 'Failed';
+function methodName(method: string, text: AccountText): string {
+  const key = METHOD_KEYS[method];
+  return key ? text(key) : method;
+}
+
+function outcomeLabel(item: SignInItem, text: AccountText): string {
+  if (item.outcome === 'success') return text('history.signedIn');
+  if (item.method === 'password') return text('history.wrongPassword');
+  return text(item.method === 'two-step' ? 'history.wrongCode' : 'history.failed');
 }
 
 /**
@@ -29,29 +37,27 @@ function outcomeLabel(item: SignInItem): string {
 export function SignInHistorySection(): React.JSX.Element {
   const history = useQuery(signInHistoryQuery());
   const items = history.data?.data ?? [];
+  const text = useAccountText();
 
   return (
     <section className={settings.section} aria-labelledby="sign-in-history-title">
       <div>
         <h2 className={settings.sectionTitle} id="sign-in-history-title">
-          Sign-in history
+          {text('history.title')}
         </h2>
-        <p className={styles.intro}>
-          The latest sign-ins and failed attempts on your account. We email you when a new device or
-          network signs in.
-        </p>
+        <p className={styles.intro}>{text('history.intro')}</p>
       </div>
       {history.isError ? (
         <p className={settings.value} role="alert">
-          Your sign-in history could not be loaded. {history.error.message}
+          {text('history.loadFailed', { reason: history.error.message })}
         </p>
       ) : history.isPending ? (
         <div aria-busy="true">
-          <span className="visually-hidden">Loading your sign-in history</span>
+          <span className="visually-hidden">{text('history.loading')}</span>
           <Skeleton className={styles.skeleton} />
         </div>
       ) : items.length === 0 ? (
-        <p className={settings.value}>No sign-ins recorded yet.</p>
+        <p className={settings.value}>{text('history.none')}</p>
       ) : (
         <ul className={styles.events} aria-labelledby="sign-in-history-title">
           {items.map((item, index) => (
@@ -61,12 +67,11 @@ export function SignInHistorySection(): React.JSX.Element {
                 <span
                   className={`${styles.outcome} ${item.outcome === 'success' ? styles.success : styles.failure}`}
                 >
-                  {outcomeLabel(item)}
+                  {outcomeLabel(item, text)}
                 </span>
               </p>
               <p className={styles.details}>
-                {formatSessionDate(item.at)} · {METHOD_NAMES[item.method] ?? item.method} ·{' '}
-                {item.address}
+                {formatSessionDate(item.at)} · {methodName(item.method, text)} · {item.address}
               </p>
             </li>
           ))}

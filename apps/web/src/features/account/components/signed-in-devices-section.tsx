@@ -5,14 +5,15 @@ import { formatSessionDate } from '../../../shared/format/dates';
 import { Button } from '../../../shared/ui/button';
 import { Skeleton } from '../../../shared/ui/skeleton';
 import { sessionListQuery, useEndOtherSessions, useEndSession } from '../api';
+import { useAccountText } from '../text';
 import styles from './settings.module.css';
 
-const METHOD_NAMES: Record<NonNullable<SessionItem['method']>, string> = {
-  password: 'Email and password',
-  google: 'Google',
-  apple: 'Apple',
-  passkey: 'Passkey',
-};
+const METHOD_KEYS = {
+  password: 'method.password',
+  google: 'method.google',
+  apple: 'method.apple',
+  passkey: 'method.passkey',
+} as const satisfies Record<NonNullable<SessionItem['method']>, string>;
 
 /**
  * "Where you're signed in": every open session of the member, the one in this browser marked,
@@ -24,12 +25,13 @@ export function SignedInDevicesSection(): React.JSX.Element {
   const endOthers = useEndOtherSessions();
   const list = sessions.data?.data ?? [];
   const hasOthers = list.some((session) => !session.current);
+  const text = useAccountText();
 
   return (
     <section className={styles.section} aria-labelledby="devices-title">
       <div className={styles.sectionHeader}>
         <h2 className={styles.sectionTitle} id="devices-title">
-          Where you&apos;re signed in
+          {text('devices.title')}
         </h2>
         {hasOthers ? (
           <Button
@@ -38,17 +40,17 @@ export function SignedInDevicesSection(): React.JSX.Element {
             disabled={endOthers.isPending}
             onClick={() => endOthers.mutate()}
           >
-            Sign out of all other devices
+            {text('devices.signOutOthers')}
           </Button>
         ) : null}
       </div>
       {sessions.isError ? (
         <p className={styles.value} role="alert">
-          Your devices could not be loaded. {sessions.error.message}
+          {text('devices.loadFailed', { reason: sessions.error.message })}
         </p>
       ) : sessions.isPending ? (
         <div aria-busy="true">
-          <span className="visually-hidden">Loading your devices</span>
+          <span className="visually-hidden">{text('devices.loading')}</span>
           <Skeleton className={styles.skeletonDevice} />
         </div>
       ) : (
@@ -58,11 +60,13 @@ export function SignedInDevicesSection(): React.JSX.Element {
               <div>
                 <p className={styles.deviceName}>
                   {session.device}
-                  {session.current ? <span className={styles.currentTag}>This device</span> : null}
+                  {session.current ? (
+                    <span className={styles.currentTag}>{text('devices.thisDevice')}</span>
+                  ) : null}
                 </p>
                 <p className={styles.value}>
-                  {session.method ? `${METHOD_NAMES[session.method]} · ` : ''}
-                  Last active {formatSessionDate(session.lastUsedAt)}
+                  {session.method ? `${text(METHOD_KEYS[session.method])} · ` : ''}
+                  {text('devices.lastActive', { date: formatSessionDate(session.lastUsedAt) })}
                 </p>
               </div>
               {session.current ? null : (
@@ -70,10 +74,13 @@ export function SignedInDevicesSection(): React.JSX.Element {
                   variant="outlined"
                   size={38}
                   disabled={endSession.isPending}
-                  aria-label={`Sign out ${session.device}, last active ${formatSessionDate(session.lastUsedAt)}`}
+                  aria-label={text('devices.signOutLabel', {
+                    device: session.device,
+                    date: formatSessionDate(session.lastUsedAt),
+                  })}
                   onClick={() => endSession.mutate(session.id)}
                 >
-                  Sign out
+                  {text('devices.signOut')}
                 </Button>
               )}
             </li>

@@ -17,6 +17,7 @@ import {
   useSetUpTwoStep,
   useTurnOffTwoStep,
 } from '../api';
+import { useAccountText } from '../text';
 import { FormActions } from './editable-section';
 import { QrCode } from './qr-code';
 import { RecoveryCodes } from './recovery-codes';
@@ -39,18 +40,17 @@ export function TwoStepSection({ isOn }: { isOn: boolean }): React.JSX.Element {
   const setUp = useSetUpTwoStep();
   const backToSummary = () => setView({ kind: 'summary' });
   const showCodes = (codes: string[]) => setView({ kind: 'recovery-codes', codes });
+  const text = useAccountText();
 
   return (
     <section className={settingsStyles.section} aria-labelledby="two-step-title">
       <div className={settingsStyles.sectionHeader}>
         <div>
           <h2 className={settingsStyles.sectionTitle} id="two-step-title">
-            Two-step sign-in
+            {text('twoStep.title')}
           </h2>
           <p className={settingsStyles.value}>
-            {isOn
-              ? 'On. Every sign-in also asks for a code from your authenticator app.'
-              : 'Off. Ask for a code from an authenticator app (such as Google Authenticator or 1Password) at every sign-in.'}
+            {text(isOn ? 'twoStep.onSummary' : 'twoStep.offSummary')}
           </p>
         </div>
         {view.kind !== 'summary' ? null : isOn ? (
@@ -60,10 +60,10 @@ export function TwoStepSection({ isOn }: { isOn: boolean }): React.JSX.Element {
               size={44}
               onClick={() => setView({ kind: 'renewing-codes' })}
             >
-              New recovery codes
+              {text('twoStep.newRecoveryCodes')}
             </Button>
             <Button variant="outlined" size={44} onClick={() => setView({ kind: 'turning-off' })}>
-              Turn off
+              {text('twoStep.turnOff')}
             </Button>
           </div>
         ) : (
@@ -77,7 +77,7 @@ export function TwoStepSection({ isOn }: { isOn: boolean }): React.JSX.Element {
               })
             }
           >
-            Turn on
+            {text('twoStep.turnOn')}
           </Button>
         )}
       </div>
@@ -117,6 +117,7 @@ function SetUpPanel({
     { serverMessages: { code: [twoStepMessages.wrongCode] } },
   );
   const confirm = useConfirmTwoStep({ showOnField });
+  const text = useAccountText();
   const onSubmit = form.handleSubmit((values) =>
     confirm.mutate(values, { onSuccess: ({ recoveryCodes }) => onConfirmed(recoveryCodes) }),
   );
@@ -124,23 +125,23 @@ function SetUpPanel({
     <div className={styles.panel}>
       <div className={styles.setup}>
         <div className={styles.qr}>
-          <QrCode text={setup.otpauthUrl} label="QR code for your authenticator app" />
+          <QrCode text={setup.otpauthUrl} label={text('twoStep.qrLabel')} />
         </div>
         <div className={styles.steps}>
-          <h3 className={styles.panelTitle}>1. Scan the QR code with your authenticator app</h3>
-          <p className={styles.hint}>Cannot scan it? Enter this key in the app instead:</p>
-          <p className={styles.secret} aria-label="Setup key">
+          <h3 className={styles.panelTitle}>{text('twoStep.scanStep')}</h3>
+          <p className={styles.hint}>{text('twoStep.cannotScan')}</p>
+          <p className={styles.secret} aria-label={text('twoStep.setupKey')}>
             {grouped(setup.secret)}
           </p>
-          <h3 className={styles.panelTitle}>2. Enter the 6-digit code the app shows</h3>
+          <h3 className={styles.panelTitle}>{text('twoStep.codeStep')}</h3>
           <form
             className={settingsStyles.form}
             onSubmit={onSubmit}
             noValidate
-            aria-label="Confirm two-step sign-in"
+            aria-label={text('twoStep.confirmFormLabel')}
           >
             <TextInput
-              label="Code"
+              label={text('twoStep.code')}
               inputMode="numeric"
               autoComplete="one-time-code"
               {...field('code')}
@@ -148,7 +149,7 @@ function SetUpPanel({
             <FormActions
               isSubmitting={confirm.isPending}
               onCancel={onCancel}
-              submitLabel="Turn on"
+              submitLabel={text('twoStep.turnOn')}
             />
           </form>
         </div>
@@ -172,6 +173,7 @@ function TurnOffForm({
     },
   );
   const turnOff = useTurnOffTwoStep({ showOnField });
+  const text = useAccountText();
   const onSubmit = form.handleSubmit(({ code }) =>
     turnOff.mutate(isAuthenticatorCode(code) ? { code } : { recoveryCode: code }, {
       onSuccess: onDone,
@@ -182,10 +184,10 @@ function TurnOffForm({
       className={settingsStyles.form}
       onSubmit={onSubmit}
       noValidate
-      aria-label="Turn off two-step sign-in"
+      aria-label={text('twoStep.turnOffFormLabel')}
     >
       <TextInput
-        label="Code from your app, or a recovery code"
+        label={text('twoStep.codeOrRecoveryCode')}
         autoComplete="one-time-code"
         autoCapitalize="none"
         spellCheck={false}
@@ -194,7 +196,7 @@ function TurnOffForm({
       <FormActions
         isSubmitting={turnOff.isPending}
         onCancel={onCancel}
-        submitLabel="Turn off"
+        submitLabel={text('twoStep.turnOff')}
         submitVariant="danger"
       />
     </form>
@@ -214,6 +216,7 @@ function RenewCodesForm({
     { serverMessages: { code: [twoStepMessages.wrongCode] } },
   );
   const renew = useRenewRecoveryCodes({ showOnField });
+  const text = useAccountText();
   const onSubmit = form.handleSubmit((values) =>
     renew.mutate(values, { onSuccess: ({ recoveryCodes }) => onRenewed(recoveryCodes) }),
   );
@@ -222,13 +225,11 @@ function RenewCodesForm({
       className={settingsStyles.form}
       onSubmit={onSubmit}
       noValidate
-      aria-label="New recovery codes"
+      aria-label={text('twoStep.newRecoveryCodes')}
     >
-      <p className={styles.hint}>
-        Your current recovery codes stop working once new ones are made.
-      </p>
+      <p className={styles.hint}>{text('twoStep.renewHint')}</p>
       <TextInput
-        label="Code from your app"
+        label={text('twoStep.codeFromApp')}
         inputMode="numeric"
         autoComplete="one-time-code"
         {...field('code')}
@@ -236,7 +237,7 @@ function RenewCodesForm({
       <FormActions
         isSubmitting={renew.isPending}
         onCancel={onCancel}
-        submitLabel="Make new codes"
+        submitLabel={text('twoStep.makeNewCodes')}
       />
     </form>
   );

@@ -2,11 +2,13 @@ import { useLayoutEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
 import { paths } from '../../../config/paths';
+import { RichText } from '../../../shared/i18n/rich-text';
 import { ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { CheckIcon } from '../../../shared/ui/icons/icon-set';
 import { Warning } from '../../../shared/ui/warning';
-import { type AccountDeletedState, useForgetSession } from '../api';
+import { type AccountDeletedState, useForgetSession } from '../email-links-api';
+import { useEmailLinksText } from '../email-links-text';
 import styles from './account-deleted-page.module.css';
 
 /**
@@ -16,15 +18,14 @@ import styles from './account-deleted-page.module.css';
  * out. It says what became of the account, and what the person may still have to do about an
  * App Store subscription, which a deletion does not cancel.
  */
-const appStoreNote =
-  'If you subscribed in the iPhone app, your App Store subscription continues until you cancel it: on your iPhone, open Settings → your name → Subscriptions.';
-
 export function AccountDeletedPage(): React.JSX.Element {
   const location = useLocation();
   const navigate = useNavigate();
   const forgetSession = useForgetSession();
   const arrival = location.state as AccountDeletedState | null;
   const state = arrival ?? {};
+  const text = useEmailLinksText();
+  const appStoreNote = text('deleted.appStoreNote');
 
   useLayoutEffect(() => {
     if (!arrival?.forgetSession) return;
@@ -39,25 +40,25 @@ export function AccountDeletedPage(): React.JSX.Element {
 
   return (
     <AuthCard
-      title="Your account has been deleted"
+      title={text('deleted.title')}
       icon={<CheckIcon width={28} height={28} />}
       subtitle={
         state.email ? (
-          <>
-            We sent a confirmation to <EmailAddress email={state.email} />.
-          </>
+          <RichText
+            texts={text}
+            name="deleted.sentTo"
+            values={{ email: state.email }}
+            components={{ email: <EmailAddress email={state.email} /> }}
+          />
         ) : (
-          'We sent a confirmation to your email address.'
+          text('deleted.sentToYou')
         )
       }
     >
       <ul className={styles.facts}>
-        <li>Every device was signed out, this one too.</li>
-        <li>
-          Your email, sign-in methods and personal details are erased. Your purchase records are
-          kept for accounting, without your name or email.
-        </li>
-        <li>You can create a new account with the same address whenever you like.</li>
+        <li>{text('deleted.signedOut')}</li>
+        <li>{text('deleted.erased')}</li>
+        <li>{text('deleted.newAccount')}</li>
       </ul>
       {state.keepsAppStoreSubscription ? (
         // He said he keeps one: the one thing left to do, set apart.
@@ -68,13 +69,16 @@ export function AccountDeletedPage(): React.JSX.Element {
         <p className={styles.note}>{appStoreNote}</p>
       )}
       <ButtonLink to={paths.home.getHref()} fullWidth>
-        Go to the home page
+        {text('deleted.goHome')}
       </ButtonLink>
     </AuthCard>
   );
 }
 
-/** The address, allowed to wrap before its @ rather than inside a word on a narrow phone. */
+/**
+ * The address, allowed to wrap before its @ rather than inside a word on a narrow phone. Drawn
+ * from `email`: the words RichText gives it (the same address) are not used.
+ */
 function EmailAddress({ email }: { email: string }): React.JSX.Element {
   const at = email.lastIndexOf('@');
   return (

@@ -4,16 +4,21 @@ import { Link, useSearchParams } from 'react-router';
 
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../shared/http/api-client';
+import '../../../shared/i18n/contract-messages';
+import { useCommonText } from '../../../shared/i18n/common-text';
+import { localizeMessage } from '../../../shared/i18n/i18n';
+import { RichText } from '../../../shared/i18n/rich-text';
 import { Button, ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { AlertIcon, LockIcon, ShieldIcon } from '../../../shared/ui/icons/icon-set';
 import { toasts } from '../../../shared/ui/toasts';
 import { Warning } from '../../../shared/ui/warning';
-import { useCancelEmailChange } from '../api';
+import { useCancelEmailChange } from '../email-links-api';
+import { useEmailLinksText } from '../email-links-text';
 import styles from './cancel-email-change-page.module.css';
 
 /** The server's words for a refused code, also shown for a link that lost its code. */
-const INVALID_LINK = authMessages.undoLinkInvalid;
+const invalidLinkMessage = () => localizeMessage(authMessages.undoLinkInvalid);
 
 /**
  * `/account/cancel-email-change?code=…`, the "This was not me" button of the notice mailed to
@@ -25,9 +30,10 @@ export function CancelEmailChangePage(): React.JSX.Element {
   const [searchParams] = useSearchParams();
   const code = searchParams.get('code');
   const cancel = useCancelEmailChange();
+  const text = useEmailLinksText();
 
   useEffect(() => {
-    if (!code) toasts.error(INVALID_LINK, { id: INVALID_LINK });
+    if (!code) toasts.error(invalidLinkMessage(), { id: authMessages.undoLinkInvalid });
   }, [code]);
 
   if (!code) return <InvalidLinkCard />;
@@ -41,13 +47,13 @@ export function CancelEmailChangePage(): React.JSX.Element {
     // A lost connection, a 429 or a server error left the code unused: try again.
     return (
       <AuthCard
-        title="The change is not cancelled yet"
+        title={text('cancelChange.notYetTitle')}
         icon={<AlertIcon width={28} height={28} />}
         tone="danger"
-        subtitle="Nothing has changed yet, and your link still works. Try again in a moment."
+        subtitle={text('links.nothingChangedYet')}
       >
         <Button fullWidth onClick={() => cancel.mutate(code)}>
-          Try Again
+          {text('links.tryAgain')}
         </Button>
       </AuthCard>
     );
@@ -55,72 +61,80 @@ export function CancelEmailChangePage(): React.JSX.Element {
 
   return (
     <AuthCard
-      title="Was this change not yours?"
+      title={text('cancelChange.askTitle')}
       icon={<LockIcon width={28} height={28} />}
-      subtitle="Someone asked to change the email address of your Kegel Coach account. If it was not you, cancel it: your account keeps its address (or gets it back), every device is signed out and your password is cleared, since whoever asked knows it."
+      subtitle={text('cancelChange.askSubtitle')}
     >
       <Button fullWidth disabled={cancel.isPending} onClick={() => cancel.mutate(code)}>
-        Cancel the change
+        {text('cancelChange.cancel')}
       </Button>
       <p className={styles.footer}>
-        It was you? Then there is nothing to do: <Link to={paths.home.getHref()}>go home</Link>
+        <RichText
+          texts={text}
+          name="links.itWasYou"
+          components={{ link: <Link to={paths.home.getHref()} /> }}
+        />
       </p>
     </AuthCard>
   );
 }
 
 function AddressTakenCard({ message }: { message: string }): React.JSX.Element {
+  const text = useEmailLinksText();
   return (
     <AuthCard
-      title="Your address could not be given back"
+      title={text('cancelChange.addressTakenTitle')}
       icon={<AlertIcon width={28} height={28} />}
       tone="danger"
       subtitle={message}
     >
       <ButtonLink to={paths.auth.login.getHref()} fullWidth>
-        Go to Sign In
+        {text('links.goToSignIn')}
       </ButtonLink>
     </AuthCard>
   );
 }
 
 function CancelledCard(): React.JSX.Element {
+  const text = useEmailLinksText();
+  const commonText = useCommonText();
   return (
     <AuthCard
-      title="Email change cancelled"
+      title={text('cancelChange.cancelledTitle')}
       icon={<ShieldIcon width={28} height={28} />}
-      subtitle="Your account keeps its email address, or has it back if the change had gone through already. Every device was signed out, this one too."
+      subtitle={text('cancelChange.cancelledSubtitle')}
     >
       <Warning icon={LockIcon}>
-        <p>
-          Whoever asked for the change knows your password, so it was cleared. Choose a new one to
-          sign in again with your email.
-        </p>
+        <p>{text('cancelChange.passwordCleared')}</p>
       </Warning>
       <ButtonLink to={paths.auth.reset.getHref()} fullWidth>
-        Choose a new password
+        {text('cancelChange.choosePassword')}
       </ButtonLink>
       <ButtonLink to={paths.auth.login.getHref()} variant="outlined" fullWidth>
-        Sign In
+        {commonText('signIn')}
       </ButtonLink>
     </AuthCard>
   );
 }
 
 function InvalidLinkCard(): React.JSX.Element {
+  const text = useEmailLinksText();
   return (
     <AuthCard
-      title="This link does not work"
+      title={text('links.doesNotWork')}
       icon={<AlertIcon width={28} height={28} />}
       tone="danger"
-      subtitle={`${INVALID_LINK} If you used it before, the change was cancelled then.`}
+      subtitle={text('cancelChange.invalidLink', { reason: invalidLinkMessage() })}
     >
       <ButtonLink to={paths.auth.login.getHref()} fullWidth>
-        Go to Sign In
+        {text('links.goToSignIn')}
       </ButtonLink>
       <p className={styles.footer}>
-        Think someone knows your password?{' '}
-        <Link to={paths.auth.reset.getHref()}>Choose a new one</Link>
+        <RichText
+          texts={text}
+          name="links.someoneKnowsPassword"
+          components={{ link: <Link to={paths.auth.reset.getHref()} /> }}
+        />
       </p>
     </AuthCard>
   );

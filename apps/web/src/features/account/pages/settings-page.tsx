@@ -12,13 +12,15 @@ import { SignedInDevicesSection } from '../components/signed-in-devices-section'
 import { TwoStepSection } from '../components/two-step-section';
 import { SignInHistorySection } from '../components/sign-in-history-section';
 import styles from '../components/settings.module.css';
+import { useAccountText } from '../text';
 
 /** `/dashboard/settings`: 'Account Settings'. */
 export function SettingsPage(): React.JSX.Element | null {
   const { data: profile } = useProfile();
+  const text = useAccountText();
   if (!profile) return null;
   return (
-    <Card title="Account Settings" titleLevel={1} aside={profile.email}>
+    <Card title={text('settings.title')} titleLevel={1} aside={profile.email}>
       <div className={styles.stack}>
         {profile.hasPassword ? (
           <>
@@ -32,7 +34,7 @@ export function SettingsPage(): React.JSX.Element | null {
               <div className={styles.sectionHeader}>
                 <div>
                   <h2 className={styles.sectionTitle} id="email-title">
-                    Email
+                    {text('email.title')}
                   </h2>
                   <p className={styles.value}>{profile.email}</p>
                 </div>

@@ -4,16 +4,20 @@ import { Link, useSearchParams } from 'react-router';
 
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../shared/http/api-client';
+import '../../../shared/i18n/contract-messages';
+import { localizeMessage } from '../../../shared/i18n/i18n';
+import { RichText } from '../../../shared/i18n/rich-text';
 import { Button, ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { AlertIcon, LockIcon, ShieldIcon } from '../../../shared/ui/icons/icon-set';
 import { toasts } from '../../../shared/ui/toasts';
 import { Warning } from '../../../shared/ui/warning';
-import { useReportSignIn } from '../sign-ins-api';
+import { useReportSignIn } from '../email-links-api';
+import { useEmailLinksText } from '../email-links-text';
 import styles from './sign-in-not-me-page.module.css';
 
 /** The server's words for a refused code, also shown for a link that lost its code. */
-const INVALID_LINK = signInNoticeMessages.linkInvalid;
+const invalidLinkMessage = () => localizeMessage(signInNoticeMessages.linkInvalid);
 
 /**
  * `/account/sign-in-not-me?code=…`, the "This wasn't me" button of the notice mailed when the
@@ -25,9 +29,10 @@ export function SignInNotMePage(): React.JSX.Element {
   const [searchParams] = useSearchParams();
   const code = searchParams.get('code');
   const report = useReportSignIn();
+  const text = useEmailLinksText();
 
   useEffect(() => {
-    if (!code) toasts.error(INVALID_LINK, { id: INVALID_LINK });
+    if (!code) toasts.error(invalidLinkMessage(), { id: signInNoticeMessages.linkInvalid });
   }, [code]);
 
   if (!code) return <InvalidLinkCard />;
@@ -39,13 +44,13 @@ export function SignInNotMePage(): React.JSX.Element {
     // A lost connection, a 429 or a server error left the code unused: try again.
     return (
       <AuthCard
-        title="Your account is not secured yet"
+        title={text('signInNotMe.notYetTitle')}
         icon={<AlertIcon width={28} height={28} />}
         tone="danger"
-        subtitle="Nothing has changed yet, and your link still works. Try again in a moment."
+        subtitle={text('links.nothingChangedYet')}
       >
         <Button fullWidth onClick={() => report.mutate(code)}>
-          Try Again
+          {text('links.tryAgain')}
         </Button>
       </AuthCard>
     );
@@ -53,54 +58,60 @@ export function SignInNotMePage(): React.JSX.Element {
 
   return (
     <AuthCard
-      title="Was this sign-in not you?"
+      title={text('signInNotMe.askTitle')}
       icon={<LockIcon width={28} height={28} />}
-      subtitle="Your Kegel Coach account was signed in to from a new device or network. If it was not you, secure your account: every device is signed out, this one too, and your password is cleared, since whoever signed in may know it. We then email you a link to choose a new one."
+      subtitle={text('signInNotMe.askSubtitle')}
     >
       <Button fullWidth disabled={report.isPending} onClick={() => report.mutate(code)}>
-        Secure my account
+        {text('signInNotMe.secure')}
       </Button>
       <p className={styles.footer}>
-        It was you? Then there is nothing to do: <Link to={paths.home.getHref()}>go home</Link>
+        <RichText
+          texts={text}
+          name="links.itWasYou"
+          components={{ link: <Link to={paths.home.getHref()} /> }}
+        />
       </p>
     </AuthCard>
   );
 }
 
 function SecuredCard(): React.JSX.Element {
+  const text = useEmailLinksText();
   return (
     <AuthCard
-      title="Every device was signed out"
+      title={text('signInNotMe.securedTitle')}
       icon={<ShieldIcon width={28} height={28} />}
-      subtitle="Whoever signed in is out of your account, and so is every other device, this one too."
+      subtitle={text('signInNotMe.securedSubtitle')}
     >
       <Warning icon={LockIcon}>
-        <p>
-          Your password was cleared. We emailed you a link to choose a new one: open it within an
-          hour, or use “Forgot your password?” on the sign-in page later.
-        </p>
+        <p>{text('signInNotMe.passwordCleared')}</p>
       </Warning>
       <ButtonLink to={paths.auth.login.getHref()} fullWidth>
-        Go to Sign In
+        {text('links.goToSignIn')}
       </ButtonLink>
     </AuthCard>
   );
 }
 
 function InvalidLinkCard(): React.JSX.Element {
+  const text = useEmailLinksText();
   return (
     <AuthCard
-      title="This link does not work"
+      title={text('links.doesNotWork')}
       icon={<AlertIcon width={28} height={28} />}
       tone="danger"
-      subtitle={`${INVALID_LINK} If you used it before, every device was signed out then.`}
+      subtitle={text('signInNotMe.invalidLink', { reason: invalidLinkMessage() })}
     >
       <ButtonLink to={paths.auth.login.getHref()} fullWidth>
-        Go to Sign In
+        {text('links.goToSignIn')}
       </ButtonLink>
       <p className={styles.footer}>
-        Think someone knows your password?{' '}
-        <Link to={paths.auth.reset.getHref()}>Choose a new one</Link>
+        <RichText
+          texts={text}
+          name="links.someoneKnowsPassword"
+          components={{ link: <Link to={paths.auth.reset.getHref()} /> }}
+        />
       </p>
     </AuthCard>
   );

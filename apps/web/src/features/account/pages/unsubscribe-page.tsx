@@ -5,11 +5,8 @@ import { ApiError } from '../../../shared/http/api-client';
 import { Button, ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { AlertIcon, CheckIcon, MessageIcon } from '../../../shared/ui/icons/icon-set';
+import { useEmailLinksText } from '../email-links-text';
 import { useUnsubscribe } from '../unsubscribe-api';
-
-/** A link cut short by a mail client: the server's words for a bad token are its answer's. */
-const NO_TOKEN =
-  'This unsubscribe link is incomplete. You can turn reminders off in Account Settings.';
 
 /**
  * `/account/unsubscribe?token=…`, the "Stop these reminders" link at the foot of the mail sent
@@ -21,17 +18,19 @@ export function UnsubscribePage(): React.JSX.Element {
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token');
   const unsubscribe = useUnsubscribe();
+  const text = useEmailLinksText();
 
-  if (!token) return <InvalidLinkCard message={NO_TOKEN} />;
+  // A link cut short by a mail client: the server's words for a bad token are its answer's.
+  if (!token) return <InvalidLinkCard message={text('unsubscribe.incompleteLink')} />;
   if (unsubscribe.isSuccess) {
     return (
       <AuthCard
-        title="You are unsubscribed"
+        title={text('unsubscribe.doneTitle')}
         icon={<CheckIcon width={28} height={28} />}
-        subtitle={`${unsubscribe.data.message} You can turn reminders back on in Account Settings.`}
+        subtitle={text('unsubscribe.doneSubtitle', { message: unsubscribe.data.message })}
       >
         <ButtonLink to={paths.dashboard.settings.getHref()} fullWidth>
-          Open Account Settings
+          {text('links.openSettings')}
         </ButtonLink>
       </AuthCard>
     );
@@ -43,27 +42,28 @@ export function UnsubscribePage(): React.JSX.Element {
   }
   return (
     <AuthCard
-      title="Stop the reminders before your premium ends?"
+      title={text('unsubscribe.askTitle')}
       icon={<MessageIcon width={28} height={28} />}
-      subtitle="We email you once, three days before your premium ends, so you can extend it in time. Unsubscribe, and these reminders stop; mail about your account's security and your payments still comes."
+      subtitle={text('unsubscribe.askSubtitle')}
     >
       <Button fullWidth disabled={unsubscribe.isPending} onClick={() => unsubscribe.mutate(token)}>
-        Unsubscribe
+        {text('unsubscribe.unsubscribe')}
       </Button>
     </AuthCard>
   );
 }
 
 function InvalidLinkCard({ message }: { message: string }): React.JSX.Element {
+  const text = useEmailLinksText();
   return (
     <AuthCard
-      title="This link does not work"
+      title={text('links.doesNotWork')}
       icon={<AlertIcon width={28} height={28} />}
       tone="danger"
       subtitle={message}
     >
       <ButtonLink to={paths.dashboard.settings.getHref()} fullWidth>
-        Open Account Settings
+        {text('links.openSettings')}
       </ButtonLink>
     </AuthCard>
   );

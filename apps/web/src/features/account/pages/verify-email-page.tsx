@@ -6,9 +6,8 @@ import { ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { CheckIcon, MessageIcon } from '../../../shared/ui/icons/icon-set';
 import { toasts } from '../../../shared/ui/toasts';
-import { useVerifyEmail } from '../api';
-
-const INVALID_LINK = 'Invalid link. Please, try again.';
+import { useVerifyEmail } from '../email-links-api';
+import { useEmailLinksText } from '../email-links-text';
 
 /**
  * `/account/verify-email?newEmail=…&code=…`, the emailed confirmation link: checks it at once,
@@ -23,10 +22,12 @@ export function VerifyEmailPage(): React.JSX.Element {
   const code = searchParams.get('code');
   const hasStarted = useRef(false);
   const { mutate } = verify;
+  const text = useEmailLinksText();
+  const invalidLink = text('verifyEmail.invalidLink');
 
   useEffect(() => {
     if (!newEmail || !code) {
-      toasts.error(INVALID_LINK, { id: INVALID_LINK });
+      toasts.error(invalidLink, { id: invalidLink });
       return;
     }
     // Once per visit, even when React runs effects twice in development.
@@ -36,19 +37,19 @@ export function VerifyEmailPage(): React.JSX.Element {
       { code, newEmail },
       { onError: () => void navigate(paths.dashboard.settings.getHref(), { replace: true }) },
     );
-  }, [code, newEmail, mutate, navigate]);
+  }, [code, newEmail, mutate, navigate, invalidLink]);
 
   if (!newEmail || !code) return <Navigate to={paths.dashboard.settings.getHref()} replace />;
 
   if (verify.isSuccess) {
     return (
       <AuthCard
-        title="Email changed successfully"
+        title={text('verifyEmail.changedTitle')}
         icon={<CheckIcon width={28} height={28} />}
-        subtitle={`From now on, sign in with ${newEmail}.`}
+        subtitle={text('verifyEmail.signInWith', { email: newEmail })}
       >
         <ButtonLink to={paths.dashboard.settings.getHref()} fullWidth>
-          Go to Account Settings
+          {text('verifyEmail.goToSettings')}
         </ButtonLink>
       </AuthCard>
     );
@@ -56,7 +57,7 @@ export function VerifyEmailPage(): React.JSX.Element {
 
   return (
     <AuthCard
-      title="Verifying email"
+      title={text('verifyEmail.verifyingTitle')}
       icon={<MessageIcon width={28} height={28} />}
       subtitle={newEmail}
     />
