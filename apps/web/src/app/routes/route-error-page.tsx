@@ -1,4 +1,10 @@
+import type { MessageKey } from '@kegel/contract/i18n/catalogs';
+import { LinguiContext } from '@lingui/react';
+import { useContext } from 'react';
+
 import { paths } from '../../config/paths';
+import '../../shared/i18n/common-text';
+import { i18n } from '../../shared/i18n/i18n';
 import { Button, ButtonLink } from '../../shared/ui/button';
 import siteStyles from '../layouts/site-layout.module.css';
 import { StatusPage } from './status-page';
@@ -10,20 +16,17 @@ import { StatusPage } from './status-page';
  * old file names are gone), so reloading is offered first.
  */
 export function RouteErrorPage({ error }: { error: unknown }): React.JSX.Element {
+  const text = useErrorPageText();
   const failedToLoad = isFailedCodeLoad(error);
   return (
     <StatusPage
-      title={failedToLoad ? 'This page could not be loaded' : 'Something went wrong'}
-      text={
-        failedToLoad
-          ? 'Your connection may have dropped, or the app has just been updated. Reload the page to try again.'
-          : 'This page stopped working. Reload it to try again, or go back to the home page.'
-      }
+      title={text(failedToLoad ? 'pageNotLoaded' : 'somethingWentWrong')}
+      text={text(failedToLoad ? 'pageNotLoadedText' : 'pageStoppedWorking')}
     >
-      <Button onClick={() => window.location.reload()}>Reload the page</Button>
+      <Button onClick={() => window.location.reload()}>{text('reloadPage')}</Button>
       {/* A full load, not a client-side one: it starts again from fresh code and state. */}
       <ButtonLink to={paths.home.getHref()} variant="outlined" reloadDocument>
-        Go to the home page
+        {text('goToHomePage')}
       </ButtonLink>
     </StatusPage>
   );
@@ -39,6 +42,16 @@ export function RootErrorPage({ error }: { error: unknown }): React.JSX.Element 
       <RouteErrorPage error={error} />
     </main>
   );
+}
+
+/**
+ * The `common` texts, as useCommonText gives them inside the app's providers (following a change
+ * of language), and straight from i18n outside them: an error page must draw wherever the error
+ * is caught, whatever failed above it.
+ */
+function useErrorPageText(): (key: MessageKey<'common'>) => string {
+  const translate = useContext(LinguiContext)?._ ?? i18n._.bind(i18n);
+  return (key) => translate(`common.${key}`);
 }
 
 /** Each browser words a failed `import()` its own way. */
