@@ -1,11 +1,6 @@
-import type { MessageKey } from '@kegel/contract/i18n/catalogs';
-import { LinguiContext } from '@lingui/react';
-import { useContext } from 'react';
-
 import { paths } from '../../config/paths';
-import '../../shared/i18n/common-text';
-import { i18n } from '../../shared/i18n/i18n';
 import { Button, ButtonLink } from '../../shared/ui/button';
+import { useCommonTextAnywhere } from '../../shared/ui/use-common-text-anywhere';
 import siteStyles from '../layouts/site-layout.module.css';
 import { StatusPage } from './status-page';
 
@@ -16,7 +11,8 @@ import { StatusPage } from './status-page';
  * old file names are gone), so reloading is offered first.
  */
 export function RouteErrorPage({ error }: { error: unknown }): React.JSX.Element {
-  const text = useErrorPageText();
+  // Not useCommonText: an error page draws wherever the error is caught.
+  const text = useCommonTextAnywhere();
   const failedToLoad = isFailedCodeLoad(error);
   return (
     <StatusPage
@@ -42,16 +38,6 @@ export function RootErrorPage({ error }: { error: unknown }): React.JSX.Element 
       <RouteErrorPage error={error} />
     </main>
   );
-}
-
-/**
- * The `common` texts, as useCommonText gives them inside the app's providers (following a change
- * of language), and straight from i18n outside them: an error page must draw wherever the error
- * is caught, whatever failed above it.
- */
-function useErrorPageText(): (key: MessageKey<'common'>) => string {
-  const translate = useContext(LinguiContext)?._ ?? i18n._.bind(i18n);
-  return (key) => translate(`common.${key}`);
 }
 
 /** Each browser words a failed `import()` its own way. */
