@@ -55,7 +55,8 @@ function PasswordStep(): React.JSX.Element {
       </form>
       <SocialSignIn />
       <p className={styles.footer}>
-        {/* Two texts, not one with the link inside: this page holds no rich text (its budget). */}
+        {/* Two texts, not one with the link inside: RichText would bring Lingui's Trans into this
+            page's first JavaScript, which is at the edge of its budget. */}
         {text('noAccountYet')}{' '}
         <Link to={paths.auth.register.getHref()}>{text('createAccountLink')}</Link>
       </p>
