@@ -2,7 +2,7 @@ import { useIsMutating } from '@tanstack/react-query';
 import { Navigate, Outlet, useSearchParams } from 'react-router';
 
 import { pathAfterSignIn } from '../../config/paths';
-import { authMutationKeys } from '../../features/auth/api';
+import { authMutationKeys } from '../../features/auth/mutation-keys';
 import { useHasTokens } from '../../shared/session/session';
 
 /**

@@ -1,6 +1,9 @@
+import type { MessageKey } from '@kegel/contract/i18n/catalogs';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import * as catalog from 'virtual:catalog/member';
 
 import { paths } from '../../config/paths';
+import { defineTexts } from '../../shared/i18n/define-texts';
 import { useHasTokens, useProfile, useSignOut } from '../../shared/session/session';
 import {
   DashboardIcon,
@@ -10,17 +13,25 @@ import {
 } from '../../shared/ui/icons/icon-set';
 import styles from './member-layout.module.css';
 
-const MENU = [
-  { to: paths.dashboard.root.getHref(), label: 'Dashboard', Icon: DashboardIcon, end: true },
+/** The menu's texts (the `member` namespace). */
+const useMemberText = defineTexts<'member'>(catalog);
+
+const MENU: ReadonlyArray<{
+  to: string;
+  label: MessageKey<'member'>;
+  Icon: typeof DashboardIcon;
+  end: boolean;
+}> = [
+  { to: paths.dashboard.root.getHref(), label: 'dashboard', Icon: DashboardIcon, end: true },
   {
     to: paths.dashboard.settings.getHref(),
-    label: 'Account Settings',
+    label: 'accountSettings',
     Icon: SettingsIcon,
     end: false,
   },
   {
     to: paths.dashboard.history.getHref(),
-    label: 'Purchase History',
+    label: 'purchaseHistory',
     Icon: HistoryIcon,
     end: false,
   },
@@ -28,6 +39,7 @@ const MENU = [
 
 /** The member area: the 'Member Settings' menu; visitors are sent to login with `r`. */
 export function MemberLayout(): React.JSX.Element | null {
+  const text = useMemberText();
   const hasTokens = useHasTokens();
   const location = useLocation();
   const navigate = useNavigate();
@@ -47,7 +59,7 @@ export function MemberLayout(): React.JSX.Element | null {
     <div className={styles.layout}>
       <nav className={styles.menu} aria-labelledby="member-menu-title">
         <p className={styles.menuTitle} id="member-menu-title">
-          Member Settings
+          {text('menuTitle')}
         </p>
         <ul className={styles.menuList}>
           {MENU.map(({ to, label, Icon, end }) => (
@@ -61,7 +73,7 @@ export function MemberLayout(): React.JSX.Element | null {
                 }
               >
                 <Icon />
-                {label}
+                {text(label)}
               </NavLink>
             </li>
           ))}
@@ -76,7 +88,7 @@ export function MemberLayout(): React.JSX.Element | null {
               }}
             >
               <LogoutIcon />
-              Logout
+              {text('logout')}
             </button>
           </li>
         </ul>

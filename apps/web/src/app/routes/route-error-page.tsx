@@ -1,5 +1,6 @@
 import { paths } from '../../config/paths';
 import { Button, ButtonLink } from '../../shared/ui/button';
+import { useCommonTextAnywhere } from '../../shared/ui/use-common-text-anywhere';
 import siteStyles from '../layouts/site-layout.module.css';
 import { StatusPage } from './status-page';
 
@@ -10,20 +11,18 @@ import { StatusPage } from './status-page';
  * old file names are gone), so reloading is offered first.
  */
 export function RouteErrorPage({ error }: { error: unknown }): React.JSX.Element {
+  // Not useCommonText: an error page draws wherever the error is caught.
+  const text = useCommonTextAnywhere();
   const failedToLoad = isFailedCodeLoad(error);
   return (
     <StatusPage
-      title={failedToLoad ? 'This page could not be loaded' : 'Something went wrong'}
-      text={
-        failedToLoad
-          ? 'Your connection may have dropped, or the app has just been updated. Reload the page to try again.'
-          : 'This page stopped working. Reload it to try again, or go back to the home page.'
-      }
+      title={text(failedToLoad ? 'pageNotLoaded' : 'somethingWentWrong')}
+      text={text(failedToLoad ? 'pageNotLoadedText' : 'pageStoppedWorking')}
     >
-      <Button onClick={() => window.location.reload()}>Reload the page</Button>
+      <Button onClick={() => window.location.reload()}>{text('reloadPage')}</Button>
       {/* A full load, not a client-side one: it starts again from fresh code and state. */}
       <ButtonLink to={paths.home.getHref()} variant="outlined" reloadDocument>
-        Go to the home page
+        {text('goToHomePage')}
       </ButtonLink>
     </StatusPage>
   );

@@ -11,11 +11,14 @@ import {
   type SignInResponse,
   type TokenPair,
 } from '@kegel/contract';
+import type { MessageKey } from '@kegel/contract/i18n/catalogs';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api, tokenStore } from '../../shared/http/api';
 import { freshness, type SendingForm } from '../../shared/query/query-client';
 import { sessionQueries } from '../../shared/session/session';
+import { authMutationKeys } from './mutation-keys';
+import { useAuthText } from './text';
 
 export function register(request: RegisterRequest): Promise<RegisteredUser> {
   return api.call('register', { body: request });
@@ -51,11 +54,6 @@ export const socialQueries = {
     }),
 };
 
-export const authMutationKeys = {
-  /** Every way of signing in, so the auth layout can tell one is finishing. */
-  signIn: () => ['auth', 'sign-in'] as const,
-};
-
 /**
  * How a sign-in ended: signed in, or (two-step sign-in on) waiting for a code, with the token
  * that the code step sends back with it.
@@ -70,16 +68,17 @@ export type SignInOutcome = { kind: 'signed-in' } | { kind: 'code-needed'; mfaTo
  */
 function useSignIn<Request>(
   exchange: (request: Request) => Promise<SignInResponse>,
-  pending: string,
+  pending: MessageKey<'auth'>,
   { showOnField }: SendingForm = {},
 ) {
   const queryClient = useQueryClient();
+  const text = useAuthText();
   return useMutation({
     mutationKey: authMutationKeys.signIn(),
     mutationFn: async (request: Request): Promise<SignInOutcome> => {
       const answer = await exchange(request);
-      // Checked by hand, not with a contract helper: the app's entry loads this file, and a value
-      // import from the contract would bring zod into every page's first load.
+      // Checked by hand, not with a contract helper: a value import from the contract would bring
+      // zod along wherever this file goes.
       if ('mfaToken' in answer) return { kind: 'code-needed', mfaToken: answer.mfaToken };
       queryClient.removeQueries({ queryKey: sessionQueries.all() });
       tokenStore.write(answer);
@@ -87,7 +86,7 @@ function useSignIn<Request>(
       return { kind: 'signed-in' };
     },
     meta: {
-      toasts: { pending, success: 'Successfully authenticated' },
+      toasts: { pending: text(pending), success: text('signedIn') },
       isStepOnTheWay: (outcome) => (outcome as SignInOutcome).kind === 'code-needed',
       showOnField,
     },
@@ -112,7 +111,7 @@ function verifyTwoStep(request: MfaVerifyRequest): Promise<SignInResponse> {
 
 /** The code step of a sign-in: the code (or a recovery code) with the sign-in's token. */
 export function useVerifyTwoStep({ showOnField }: SendingForm = {}) {
-  return useSignIn(verifyTwoStep, 'Checking the code', { showOnField });
+  return useSignIn(verifyTwoStep, 'checkingCode', { showOnField });
 }
 
 /** A fresh challenge for signing in with a passkey (single use, five minutes). */
@@ -125,47 +124,47 @@ function loginWithPasskey(response: PasskeyAuthenticationResponse): Promise<Toke
 }
 
 export function useLogin() {
-  return useSignIn(loginWithPassword, 'Authenticating');
+  return useSignIn(loginWithPassword, 'signingIn');
 }
 
 export function useGoogleLogin() {
-  return useSignIn(loginWithGoogleCode, 'Authenticating via Google');
+  return useSignIn(loginWithGoogleCode, 'signingInWithGoogle');
 }
 
 export function useAppleLogin() {
-  return useSignIn(loginWithAppleToken, 'Authenticating via Apple');
+  return useSignIn(loginWithAppleToken, 'signingInWithApple');
 }
 
 /** Signs in with what the browser's passkey dialog (or the email field's autofill) answered. */
 export function usePasskeyLogin() {
-  return useSignIn(loginWithPasskey, 'Authenticating with your passkey');
+  return useSignIn(loginWithPasskey, 'signingInWithPasskey');
 }
 
 export function useRegister({ showOnField }: SendingForm = {}) {
+  const text = useAuthText();
   return useMutation({
     mutationFn: register,
     meta: {
-      toasts: {
-        pending: 'Creating account',
-        success: 'Account has been created successfully! Log in to your account.',
-      },
+      toasts: { pending: text('creatingAccount'), success: text('accountCreated') },
       showOnField,
     },
   });
 }
 
 export function useRequestPasswordReset() {
+  const text = useAuthText();
   return useMutation({
     mutationFn: requestPasswordReset,
-    meta: { toasts: { pending: 'Resetting password', success: 'Check your inbox for the link' } },
+    meta: { toasts: { pending: text('requestingReset'), success: text('resetLinkSent') } },
   });
 }
 
 export function useConfirmPasswordReset({ showOnField }: SendingForm = {}) {
+  const text = useAuthText();
   return useMutation({
     mutationFn: confirmPasswordReset,
     meta: {
-      toasts: { pending: 'Confirming password', success: 'Password changed successfully' },
+      toasts: { pending: text('confirmingPassword'), success: text('passwordChanged') },
       showOnField,
     },
   });

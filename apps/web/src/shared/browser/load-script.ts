@@ -1,3 +1,11 @@
+import '../i18n/common-text';
+import { i18n } from '../i18n/i18n';
+
+/** What a person reads when a provider's script would not load: the providers are sign-in's. */
+export function signInServiceNotLoaded(): string {
+  return i18n._('common.signInServiceNotLoaded');
+}
+
 /**
  * Loads a third-party script (Google Identity Services, Sign in with Apple JS) once per page;
  * later calls get the same promise. A failed load can be tried again.
@@ -15,7 +23,7 @@ export function loadScript(src: string): Promise<void> {
       script.onerror = () => {
         loads.delete(src);
         script.remove();
-        reject(new Error('The sign-in service could not be loaded. Please try again.'));
+        reject(new Error(signInServiceNotLoaded()));
       };
       document.head.append(script);
     });

@@ -11,6 +11,10 @@
 // A 400 of the contract's validation names the field of each of its messages (the error's
 // `fields`, spelled as the request spells them): each one the form has goes under it the same
 // way, with no list to keep. Only when every message found its field does no toast follow.
+//
+// The contract's messages are English; a field shows its message in the page's language
+// (localizeMessage, the catalogs' `messages` namespace, loaded with every form). The server's
+// arrive in that language already, and localizeMessage leaves them as they are.
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   type DefaultValues,
@@ -23,6 +27,8 @@ import {
 import type * as z from 'zod/v4/core';
 
 import { ApiError } from '../http/api-client';
+import '../i18n/contract-messages';
+import { localizeMessage } from '../i18n/i18n';
 
 /** What a labelled input of shared/ui needs: react-hook-form's binding and the field's message. */
 export type FieldBinding = UseFormRegisterReturn & { error: string | undefined };
@@ -62,7 +68,7 @@ export function useContractForm<Schema extends z.$ZodType<FieldValues, FieldValu
           });
         }
       },
-      error: form.getFieldState(name, form.formState).error?.message,
+      error: localizeField(form.getFieldState(name, form.formState).error?.message),
     };
   }
 
@@ -91,7 +97,10 @@ export function useContractForm<Schema extends z.$ZodType<FieldValues, FieldValu
     const byField = Object.entries(options.serverMessages ?? {}) as Array<
       [FieldPath<Values>, readonly string[] | undefined]
     >;
-    const name = byField.find(([, messages]) => messages?.includes(error.message))?.[0];
+    // The server words them in the page's language (or in English, if it has no translation).
+    const name = byField.find(([, messages]) =>
+      messages?.some((message) => [message, localizeMessage(message)].includes(error.message)),
+    )?.[0];
     if (name === undefined) return false;
     form.setError(name, { type: 'server', message: error.message }, { shouldFocus: true });
     return true;
@@ -111,4 +120,8 @@ export function useContractForm<Schema extends z.$ZodType<FieldValues, FieldValu
   }
 
   return { form, field, showOnField };
+}
+
+function localizeField(message: string | undefined): string | undefined {
+  return message === undefined ? undefined : localizeMessage(message);
 }

@@ -23,7 +23,9 @@ import {
   type TokenPair,
 } from '@kegel/contract';
 
-import { currentLocale } from '../i18n/i18n';
+// The client's own messages are the `common` namespace's (registered by importing its texts).
+import '../i18n/common-text';
+import { currentLocale, i18n } from '../i18n/i18n';
 import { isTokenExpired, type TokenStore } from './token-store';
 
 export class ApiError extends Error {
@@ -38,11 +40,14 @@ export class ApiError extends Error {
   }
 }
 
+// The client's own messages, in English (the catalog's `common` texts: what the tests compare
+// with). A person reads them in the page's language, looked up when the error is made.
 export const NETWORK_ERROR_MESSAGE =
   'Could not reach the server. Check your connection and try again.';
 export const RENEWAL_FAILED_MESSAGE =
   'The server is busy and could not renew your session. You are still signed in: please try again in a moment.';
-const UNKNOWN_ERROR_MESSAGE = 'Something went wrong. Please try again.';
+
+const networkError = (): ApiError => new ApiError(0, i18n._('common.networkError'));
 
 type QueryValue = string | number | boolean | Array<string | number | boolean> | undefined;
 
@@ -158,7 +163,7 @@ async function errorFrom(response: Response): Promise<ApiError> {
   } catch {
     // Not JSON (a proxy's error page): fall through to the generic message.
   }
-  return new ApiError(response.status, UNKNOWN_ERROR_MESSAGE);
+  return new ApiError(response.status, i18n._('common.unknownError'));
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
@@ -184,7 +189,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       });
     } catch {
       // The network failed, not the token.
-      return { kind: 'again', error: new ApiError(0, NETWORK_ERROR_MESSAGE), retryAfterMs: 0 };
+      return { kind: 'again', error: networkError(), retryAfterMs: 0 };
     }
     if (response.status === 401) return { kind: 'refused' };
     const pair: unknown = response.ok ? await response.json().catch(() => undefined) : undefined;
@@ -192,7 +197,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       options.tokens.write(pair);
       return { kind: 'renewed' };
     }
-    const error = new ApiError(response.ok ? 502 : response.status, RENEWAL_FAILED_MESSAGE);
+    const error = new ApiError(
+      response.ok ? 502 : response.status,
+      i18n._('common.sessionRenewalFailed'),
+    );
     if (!isTransient(response.status)) return { kind: 'failed', error };
     const waitMs = retryAfterMs(response.headers.get('retry-after'), now()) ?? 0;
     // Asked to wait longer than anyone waits for a page: fail now, the next request tries again.
@@ -269,7 +277,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       });
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error;
-      throw new ApiError(0, NETWORK_ERROR_MESSAGE);
+      throw networkError();
     }
     if (response.status === 401) options.onUnauthorized();
     if (!response.ok) throw await errorFrom(response);

@@ -3,6 +3,7 @@ import { type InputHTMLAttributes, type Ref, useId, useState } from 'react';
 import { FieldShell } from './field-shell';
 import styles from './form-field.module.css';
 import { ViewIcon, ViewOffIcon } from './icons/icon-set';
+import { useFormsText } from './text';
 
 export interface PasswordInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> {
   label: string;
@@ -19,6 +20,7 @@ export function PasswordInput({
   ref,
   ...inputProps
 }: PasswordInputProps): React.JSX.Element {
+  const text = useFormsText();
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const errorId = `${inputId}-error`;
@@ -41,7 +43,7 @@ export function PasswordInput({
         type="button"
         className={styles.toggle}
         onClick={() => setIsVisible((visible) => !visible)}
-        aria-label={isVisible ? 'Hide password' : 'Show password'}
+        aria-label={text(isVisible ? 'hidePassword' : 'showPassword')}
         aria-pressed={isVisible}
         aria-controls={inputId}
       >

@@ -1,7 +1,7 @@
 import styles from './spinner-overlay.module.css';
 
-/** Covers the page while the profile loads. */
-export function SpinnerOverlay({ label = 'Loading' }: { label?: string }): React.JSX.Element {
+/** Covers the page while something it needs loads; `label` says what, to screen readers. */
+export function SpinnerOverlay({ label }: { label: string }): React.JSX.Element {
   return (
     <div className={styles.overlay} role="status" aria-live="polite">
       <span className={styles.spinner} />

@@ -12,7 +12,15 @@ import { toastRegion } from './toasts';
  * (toast-region.tsx). Its effect runs after the container's own subscription, so the toasts that
  * waited are shown into a container that is listening.
  */
-export function LoadedToastContainer(): React.JSX.Element {
+export function LoadedToastContainer({ label }: { label: string }): React.JSX.Element {
   useEffect(() => toastRegion.attach(toast), []);
-  return <ToastContainer position="top-right" autoClose={5000} transition={Slide} newestOnTop />;
+  return (
+    <ToastContainer
+      position="top-right"
+      autoClose={5000}
+      transition={Slide}
+      newestOnTop
+      aria-label={label}
+    />
+  );
 }

@@ -3,12 +3,14 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
 import { ApiError } from '../../../shared/http/api-client';
+import { localizeMessage } from '../../../shared/i18n/i18n';
 import { useContractForm } from '../../../shared/forms/use-contract-form';
 import { Button } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { ShieldIcon } from '../../../shared/ui/icons/icon-set';
 import { TextInput } from '../../../shared/ui/text-input';
 import { useVerifyTwoStep } from '../api';
+import { useAuthText } from '../text';
 import { useGoOnAfterSignIn } from '../use-go-on-after-sign-in';
 import styles from './auth-form.module.css';
 
@@ -17,19 +19,16 @@ import styles from './auth-form.module.css';
  * (switched to) one of the recovery codes. A sign-in that expired or was used starts over.
  */
 export function TwoStepCodeStep({ mfaToken }: { mfaToken: string }): React.JSX.Element {
+  const text = useAuthText();
   const [usesRecoveryCode, setUsesRecoveryCode] = useState(false);
   const navigate = useNavigate();
   const { search } = useLocation();
   const startOver = () => void navigate({ search }, { replace: true, state: null });
   return (
     <AuthCard
-      title="Two-step sign-in"
+      title={text('twoStepTitle')}
       icon={<ShieldIcon />}
-      subtitle={
-        usesRecoveryCode
-          ? 'Enter one of the recovery codes you saved when you turned two-step sign-in on. Each works once.'
-          : 'Enter the 6-digit code your authenticator app shows for Kegel Coach.'
-      }
+      subtitle={text(usesRecoveryCode ? 'twoStepRecoveryCodeSubtitle' : 'twoStepAppCodeSubtitle')}
     >
       {usesRecoveryCode ? (
         <RecoveryCodeForm mfaToken={mfaToken} onExpired={startOver} />
@@ -38,10 +37,10 @@ export function TwoStepCodeStep({ mfaToken }: { mfaToken: string }): React.JSX.E
       )}
       <div className={styles.social}>
         <Button variant="ghost" fullWidth onClick={() => setUsesRecoveryCode(!usesRecoveryCode)}>
-          {usesRecoveryCode ? 'Use the code from your app' : 'Use a recovery code'}
+          {text(usesRecoveryCode ? 'useAppCode' : 'useRecoveryCode')}
         </Button>
         <Button variant="ghost" fullWidth onClick={startOver}>
-          Start over
+          {text('startOver')}
         </Button>
       </div>
     </AuthCard>
@@ -60,13 +59,20 @@ function useFinishSignIn(onExpired: () => void, showOnField: (error: Error) => b
   const options = {
     onSuccess: goOn,
     onError: (error: Error) => {
-      if (error instanceof ApiError && error.message === twoStepMessages.signInExpired) onExpired();
+      if (error instanceof ApiError && isSignInExpired(error.message)) onExpired();
     },
   };
   return { verify, options };
 }
 
+/** The server words its refusal in the page's language (or in English, without a translation). */
+function isSignInExpired(message: string): boolean {
+  const expired = twoStepMessages.signInExpired;
+  return message === expired || message === localizeMessage(expired);
+}
+
 function AppCodeForm({ mfaToken, onExpired }: CodeFormProps): React.JSX.Element {
+  const text = useAuthText();
   const { form, field, showOnField } = useContractForm(
     TwoStepCodeFormSchema,
     { code: '' },
@@ -77,16 +83,22 @@ function AppCodeForm({ mfaToken, onExpired }: CodeFormProps): React.JSX.Element 
   useEffect(() => form.setFocus('code'), [form]);
   const onSubmit = form.handleSubmit(({ code }) => verify.mutate({ mfaToken, code }, options));
   return (
-    <form className={styles.form} onSubmit={onSubmit} noValidate aria-label="Code from your app">
-      <TextInput label="Code" inputMode="numeric" autoComplete="one-time-code" {...field('code')} />
+    <form className={styles.form} onSubmit={onSubmit} noValidate aria-label={text('appCodeForm')}>
+      <TextInput
+        label={text('code')}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        {...field('code')}
+      />
       <Button type="submit" fullWidth disabled={verify.isPending}>
-        Verify
+        {text('verify')}
       </Button>
     </form>
   );
 }
 
 function RecoveryCodeForm({ mfaToken, onExpired }: CodeFormProps): React.JSX.Element {
+  const text = useAuthText();
   const { form, field, showOnField } = useContractForm(
     RecoveryCodeFormSchema,
     { recoveryCode: '' },
@@ -98,16 +110,16 @@ function RecoveryCodeForm({ mfaToken, onExpired }: CodeFormProps): React.JSX.Ele
     verify.mutate({ mfaToken, recoveryCode }, options),
   );
   return (
-    <form className={styles.form} onSubmit={onSubmit} noValidate aria-label="Recovery code">
+    <form className={styles.form} onSubmit={onSubmit} noValidate aria-label={text('recoveryCode')}>
       <TextInput
-        label="Recovery code"
+        label={text('recoveryCode')}
         autoComplete="off"
         autoCapitalize="none"
         spellCheck={false}
         {...field('recoveryCode')}
       />
       <Button type="submit" fullWidth disabled={verify.isPending}>
-        Verify
+        {text('verify')}
       </Button>
     </form>
   );

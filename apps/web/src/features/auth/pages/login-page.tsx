@@ -8,6 +8,7 @@ import { AuthCard } from '../../../shared/ui/card';
 import { PasswordInput } from '../../../shared/ui/password-input';
 import { EmailInput } from '../../../shared/ui/text-input';
 import { useLogin } from '../api';
+import { useAuthText } from '../text';
 import { useAfterFirstStep, useWaitingSignIn } from '../use-code-step';
 import styles from '../components/auth-form.module.css';
 import { TwoStepCodeStep } from '../components/two-step-code-step';
@@ -25,6 +26,7 @@ export function LoginPage(): React.JSX.Element {
 }
 
 function PasswordStep(): React.JSX.Element {
+  const text = useAuthText();
   const login = useLogin();
   const afterFirstStep = useAfterFirstStep();
   const { form, field } = useContractForm(LoginRequestSchema, { email: '', password: '' });
@@ -34,22 +36,29 @@ function PasswordStep(): React.JSX.Element {
   );
 
   return (
-    <AuthCard title="Sign In" subtitle="Welcome back. Sign in to manage your membership.">
+    <AuthCard title={text('signIn')} subtitle={text('signInSubtitle')}>
       <form className={styles.form} onSubmit={onSubmit} noValidate>
         {/* "webauthn": the browser offers this site's passkeys in the field's autofill. */}
-        <EmailInput label="Email" autoComplete="username webauthn" {...field('email')} />
-        <PasswordInput label="Password" autoComplete="current-password" {...field('password')} />
+        <EmailInput label={text('email')} autoComplete="username webauthn" {...field('email')} />
+        <PasswordInput
+          label={text('password')}
+          autoComplete="current-password"
+          {...field('password')}
+        />
         <div className={styles.row}>
-          <Link to={paths.auth.reset.getHref()}>Forgot your password?</Link>
+          <Link to={paths.auth.reset.getHref()}>{text('forgotPassword')}</Link>
         </div>
         <Button type="submit" fullWidth disabled={login.isPending}>
-          Sign In
+          {text('signIn')}
         </Button>
         <PasskeySignIn />
       </form>
       <SocialSignIn />
       <p className={styles.footer}>
-        Don&apos;t have an account? <Link to={paths.auth.register.getHref()}>Create</Link>
+        {/* Two texts, not one with the link inside: RichText would bring Lingui's Trans into this
+            page's first JavaScript, which is at the edge of its budget. */}
+        {text('noAccountYet')}{' '}
+        <Link to={paths.auth.register.getHref()}>{text('createAccountLink')}</Link>
       </p>
     </AuthCard>
   );

@@ -4,18 +4,22 @@ import { Navigate, useSearchParams } from 'react-router';
 
 import { paths } from '../../../config/paths';
 import { useContractForm } from '../../../shared/forms/use-contract-form';
+import { RichText } from '../../../shared/i18n/rich-text';
 import { Button, ButtonLink } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { CheckIcon, KeyIcon } from '../../../shared/ui/icons/icon-set';
 import { NewPasswordFields } from '../../../shared/ui/new-password-fields';
 import { toasts } from '../../../shared/ui/toasts';
 import { useConfirmPasswordReset } from '../api';
+import { useAuthText } from '../text';
 import styles from '../components/auth-form.module.css';
 
-const INVALID_LINK = 'Failed to change password. Link is invalid.';
+/** One toast however often the page draws without a complete link. */
+const INCOMPLETE_LINK_TOAST = 'reset-link-incomplete';
 
 /** `/account/recover/new?email=…&code=…`: the emailed reset link lands here. */
 export function RecoverPage(): React.JSX.Element {
+  const text = useAuthText();
   const [searchParams] = useSearchParams();
   // A "+" that arrived as a space (a mail client decoding the link) is a "+" again.
   const email = searchParams.get('email')?.replace(/ /g, '+');
@@ -29,8 +33,8 @@ export function RecoverPage(): React.JSX.Element {
   const confirmReset = useConfirmPasswordReset({ showOnField });
 
   useEffect(() => {
-    if (!isLinkComplete) toasts.error(INVALID_LINK, { id: INVALID_LINK });
-  }, [isLinkComplete]);
+    if (!isLinkComplete) toasts.error(text('resetLinkIncomplete'), { id: INCOMPLETE_LINK_TOAST });
+  }, [isLinkComplete, text]);
 
   if (!email || !code) return <Navigate to={paths.auth.reset.getHref()} replace />;
 
@@ -41,12 +45,12 @@ export function RecoverPage(): React.JSX.Element {
   if (confirmReset.isSuccess) {
     return (
       <AuthCard
-        title="Password Changed!"
+        title={text('passwordChangedTitle')}
         icon={<CheckIcon width={28} height={28} />}
-        subtitle="Your password has been changed. Sign in with your new password."
+        subtitle={text('passwordChangedSubtitle')}
       >
         <ButtonLink to={paths.auth.login.getHref()} fullWidth>
-          Sign In Now
+          {text('signInNow')}
         </ButtonLink>
       </AuthCard>
     );
@@ -54,18 +58,21 @@ export function RecoverPage(): React.JSX.Element {
 
   return (
     <AuthCard
-      title="Choose a New Password"
+      title={text('chooseNewPasswordTitle')}
       icon={<KeyIcon width={28} height={28} />}
       subtitle={
-        <>
-          For <span className={styles.email}>{email}</span>
-        </>
+        <RichText
+          texts={text}
+          name="forEmail"
+          values={{ email }}
+          components={{ email: <span className={styles.email} /> }}
+        />
       }
     >
       <form className={styles.form} onSubmit={onSubmit} noValidate>
         <NewPasswordFields field={field} />
         <Button type="submit" fullWidth disabled={confirmReset.isPending}>
-          Change Password
+          {text('changePassword')}
         </Button>
       </form>
     </AuthCard>

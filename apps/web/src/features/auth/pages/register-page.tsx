@@ -8,11 +8,13 @@ import { AuthCard } from '../../../shared/ui/card';
 import { PasswordInput } from '../../../shared/ui/password-input';
 import { EmailInput } from '../../../shared/ui/text-input';
 import { useRegister } from '../api';
+import { useAuthText } from '../text';
 import styles from '../components/auth-form.module.css';
 import { SocialSignIn } from '../social/social-sign-in';
 
 /** `/auth/register`: on success, off to login, where the success toast asks to sign in. */
 export function RegisterPage(): React.JSX.Element {
+  const text = useAuthText();
   const navigate = useNavigate();
   const { form, field, showOnField } = useContractForm(
     RegisterFormSchema,
@@ -30,22 +32,27 @@ export function RegisterPage(): React.JSX.Element {
   });
 
   return (
-    <AuthCard title="Create Account" subtitle="One account for the web and the app.">
+    <AuthCard title={text('createAccount')} subtitle={text('registerSubtitle')}>
       <form className={styles.form} onSubmit={onSubmit} noValidate>
-        <EmailInput label="Email" {...field('email')} />
-        <PasswordInput label="Password" autoComplete="new-password" {...field('password')} />
+        <EmailInput label={text('email')} {...field('email')} />
         <PasswordInput
-          label="Confirm password"
+          label={text('password')}
+          autoComplete="new-password"
+          {...field('password')}
+        />
+        <PasswordInput
+          label={text('confirmPassword')}
           autoComplete="new-password"
           {...field('confirmPassword')}
         />
         <Button type="submit" fullWidth disabled={register.isPending}>
-          Create Account
+          {text('createAccount')}
         </Button>
       </form>
       <SocialSignIn />
       <p className={styles.footer}>
-        Already have an account? <Link to={paths.auth.login.getHref()}>Sign in</Link>
+        {text('alreadyHaveAccount')}{' '}
+        <Link to={paths.auth.login.getHref()}>{text('signInLink')}</Link>
       </p>
     </AuthCard>
   );

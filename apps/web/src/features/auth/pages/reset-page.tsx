@@ -4,15 +4,18 @@ import { Link } from 'react-router';
 import { externalLinks, paths } from '../../../config/paths';
 import { env } from '../../../config/env';
 import { useContractForm } from '../../../shared/forms/use-contract-form';
+import { RichText } from '../../../shared/i18n/rich-text';
 import { Button } from '../../../shared/ui/button';
 import { AuthCard } from '../../../shared/ui/card';
 import { MessageSentIcon } from '../../../shared/ui/icons/icon-set';
 import { EmailInput } from '../../../shared/ui/text-input';
 import { useRequestPasswordReset } from '../api';
+import { useAuthText } from '../text';
 import styles from '../components/auth-form.module.css';
 
 /** `/auth/reset`: the form, then 'Check Your Email Inbox!'. */
 export function ResetPage(): React.JSX.Element {
+  const text = useAuthText();
   const requestReset = useRequestPasswordReset();
   const { form, field } = useContractForm(ResetPasswordRequestSchema, { email: '' });
 
@@ -22,39 +25,46 @@ export function ResetPage(): React.JSX.Element {
     const sentTo = requestReset.variables;
     return (
       <AuthCard
-        title="Check Your Email Inbox!"
+        title={text('checkInboxTitle')}
         icon={<MessageSentIcon width={28} height={28} />}
         subtitle={
-          <>
-            If an account exists for <span className={styles.email}>{sentTo}</span>, we have sent it
-            a link to choose a new password. The link works for 60 minutes.
-          </>
+          <RichText
+            texts={text}
+            name="resetLinkSentSubtitle"
+            values={{ email: sentTo }}
+            components={{ email: <span className={styles.email} /> }}
+          />
         }
       >
         <p className={`${styles.footer} ${styles.center}`}>
-          No email after a few minutes? Check your spam folder or{' '}
-          <a href={externalLinks.supportEmail}>contact support ({env.supportEmail})</a>.
+          <RichText
+            texts={text}
+            name="noEmailHelp"
+            values={{ supportEmail: env.supportEmail }}
+            components={{
+              // RichText puts the message's words inside the link.
+              // eslint-disable-next-line jsx-a11y/anchor-has-content
+              link: <a href={externalLinks.supportEmail} />,
+            }}
+          />
         </p>
         <p className={styles.footer}>
-          <Link to={paths.auth.login.getHref()}>Back to sign in</Link>
+          <Link to={paths.auth.login.getHref()}>{text('backToSignIn')}</Link>
         </p>
       </AuthCard>
     );
   }
 
   return (
-    <AuthCard
-      title="Reset Password"
-      subtitle="Enter the email of your account and we will send you a link to choose a new password."
-    >
+    <AuthCard title={text('resetTitle')} subtitle={text('resetSubtitle')}>
       <form className={styles.form} onSubmit={onSubmit} noValidate>
-        <EmailInput label="Email" {...field('email')} />
+        <EmailInput label={text('email')} {...field('email')} />
         <Button type="submit" fullWidth disabled={requestReset.isPending}>
-          Send Link to Email
+          {text('sendResetLink')}
         </Button>
       </form>
       <p className={styles.footer}>
-        Remembered it? <Link to={paths.auth.login.getHref()}>Sign in</Link>
+        {text('rememberedIt')} <Link to={paths.auth.login.getHref()}>{text('signInLink')}</Link>
       </p>
     </AuthCard>
   );

@@ -4,8 +4,12 @@ import {
   type SocialProvidersResponse,
 } from '@kegel/contract';
 
-import { loadScript } from '../../../shared/browser/load-script';
+import { loadScript, signInServiceNotLoaded } from '../../../shared/browser/load-script';
+import { authText } from '../text';
 import { randomToken } from './provider-scripts';
+
+// The errors' messages are what the person reads in a toast (social-sign-in.tsx), in the page's
+// language; the contract's ones (socialMessages) are put in it there.
 
 /** The person closed the provider's window or said no: not an error worth a red toast. */
 export class SignInCancelled extends Error {}
@@ -20,7 +24,7 @@ type AppleSettings = NonNullable<SocialProvidersResponse['apple']>;
 export async function requestGoogleCode(settings: GoogleSettings): Promise<string> {
   await loadScript(settings.scriptUrl);
   const oauth2 = window.google?.accounts?.oauth2;
-  if (!oauth2) throw new Error('The sign-in service could not be loaded. Please try again.');
+  if (!oauth2) throw new Error(signInServiceNotLoaded());
   const state = randomToken();
   return new Promise<string>((resolve, reject) => {
     oauth2
@@ -31,7 +35,7 @@ export async function requestGoogleCode(settings: GoogleSettings): Promise<strin
         state,
         callback: (response) => {
           if (response.error === 'access_denied') {
-            reject(new SignInCancelled('Google sign-in was cancelled.'));
+            reject(new SignInCancelled(authText('googleCancelled')));
           } else if (response.error || !response.code) {
             reject(new Error(response.error_description ?? socialMessages.googleRefused));
           } else if (response.state !== state) {
@@ -44,10 +48,8 @@ export async function requestGoogleCode(settings: GoogleSettings): Promise<strin
         error_callback: (error) => {
           reject(
             error.type === 'popup_closed'
-              ? new SignInCancelled('Google sign-in was closed before it finished.')
-              : new Error(
-                  'The Google sign-in window could not open. Allow pop-ups for this site and try again.',
-                ),
+              ? new SignInCancelled(authText('googleClosed'))
+              : new Error(authText('googlePopupBlocked')),
           );
         },
       })
@@ -66,7 +68,7 @@ export async function requestAppleIdentityToken(
 ): Promise<AppleVerifyTokenRequest> {
   await loadScript(settings.scriptUrl);
   const appleId = window.AppleID;
-  if (!appleId) throw new Error('The sign-in service could not be loaded. Please try again.');
+  if (!appleId) throw new Error(signInServiceNotLoaded());
   const state = randomToken();
   appleId.auth.init({
     clientId: settings.clientId,
@@ -82,12 +84,10 @@ export async function requestAppleIdentityToken(
   } catch (error) {
     const code = (error as { error?: string } | undefined)?.error;
     if (code === 'popup_closed_by_user' || code === 'user_cancelled_authorize') {
-      throw new SignInCancelled('Apple sign-in was closed before it finished.');
+      throw new SignInCancelled(authText('appleClosed'));
     }
     if (code === 'popup_blocked_by_browser') {
-      throw new Error(
-        'The Apple sign-in window could not open. Allow pop-ups for this site and try again.',
-      );
+      throw new Error(authText('applePopupBlocked'));
     }
     throw new Error(socialMessages.appleRefused);
   }

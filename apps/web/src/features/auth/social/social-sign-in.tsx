@@ -3,10 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 
 import { loadScript } from '../../../shared/browser/load-script';
+import '../../../shared/i18n/contract-messages';
+import { localizeMessage } from '../../../shared/i18n/i18n';
 import { Button } from '../../../shared/ui/button';
 import { AppleIcon, GoogleIcon } from '../../../shared/ui/icons/icon-set';
 import { toasts } from '../../../shared/ui/toasts';
 import { socialQueries, useAppleLogin, useGoogleLogin } from '../api';
+import { useAuthText } from '../text';
 import { useAfterFirstStep } from '../use-code-step';
 import styles from '../components/auth-form.module.css';
 import { requestAppleIdentityToken, requestGoogleCode, SignInCancelled } from './provider-flows';
@@ -17,6 +20,7 @@ import { requestAppleIdentityToken, requestGoogleCode, SignInCancelled } from '.
  * script the server names), then hands the result to our API.
  */
 export function SocialSignIn(): React.JSX.Element | null {
+  const text = useAuthText();
   const providers = useQuery(socialQueries.providers());
   const googleLogin = useGoogleLogin();
   const appleLogin = useAppleLogin();
@@ -46,8 +50,10 @@ export function SocialSignIn(): React.JSX.Element | null {
     try {
       return await popup();
     } catch (error) {
-      if (error instanceof SignInCancelled) toasts.info(error.message);
-      else toasts.error((error as Error).message);
+      // Ours are in the page's language already; the contract's (socialMessages) are put in it.
+      const message = localizeMessage((error as Error).message);
+      if (error instanceof SignInCancelled) toasts.info(message);
+      else toasts.error(message);
       return null;
     } finally {
       setIsPopupOpen(false);
@@ -66,7 +72,7 @@ export function SocialSignIn(): React.JSX.Element | null {
     const nonce = appleNonce.data?.nonce;
     const request = await inProviderPopup(() => {
       if (!apple) throw new Error(socialMessages.appleOff);
-      if (!nonce) throw new Error('Sign in with Apple is still loading. Please try again.');
+      if (!nonce) throw new Error(text('appleStillLoading'));
       return requestAppleIdentityToken(apple, nonce);
     });
     if (request) appleLogin.mutate(request, { onSuccess: afterFirstStep });
@@ -77,7 +83,7 @@ export function SocialSignIn(): React.JSX.Element | null {
   return (
     <div className={styles.social}>
       <p className={styles.divider}>
-        <span>or</span>
+        <span>{text('or')}</span>
       </p>
       {providers.isPending || google ? (
         <Button
@@ -87,13 +93,13 @@ export function SocialSignIn(): React.JSX.Element | null {
           disabled={!google || busy}
         >
           <GoogleIcon />
-          Continue with Google
+          {text('continueWithGoogle')}
         </Button>
       ) : null}
       {providers.isPending || apple ? (
         <Button variant="outlined" fullWidth onClick={continueWithApple} disabled={!apple || busy}>
           <AppleIcon />
-          Continue with Apple
+          {text('continueWithApple')}
         </Button>
       ) : null}
     </div>
