@@ -4,12 +4,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
-import { callerFrom } from '../../security/client-address';
+import { callerAt } from '../../http/request-caller';
 import type { PasskeysService } from './service';
 
-function callerAt(request: FastifyRequest) {
-  return callerFrom(request.ip, request.headers['user-agent']);
-}
 
 export interface PasskeySignInRoutesOptions {
   passkeysService: PasskeysService;
