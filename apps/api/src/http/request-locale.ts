@@ -35,8 +35,10 @@ export function answerInCallersLanguage(request: FastifyRequest, reply: FastifyR
   return locale;
 }
 
-function varyWithAcceptLanguage(current: unknown): string {
-  const names = String(current ?? '')
+function varyWithAcceptLanguage(current: string | number | string[] | undefined): string {
+  const names = [current ?? '']
+    .flat()
+    .join(',')
     .split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '');

@@ -7,7 +7,6 @@ import { callerOf } from '../../plugins/authenticate';
 import { callerAt } from '../../http/request-caller';
 import type { PasskeysService } from './service';
 
-
 export interface PasskeySignInRoutesOptions {
   passkeysService: PasskeysService;
   /** The budget of what the sign-in page fetches on every load (its passkey options among it). */
@@ -24,7 +23,7 @@ export const passkeySignInRoutes: FastifyPluginAsyncZod<PasskeySignInRoutesOptio
         const { userId, sessionId, account } = callerOf(request);
         void reply.header('cache-control', 'no-store');
         return passkeysService.registrationOptions(
-          { userId, sessionId, email: account.email },
+          { userId, sessionId, email: account.email, locale: account.locale },
           request.body?.code,
           callerAt(request),
         );
@@ -34,7 +33,7 @@ export const passkeySignInRoutes: FastifyPluginAsyncZod<PasskeySignInRoutesOptio
     serveEndpoint(app, endpoints.registerPasskey, async function registerPasskey(request) {
       const { userId, sessionId, account } = callerOf(request);
       return passkeysService.register(
-        { userId, sessionId, email: account.email },
+        { userId, sessionId, email: account.email, locale: account.locale },
         request.body,
         callerAt(request),
       );

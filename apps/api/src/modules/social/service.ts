@@ -22,6 +22,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { AppError, isUniqueViolation } from '../../errors';
 import type { Mailer } from '../../mail/outbox';
+import { mailLocaleOf } from '../../mail/mail-locale';
 import { signInMethodAddedEmail } from '../../mail/templates';
 import {
   type IdTokenVerifier,
@@ -271,6 +272,7 @@ async function linkToAccount(
       passwordRemoved: removePassword,
       signInUrl: `${deps.publicUrl}/auth/login`,
       supportEmail: deps.supportEmail,
+      locale: mailLocaleOf(existing),
     }),
   });
   return signingInTo(transaction, existing.id);

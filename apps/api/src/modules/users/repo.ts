@@ -104,7 +104,7 @@ export function raiseCredentialVersion(db: Executor, userId: string) {
     .updateTable('users')
     .set({ credentialVersion: sql<number>`credential_version + 1`, updatedAt: sql<Date>`now()` })
     .where('id', '=', userId)
-    .returning(['email', 'credentialVersion'])
+    .returning(['email', 'credentialVersion', 'locale'])
     .executeTakeFirstOrThrow();
 }
 
