@@ -28,7 +28,6 @@ export function limitRequestsPerAddress(rateLimiter: RateLimiter, rule: RateLimi
   };
 }
 
-
 /** The account calls. HTTP only: parse, call the service, reply. */
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async function authRoutes(
   app,

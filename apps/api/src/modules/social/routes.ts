@@ -20,17 +20,11 @@ export const socialRoutes: FastifyPluginAsyncZod<SocialRoutesOptions> = async fu
   { socialService, providers, limitSignInPageRequests },
 ) {
   serveEndpoint(app, endpoints.signInWithGoogle, async function verifyGoogleCode(request) {
-    return socialService.signInWithGoogle(
-      request.body.code,
-      callerAt(request),
-    );
+    return socialService.signInWithGoogle(request.body.code, callerAt(request));
   });
 
   serveEndpoint(app, endpoints.signInWithApple, async function verifyAppleToken(request) {
-    return socialService.signInWithApple(
-      request.body.token,
-      callerAt(request),
-    );
+    return socialService.signInWithApple(request.body.token, callerAt(request));
   });
 
   // Fetched on every load of the sign-in and registration pages, by everyone behind an address

@@ -56,18 +56,11 @@ export const twoStepRoutes: FastifyPluginAsyncZod<{ twoStepService: TwoStepServi
     serveEndpoint(app, endpoints.stepUp, async function stepUp(request, reply) {
       void reply.header('cache-control', 'no-store');
       const { userId, sessionId } = callerOf(request);
-      return twoStepService.stepUp(
-        { userId, sessionId },
-        request.body.code,
-        callerAt(request),
-      );
+      return twoStepService.stepUp({ userId, sessionId }, request.body.code, callerAt(request));
     });
 
     serveEndpoint(app, endpoints.verifyTwoStep, async function verifyTwoStep(request) {
       const { mfaToken, ...codes } = request.body;
-      return twoStepService.verifySignIn(
-        { mfaToken, ...secondFactorOf(codes) },
-        callerAt(request),
-      );
+      return twoStepService.verifySignIn({ mfaToken, ...secondFactorOf(codes) }, callerAt(request));
     });
   };
