@@ -88,6 +88,7 @@ describe('the API through the client generated from its document by @hey-api/ope
       subscriptionEndDate: null,
       hasPassword: true,
       twoStepEnabled: false,
+      locale: 'en',
     });
 
     const renewal = await refresh({

@@ -50,6 +50,7 @@ describe("the API through openapi-fetch, typed by openapi-typescript's paths", (
       subscriptionEndDate: null,
       hasPassword: true,
       twoStepEnabled: false,
+      locale: 'en',
     });
   });
 

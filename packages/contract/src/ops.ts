@@ -101,7 +101,7 @@ export const MemberStorySchema = z.object({
     identities: z.array(z.object({ provider: z.string(), email: z.nullable(z.string()) })),
     twoStepEnabled: z.boolean(),
     passkeys: z.number(),
-    /** The member's language, once the product keeps one. */
+    /** The member's language (users.locale); null: never chosen (English). */
     locale: z.nullable(z.string()),
     stripeCustomerId: z.nullable(z.string()),
     /** The member's own role on the desk, if he is an operator. */

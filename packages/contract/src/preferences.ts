@@ -4,6 +4,7 @@
 import * as z from 'zod/mini';
 
 import { IsoDateTimeSchema } from './fields';
+import { LocaleSchema } from './users';
 
 export const PreferencesSchema = z.object({
   /** "Share my usage with Apple if I ask Apple for a refund": off until he turns it on. */
@@ -12,6 +13,8 @@ export const PreferencesSchema = z.object({
   appleConsumptionConsentChangedAt: z.nullable(IsoDateTimeSchema),
   /** "Email me before my premium ends": on until he turns it off. */
   expiryReminders: z.boolean(),
+  /** The language of the product and its mails; null: never chosen (English). */
+  locale: z.nullable(LocaleSchema),
 });
 export type Preferences = z.infer<typeof PreferencesSchema>;
 
@@ -25,6 +28,7 @@ export const UpdatePreferencesRequestSchema = z
   .object({
     appleConsumptionConsent: z.optional(z.boolean()),
     expiryReminders: z.optional(z.boolean()),
+    locale: z.optional(LocaleSchema),
   })
   .check(
     z.refine((body) => Object.values(body).some((value) => value !== undefined), {

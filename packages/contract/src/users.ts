@@ -7,7 +7,14 @@ import {
   IsoDateTimeSchema,
   PATH_PARAMETER_MAX_LENGTH,
 } from './fields';
+import { SUPPORTED_LOCALES } from './i18n/locales';
 import { SecondFactorCodeSchema } from './two-step';
+
+/**
+ * One of the languages the product speaks (i18n/locales.ts), as a member's choice. Here and not
+ * in i18n/locales.ts: that file stays free of zod (every page loads it).
+ */
+export const LocaleSchema = z.enum(SUPPORTED_LOCALES);
 
 /** Premium is active while `subscriptionEndDate` is after now. */
 export const ProfileSchema = z.object({
@@ -18,6 +25,8 @@ export const ProfileSchema = z.object({
   hasPassword: z.boolean(),
   /** Sign-ins ask for a code from an authenticator app; changes of credentials ask for one too. */
   twoStepEnabled: z.boolean(),
+  /** The language he reads the product and its mails in; null: never chosen (English). */
+  locale: z.nullable(LocaleSchema),
 });
 export type Profile = z.infer<typeof ProfileSchema>;
 

@@ -107,6 +107,8 @@ interface Session {
   cancel_url: string;
   url: string;
   line_item_name: string;
+  /** The language of Stripe's page, as asked (`locale`); null: Stripe's own choice. */
+  locale: string | null;
 }
 
 interface PaymentIntent {
@@ -208,6 +210,19 @@ export function parseStripeForm(body: string): Record<string, unknown> {
     });
   }
   return root;
+}
+
+/**
+ * Stripe's `locale` of a Checkout or portal session: a language tag (`de`, `pt-BR`) or `auto`;
+ * anything else is refused as Stripe refuses it.
+ */
+function localeParam(params: Record<string, unknown>): string | null {
+  const locale = stringParam(params, 'locale');
+  if (locale === undefined) return null;
+  if (locale !== 'auto' && !/^[a-z]{2}(-[A-Z0-9]{2,3})?$/.test(locale)) {
+    throw new Refusal(400, `Invalid locale: ${locale}`, 'parameter_invalid_string', 'locale');
+  }
+  return locale;
 }
 
 function stringParam(params: Record<string, unknown>, name: string): string | undefined {
@@ -597,6 +612,7 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
       cancel_url: stringParam(params, 'cancel_url') ?? successUrl,
       url: `${baseUrl}/checkout/${sessionId}`,
       line_item_name: (priceData.product_data as { name?: string } | undefined)?.name ?? 'Purchase',
+      locale: localeParam(params),
     };
     sessions.set(session.id, session);
     return session;
@@ -847,6 +863,7 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
       id: id('bps'),
       object: 'billing_portal.session',
       customer,
+      locale: localeParam(params),
       url: `${baseUrl}/portal/${token}`,
     };
   }

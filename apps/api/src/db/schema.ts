@@ -81,6 +81,11 @@ export interface UsersTable {
   appleConsumptionConsentChangedAt: Generated<Date | null>;
   /** He is mailed before his premium ends. */
   expiryReminders: Generated<boolean>;
+  /**
+   * The language he reads the product and its mails in (migrations/0027); null: never chosen,
+   * English. A code of SUPPORTED_LOCALES when written; read through isLocale all the same.
+   */
+  locale: Generated<string | null>;
 }
 
 export interface AuthSessionsTable {

@@ -30,7 +30,8 @@ function fieldOf(path: readonly PropertyKey[], part: string): string {
   return path.length === 0 ? part : path.map(String).join('.');
 }
 
-function requiredMessage(field: string): string {
+/** In English; the error handler words it in the caller's language (messages `api.fieldRequired`). */
+export function requiredMessage(field: string): string {
   return `${field} is required`;
 }
 

@@ -2,7 +2,10 @@
 // the contract's schemas validate the request and serialise every answer, a call that needs a
 // session gets `app.authenticate`, and a success is answered with the contract's status.
 import type { Endpoint, ParsedRequestOf, ReplyOf } from '@kegel/contract';
+import { translateMessage } from '@kegel/contract/i18n/catalogs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+import { answerInCallersLanguage } from './request-locale';
 
 /** A check a call makes after its session's: the support desk's operator guard. */
 export type AfterSignInCheck = (request: FastifyRequest) => Promise<void>;
@@ -48,10 +51,28 @@ export function serveEndpoint<E extends Endpoint>(
         // A handler that answered itself returns its reply, which is a thenable: the await above
         // yields what it resolves to (nothing), not the reply.
         if (answer === reply || reply.sent) return reply;
-        return reply.code(endpoint.successStatus).send(answer);
+        return reply.code(endpoint.successStatus).send(inCallersLanguage(request, reply, answer));
       },
     });
   }
+}
+
+/**
+ * A success that says something (`{ message: 'Signed out' }`, the contract's or one of ours in
+ * the catalogs' `api.*`) says it in the caller's language; other answers pass as they are.
+ */
+function inCallersLanguage<T>(request: FastifyRequest, reply: FastifyReply, answer: T): T {
+  if (!hasMessage(answer)) return answer;
+  const locale = answerInCallersLanguage(request, reply);
+  return { ...answer, message: translateMessage(answer.message, locale) };
+}
+
+function hasMessage(answer: unknown): answer is { message: string } {
+  return (
+    typeof answer === 'object' &&
+    answer !== null &&
+    typeof (answer as { message?: unknown }).message === 'string'
+  );
 }
 
 function describedWithAliases(endpoint: Endpoint): string | undefined {

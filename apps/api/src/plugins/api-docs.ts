@@ -41,6 +41,7 @@ export const apiDocsPlugin = fp<ApiDocsOptions>(
           description: [
             'The API of the Kegel Coach web app and mobile app.',
             'Every error, from any layer (HTTP parser, router, body parser, validation, the call itself), has one shape, the `Error` schema: `{ statusCode, error, message }`, where `message` is a string or, for invalid input, an array of strings (one per problem), and `fields` names the field of each problem (`[{ field, message }]`, `field` being the dotted path in the body, query or path). No error repeats what the request sent.',
+            "Texts for people (an error's `message` and `fields[].message`, a success's `message`) are in the language of `Accept-Language`: English (`en`, the default and the texts this document shows), Spanish (`es`) or German (`de`), with `Content-Language` naming it and `Vary: Accept-Language`. zod's own words for malformed input and the `error` reason phrase stay English. A new account (registration, Google, Apple, a guest purchase) keeps the request's language as its `locale`; mails go out in it.",
             'A path nobody serves answers 404; a path served for other methods answers 405 with `Allow` listing them. Bodies are JSON only (415 otherwise), at most 256 KB (413).',
             'Signed-in calls take `Authorization: Bearer <access token>`; an access token lasts 15 minutes and `POST /api/auth/refresh` renews the pair. To try the signed-in calls here: run `login` (Try it out), copy its `accessToken`, and give it to Authorize.',
           ].join('\n\n'),

@@ -25,6 +25,8 @@ export interface SignedInAccount {
   hasPassword: boolean;
   /** Two-step sign-in is on: changes of credentials ask for a code. */
   twoStepEnabled: boolean;
+  /** His language as stored (users.locale); null: never chosen. Mails to him go out in it. */
+  locale: string | null;
 }
 
 declare module 'fastify' {

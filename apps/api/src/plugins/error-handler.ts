@@ -1,12 +1,16 @@
 import { STATUS_CODES } from 'node:http';
 
 import type { ErrorBody } from '@kegel/contract';
+import type { PageLocale } from '@kegel/contract/i18n';
+import { translateMessage, translatorFor } from '@kegel/contract/i18n/catalogs';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnreachable } from '../db/database';
 import { AppError, ProviderError, RequestValidationError } from '../errors';
+import { answerInCallersLanguage } from '../http/request-locale';
 import { pathOf } from '../http/request-log';
+import { requiredMessage } from '../http/request-validation';
 import { routerErrorOf } from '../http/router-errors';
 
 /**
@@ -21,6 +25,10 @@ import { routerErrorOf } from '../http/router-errors';
  * the call, it is worth repeating in a moment, and the web app keeps the session on a 5xx.
  * A provider's failure (Stripe refusing our key, rate limiting us, down) is likewise a 502, or a
  * 503 when temporary, never the provider's own status: its 401 would sign the member out.
+ * Every text is answered in the caller's language (Accept-Language, http/request-locale.ts): the
+ * contract's and ours are in the catalogs' `messages` namespace (ours as `api.*`); zod's own words
+ * for malformed input ("Invalid input: expected string") and the status's reason phrase in `error`
+ * stay English, as the HTTP and zod vocabularies a developer searches for.
  */
 /** The message of every 5xx that is not our own AppError: it tells nothing of the cause. */
 const GENERIC_SERVER_ERROR = 'Something went wrong on our side. Please try again.';
@@ -109,13 +117,40 @@ export function sendError(
   message: ErrorBody['message'],
   fields?: ErrorBody['fields'],
 ): FastifyReply {
+  const locale = answerInCallersLanguage(reply.request, reply);
+  // A text that is a field's problem is worded as the field's is (a templated one included).
+  const translated = (text: string) => {
+    const problem = fields?.find((field) => field.message === text);
+    return problem ? translatedFieldMessage(problem, locale) : translateMessage(text, locale);
+  };
   const body: ErrorBody = {
     statusCode,
     error: STATUS_CODES[statusCode] ?? 'Error',
-    message,
-    ...(fields ? { fields } : {}),
+    message: typeof message === 'string' ? translated(message) : message.map(translated),
+    ...(fields
+      ? {
+          fields: fields.map((problem) => ({
+            field: problem.field,
+            message: translatedFieldMessage(problem, locale),
+          })),
+        }
+      : {}),
   };
   return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * A field's problem in `locale`: the contract's texts by the catalog, and the one worded with its
+ * field (`newPassword is required`) by its template, the field's name kept as the request spells it.
+ */
+function translatedFieldMessage(
+  problem: { field: string; message: string },
+  locale: PageLocale,
+): string {
+  if (problem.message === requiredMessage(problem.field)) {
+    return translatorFor(locale)('messages', 'api.fieldRequired', { field: problem.field });
+  }
+  return translateMessage(problem.message, locale);
 }
 
 /**

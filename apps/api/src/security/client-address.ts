@@ -3,15 +3,23 @@
 // is what counts, or rotating addresses would escape every per-address limit.
 import { isIPv6 } from 'node:net';
 
+import type { Locale } from '@kegel/contract/i18n';
+
 export interface Caller {
   /** The client's address (IPv4) or its /64 (IPv6), e.g. `203.0.113.7` or `2001:db8:1:2::/64`. */
   clientAddress: string;
   /** Its User-Agent, for the label of a session it starts. */
   userAgent?: string;
+  /** The language of the page he is on (Accept-Language): an account he makes takes it. */
+  locale?: Locale;
 }
 
-export function callerFrom(ip: string, userAgent?: string): Caller {
-  return { clientAddress: clientNetwork(ip), ...(userAgent ? { userAgent } : {}) };
+export function callerFrom(ip: string, userAgent?: string, locale?: Locale): Caller {
+  return {
+    clientAddress: clientNetwork(ip),
+    ...(userAgent ? { userAgent } : {}),
+    ...(locale ? { locale } : {}),
+  };
 }
 
 export function clientNetwork(ip: string): string {

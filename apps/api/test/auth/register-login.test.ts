@@ -29,6 +29,7 @@ describe.each(testDatabaseKinds)('register and sign in on $name', (kind) => {
       subscriptionEndDate: null,
       hasPassword: true,
       twoStepEnabled: false,
+      locale: 'en',
     });
   });
 

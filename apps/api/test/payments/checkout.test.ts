@@ -1,6 +1,6 @@
 import type { CheckoutSession } from '@kegel/contract';
 import { startStripeSandbox, type StripeSandbox } from '@kegel/sandbox/stripe-sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { login, post, register } from '../support/accounts';
 import { payOnSandboxPage } from '../support/stripe-events';
@@ -106,6 +106,63 @@ describe.each(testDatabaseKinds)('checkout through the Stripe sandbox on $name',
     const portalPage = await (await fetch(portal.json<{ url: string }>().url)).text();
     expect(portalPage).toContain('Kegel Coach Premium — 1 Week');
     expect(portalPage).toContain('$9.99');
+  });
+
+  it("gives a guest's account the language of the page he bought on, and Stripe's page too", async () => {
+    const email = uniqueEmail('spanish-guest');
+    const started = await server.app.inject({
+      method: 'POST',
+      url: '/api/payments/stripe/new',
+      headers: { 'accept-language': 'es-ES,es;q=0.9' },
+      payload: { planId: '1-week', email },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const paymentURL = started.json<{ paymentURL: string }>().paymentURL;
+    const sessionId = new URL(paymentURL).pathname.split('/').pop() ?? '';
+    const session = await server.app.stripe.checkout.sessions.retrieve(sessionId);
+    expect(session.locale).toBe('es');
+    expect(session.metadata?.locale).toBe('es');
+
+    expect((await payOnSandboxPage(paymentURL)).status).toBe(303);
+    expect(await premiumEndOf(email)).not.toBeNull();
+    const account = await server.app.database.db
+      .selectFrom('users')
+      .select('locale')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(account.locale).toBe('es');
+  });
+
+  it('opens Stripe Checkout in German for a German page, and the portal in his own language', async () => {
+    const email = uniqueEmail('german-member');
+    await register(server.app, email, 'correct horse');
+    const tokens = await login(server.app, email, 'correct horse');
+    const started = await server.app.inject({
+      method: 'POST',
+      url: '/api/payments/stripe/new',
+      headers: { 'accept-language': 'de' },
+      payload: { planId: '1-week', email },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const paymentURL = started.json<{ paymentURL: string }>().paymentURL;
+    const sessionId = new URL(paymentURL).pathname.split('/').pop() ?? '';
+    expect((await server.app.stripe.checkout.sessions.retrieve(sessionId)).locale).toBe('de');
+    await payOnSandboxPage(paymentURL);
+    expect(await premiumEndOf(email)).not.toBeNull();
+
+    // He registered in English: his portal is English, whatever page he opens it from.
+    const createPortal = vi.spyOn(server.app.stripe.billingPortal.sessions, 'create');
+    try {
+      const portal = await server.app.inject({
+        method: 'GET',
+        url: '/api/payments/stripe/customer-portal',
+        headers: { authorization: `Bearer ${tokens.accessToken}`, 'accept-language': 'de' },
+      });
+      expect(portal.statusCode, portal.body).toBe(200);
+      expect(createPortal.mock.calls[0]?.[0]).toMatchObject({ locale: 'en' });
+    } finally {
+      createPortal.mockRestore();
+    }
   });
 
   it('grants nothing for a declined card', async () => {

@@ -108,6 +108,21 @@ describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => 
       expect(await identityRows(sub)).toHaveLength(1);
     });
 
+    it('makes the new account in the language of the page it signs up on', async () => {
+      const code = await googleCode({
+        sub: newSubject(),
+        email: uniqueEmail('google'),
+        emailVerified: true,
+      });
+      const signedUp = await server.app.inject({
+        method: 'POST',
+        url: '/api/auth/oauth/google/verify-token',
+        headers: { 'accept-language': 'es-MX,es;q=0.9' },
+        payload: { code, clientType: 'WEB' },
+      });
+      expect(await profileOf(signedUp)).toMatchObject({ locale: 'es' });
+    });
+
     it('links a new sub with a verified Gmail address to a password account whose address was never proven, removing that password', async () => {
       const email = gmailAddress('unproven');
       const before = await registerAndLogin(server.app, email, 'correct horse');
@@ -371,6 +386,21 @@ describe.each(testDatabaseKinds)('Google and Apple sign-in on $name', (kind) => 
       );
       expect(profile.email).toBe(email);
       expect((await identityRows(sub))[0]?.userId).toBe(profile.id);
+    });
+
+    it('makes the new account in the language of the page it signs up on', async () => {
+      const token = await appleToken({
+        sub: newSubject(),
+        email: uniqueEmail('apple'),
+        email_verified: true,
+      });
+      const signedUp = await server.app.inject({
+        method: 'POST',
+        url: '/api/auth/oauth/apple/verify-token',
+        headers: { 'accept-language': 'de' },
+        payload: { token },
+      });
+      expect(await profileOf(signedUp)).toMatchObject({ locale: 'de' });
     });
 
     it('keeps a private-relay address as given', async () => {

@@ -157,7 +157,7 @@ describe.each(testDatabaseKinds)("a member's story on the support desk on $name"
       hasPassword: true,
       twoStepEnabled: false,
       passkeys: 0,
-      locale: null,
+      locale: 'en',
       operatorRole: null,
       stripeCustomerId: expect.stringMatching(/^cus_/),
     });

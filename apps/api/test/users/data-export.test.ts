@@ -61,6 +61,7 @@ describe.each(testDatabaseKinds)('the data export on $name', (kind) => {
       appleConsumptionConsent: false,
       appleConsumptionConsentChangedAt: null,
       expiryReminders: true,
+      locale: 'en',
     });
     expect(data.appleRefundRequests).toEqual([]);
     // Nothing secret leaves: no hash, token, code or mail body.

@@ -23,7 +23,7 @@ describe.each(testDatabaseKinds)('preferences on $name', (kind) => {
   });
   afterAll(() => server.close());
 
-  it('start with the consent off (never given) and reminders on', async () => {
+  it("start with the consent off (never given), reminders on, and his page's language", async () => {
     const { accessToken } = await registerAndLogin(
       server.app,
       uniqueEmail('prefs'),
@@ -35,6 +35,7 @@ describe.each(testDatabaseKinds)('preferences on $name', (kind) => {
       appleConsumptionConsent: false,
       appleConsumptionConsentChangedAt: null,
       expiryReminders: true,
+      locale: 'en',
     });
   });
 

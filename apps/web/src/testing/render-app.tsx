@@ -79,6 +79,7 @@ export function signInAs(profile: Partial<Profile> = {}): Profile {
     subscriptionEndDate: null,
     hasPassword: true,
     twoStepEnabled: false,
+    locale: null,
     ...profile,
   };
   fakeApi.on('readProfile', { body: member });

@@ -25,6 +25,7 @@ export const memberProfile = {
   subscriptionEndDate: PREMIUM_ENDS_AT,
   hasPassword: true,
   twoStepEnabled: true,
+  locale: 'en' as const,
 };
 
 /** His Purchase History, newest first: the month on the web, the week on his iPhone, the grant. */
@@ -79,4 +80,5 @@ export const memberPreferences = {
   appleConsumptionConsent: true,
   appleConsumptionConsentChangedAt: '2026-11-20T08:35:02.417Z',
   expiryReminders: true,
+  locale: 'en' as const,
 };

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
-import { callerFrom } from '../../security/client-address';
+import { callerAt } from '../../http/request-caller';
 import type { AccountDeletionService } from './service';
 
 /** "Delete account". HTTP only: parse, call the service, reply. */
@@ -13,7 +13,7 @@ export const accountDeletionRoutes: FastifyPluginAsyncZod<{
   serveEndpoint(app, endpoints.deleteAccount, async function deleteAccount(request) {
     await accountDeletionService.deleteAccount(
       { ...callerOf(request), ...request.body },
-      callerFrom(request.ip, request.headers['user-agent']),
+      callerAt(request),
     );
     return { message: deleteAccountMessages.deleted };
   });

@@ -7,6 +7,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
 import { deleteUnownedMailTo, type Mailer } from '../../mail/outbox';
+import { mailLocaleOf } from '../../mail/mail-locale';
 import { accountDeletedEmail } from '../../mail/templates';
 import type { Caller } from '../../security/client-address';
 import type { AuditTrail } from '../audit';
@@ -105,6 +106,7 @@ export function createAccountDeletionService(deps: AccountDeletionDependencies) 
           content: accountDeletedEmail({
             hadAppStoreSubscription: hasAppStoreSubscription,
             supportEmail: deps.supportEmail,
+            locale: mailLocaleOf(current),
           }),
         });
         return { stripeCustomerId: customer.stripeCustomerId };

@@ -9,6 +9,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Mailer } from '../../mail/outbox';
+import { mailLocaleOf } from '../../mail/mail-locale';
 import {
   emailChangeAgainNoticeEmail,
   emailChangeNoticeEmail,
@@ -74,7 +75,7 @@ function undoLink(deps: EmailChangeUndoDependencies, code: string): string {
 
 /** An email change just asked for: the account as its password was checked, and where to. */
 interface EmailChangeAsked {
-  user: { id: string; email: string; credentialVersion: number };
+  user: { id: string; email: string; credentialVersion: number; locale: string | null };
   newEmail: string;
 }
 
@@ -110,6 +111,7 @@ async function issueUndoLinks(
       cancelLink: undoLink(deps, code),
       undoableUntil: expiresAt,
       supportEmail: deps.supportEmail,
+      locale: mailLocaleOf(user),
     }),
     uselessAfter: expiresAt,
   });
@@ -131,6 +133,8 @@ async function issueUndoLinks(
         cancelLink: undoLink(deps, copy),
         undoableUntil: window.expiresAt,
         supportEmail: deps.supportEmail,
+        // The account's language: the address it left was his own.
+        locale: mailLocaleOf(user),
       }),
       uselessAfter: window.expiresAt,
     });
@@ -201,6 +205,7 @@ async function giveAddressBack(
       content: emailChangeUndoneEmail({
         previousEmail: used.email,
         supportEmail: deps.supportEmail,
+        locale: mailLocaleOf({ locale: current?.locale ?? null }),
       }),
     });
   }

@@ -3,6 +3,7 @@
 
 import { AppError, isUniqueViolation } from '../../errors';
 import { emailChangeConfirmationEmail } from '../../mail/templates';
+import { mailLocaleOf } from '../../mail/mail-locale';
 import type { Caller } from '../../security/client-address';
 import { hashSecret, randomSecret } from '../../security/keys';
 import { usersRepo } from '../users';
@@ -86,6 +87,7 @@ async function requestEmailChange(
       content: emailChangeConfirmationEmail({
         link: emailChangeLink(deps, input.newEmail, code),
         newEmail: input.newEmail,
+        locale: mailLocaleOf(user),
       }),
       uselessAfter: secondsFromNow(EMAIL_CHANGE_VALID_SECONDS),
     });

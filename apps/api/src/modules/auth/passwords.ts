@@ -5,6 +5,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { AppError } from '../../errors';
 import { passwordChangedEmail, passwordResetEmail } from '../../mail/templates';
+import { mailLocaleOf } from '../../mail/mail-locale';
 import type { Caller } from '../../security/client-address';
 import { hashSecret, randomSecret } from '../../security/keys';
 import { usersRepo } from '../users';
@@ -38,7 +39,7 @@ export function createPasswords(
     /** The reset mail sent for the member by the support desk, in its transaction. */
     mailPasswordReset: (
       transaction: Transaction<Database>,
-      user: { id: string; email: string; credentialVersion: number },
+      user: { id: string; email: string; credentialVersion: number; locale: string | null },
     ) => mailPasswordReset(deps, transaction, user),
     confirmPasswordReset: (
       input: { email: string; code: string; newPassword: string },
@@ -86,7 +87,7 @@ async function requestPasswordReset(
 async function mailPasswordReset(
   deps: AuthServiceDependencies,
   transaction: Transaction<Database>,
-  user: { id: string; email: string; credentialVersion: number },
+  user: { id: string; email: string; credentialVersion: number; locale: string | null },
 ): Promise<void> {
   const code = randomSecret();
   await codeRepo.voidOpenCodes(transaction, user.id, ['password_reset']);
@@ -105,6 +106,7 @@ async function mailPasswordReset(
     content: passwordResetEmail({
       link: passwordResetLink(deps, user.email, code),
       validMinutes: PASSWORD_RESET_VALID_SECONDS / 60,
+      locale: mailLocaleOf(user),
     }),
     uselessAfter: secondsFromNow(PASSWORD_RESET_VALID_SECONDS),
   });
@@ -134,14 +136,19 @@ async function confirmPasswordReset(
     await usersRepo.updatePasswordHash(transaction, used.userId, passwordHash);
     // The link reached the owner's inbox: the address is proven.
     await usersRepo.markEmailVerified(transaction, used.userId);
-    const { email, credentialVersion } = await sessions.secureAccount(transaction, used.userId, {
-      reason: 'password reset',
-    });
+    const { email, credentialVersion, locale } = await sessions.secureAccount(
+      transaction,
+      used.userId,
+      { reason: 'password reset' },
+    );
     await deps.mail.enqueue(transaction, {
       to: email,
       userId: used.userId,
       template: 'password-changed',
-      content: passwordChangedEmail({ supportEmail: deps.supportEmail }),
+      content: passwordChangedEmail({
+        supportEmail: deps.supportEmail,
+        locale: mailLocaleOf({ locale }),
+      }),
     });
     return { userId: used.userId, email, credentialVersion };
   });
@@ -183,7 +190,7 @@ async function changePassword(
       credentialVersion: user.credentialVersion,
     });
     if (!isSet) throw new AppError(401, messages.sessionEnded);
-    const { email } = await sessions.secureAccount(transaction, user.id, {
+    const { email, locale } = await sessions.secureAccount(transaction, user.id, {
       reason: 'password changed',
       exceptSessionId: input.sessionId,
     });
@@ -191,7 +198,10 @@ async function changePassword(
       to: email,
       userId: user.id,
       template: 'password-changed',
-      content: passwordChangedEmail({ supportEmail: deps.supportEmail }),
+      content: passwordChangedEmail({
+        supportEmail: deps.supportEmail,
+        locale: mailLocaleOf({ locale }),
+      }),
     });
   });
 }

@@ -24,7 +24,12 @@ export function createRegistration(deps: AuthServiceDependencies, checks: Creden
       if (await checks.isAddressTaken(input.email)) throw new AppError(409, messages.emailTaken);
       const passwordHash = await hasher.hash(input.password);
       try {
-        const user = await usersRepo.insertUser(db, { email: input.email, passwordHash });
+        const user = await usersRepo.insertUser(db, {
+          email: input.email,
+          passwordHash,
+          // The page he registered on speaks his language: his mails will too.
+          ...(caller.locale ? { locale: caller.locale } : {}),
+        });
         // Accounts made are counted, not attempts.
         await rateLimiter.hit(deps.registrationsPerAddress, caller.clientAddress);
         return user;

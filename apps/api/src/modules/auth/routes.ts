@@ -6,7 +6,7 @@ import { AppError } from '../../errors';
 import { callerLeftSignal } from '../../http/caller-left';
 import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
-import { type Caller, callerFrom } from '../../security/client-address';
+import { callerAt } from '../../http/request-caller';
 import type { RateLimiter, RateLimitRule } from '../../security/rate-limiter';
 import type { AuthService } from './service';
 
@@ -26,11 +26,6 @@ export function limitRequestsPerAddress(rateLimiter: RateLimiter, rule: RateLimi
       );
     }
   };
-}
-
-/** The client network the limits count against (TRUST_PROXY decides how its address is read). */
-function callerAt(request: FastifyRequest): Caller {
-  return callerFrom(request.ip, request.headers['user-agent']);
 }
 
 /** The account calls. HTTP only: parse, call the service, reply. */

@@ -62,6 +62,7 @@ export async function openSession(
 const SIGNED_IN_ACCOUNT_SQL = preparedStatement(
   'signed_in_account',
   `select u.id, u.email, u.subscription_end_date, u.password_hash is not null as has_password,
+    u.locale,
     exists (select 1 from two_step_authenticators t
       where t.user_id = u.id and t.confirmed_at is not null) as two_step_enabled
   from auth_sessions s join users u on u.id = s.user_id
@@ -79,6 +80,7 @@ export async function findSignedInAccount(
     subscriptionEndDate: Date | null;
     hasPassword: boolean;
     twoStepEnabled: boolean;
+    locale: string | null;
   }>(CompiledQuery.raw(SIGNED_IN_ACCOUNT_SQL, [claims.sessionId, claims.userId]));
   return result.rows[0];
 }

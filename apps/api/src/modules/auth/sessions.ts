@@ -109,7 +109,7 @@ async function secureAccount(
   transaction: Transaction<Database>,
   userId: string,
   options: { reason: string; exceptSessionId?: string },
-): Promise<{ email: string; credentialVersion: number }> {
+): Promise<{ email: string; credentialVersion: number; locale: string | null }> {
   const account = await usersRepo.raiseCredentialVersion(transaction, userId);
   await codeRepo.voidOpenCodes(transaction, userId, ['password_reset', 'email_change']);
   await sessionRepo.revokeSessionsOfUser(transaction, userId, options);

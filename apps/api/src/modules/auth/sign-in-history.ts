@@ -9,6 +9,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Mailer } from '../../mail/outbox';
+import { mailLocaleOf } from '../../mail/mail-locale';
 import { newSignInEmail, signInNotMeResetEmail } from '../../mail/sign-in-templates';
 import type { Caller } from '../../security/client-address';
 import { deviceLabel } from '../../security/device-label';
@@ -134,6 +135,7 @@ async function recordAndNotify(
       notMeLink: `${deps.publicUrl}/account/sign-in-not-me?${new URLSearchParams({ code }).toString()}`,
       linkValidUntil,
       supportEmail: deps.supportEmail,
+      locale: mailLocaleOf(account),
     }),
     uselessAfter: linkValidUntil,
   });
@@ -157,7 +159,7 @@ export interface ReportSignInDependencies extends SignInNoticeDependencies {
     transaction: Transaction<Database>,
     userId: string,
     options: { reason: string },
-  ): Promise<{ email: string; credentialVersion: number }>;
+  ): Promise<{ email: string; credentialVersion: number; locale: string | null }>;
 }
 
 /**
@@ -188,6 +190,7 @@ export async function reportSignIn(
       userId: used.userId,
       credentialVersion: account.credentialVersion,
       email: noticedAddress ?? account.email,
+      locale: account.locale,
     });
   });
   return signInNoticeMessages.secured;
@@ -200,7 +203,7 @@ export async function reportSignIn(
 async function mailResetLink(
   deps: SignInNoticeDependencies,
   transaction: Transaction<Database>,
-  account: { userId: string; email: string; credentialVersion: number },
+  account: { userId: string; email: string; credentialVersion: number; locale: string | null },
 ): Promise<void> {
   const code = randomSecret();
   await codeRepo.insertCode(transaction, {
@@ -220,6 +223,7 @@ async function mailResetLink(
       link: `${deps.publicUrl}/account/recover/new?${query.toString()}`,
       validMinutes: PASSWORD_RESET_VALID_SECONDS / 60,
       supportEmail: deps.supportEmail,
+      locale: mailLocaleOf(account),
     }),
     uselessAfter: secondsFromNow(PASSWORD_RESET_VALID_SECONDS),
   });

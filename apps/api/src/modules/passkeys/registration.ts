@@ -10,6 +10,7 @@ import {
 import * as z from 'zod/mini';
 
 import { AppError, isUniqueViolation } from '../../errors';
+import { mailLocaleOf } from '../../mail/mail-locale';
 import { passkeyAddedEmail } from '../../mail/templates';
 import type { Caller } from '../../security/client-address';
 import { challengeCheck, type PasskeyOwner, rememberChallenge, userHandleOf } from './challenges';
@@ -21,7 +22,7 @@ import { PASSKEY_CHALLENGE_SECONDS, type PasskeysServiceDependencies } from './r
 /** Options for the browser's dialog that makes a passkey for the signed-in member. */
 export async function registrationOptions(
   deps: Pick<PasskeysServiceDependencies, 'db' | 'relyingParty'>,
-  owner: PasskeyOwner & { email: string },
+  owner: PasskeyOwner & { email: string; locale: string | null },
 ): Promise<PasskeyCreationOptions> {
   const { generateRegistrationOptions } = await loadWebAuthn();
   const existing = await repo.listPasskeysOfUser(deps.db, owner.userId);
@@ -49,7 +50,7 @@ export async function registrationOptions(
 /** Adds the passkey the browser made, once its answer verifies against our challenge. */
 export async function registerPasskey(
   deps: PasskeysServiceDependencies,
-  owner: PasskeyOwner & { email: string },
+  owner: PasskeyOwner & { email: string; locale: string | null },
   input: { response: PasskeyRegistrationResponse; name?: string },
   caller: Caller,
 ): Promise<PasskeyItem> {
@@ -84,6 +85,7 @@ export async function registerPasskey(
           passkeyName: name,
           settingsUrl: `${deps.publicUrl}/dashboard/settings`,
           supportEmail: deps.supportEmail,
+          locale: mailLocaleOf(owner),
         }),
       });
       return passkey;

@@ -4,12 +4,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
-import { callerFrom } from '../../security/client-address';
+import { callerAt } from '../../http/request-caller';
 import type { PasskeysService } from './service';
-
-function callerAt(request: FastifyRequest) {
-  return callerFrom(request.ip, request.headers['user-agent']);
-}
 
 export interface PasskeySignInRoutesOptions {
   passkeysService: PasskeysService;
@@ -27,7 +23,7 @@ export const passkeySignInRoutes: FastifyPluginAsyncZod<PasskeySignInRoutesOptio
         const { userId, sessionId, account } = callerOf(request);
         void reply.header('cache-control', 'no-store');
         return passkeysService.registrationOptions(
-          { userId, sessionId, email: account.email },
+          { userId, sessionId, email: account.email, locale: account.locale },
           request.body?.code,
           callerAt(request),
         );
@@ -37,7 +33,7 @@ export const passkeySignInRoutes: FastifyPluginAsyncZod<PasskeySignInRoutesOptio
     serveEndpoint(app, endpoints.registerPasskey, async function registerPasskey(request) {
       const { userId, sessionId, account } = callerOf(request);
       return passkeysService.register(
-        { userId, sessionId, email: account.email },
+        { userId, sessionId, email: account.email, locale: account.locale },
         request.body,
         callerAt(request),
       );

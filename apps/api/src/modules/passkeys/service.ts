@@ -30,7 +30,7 @@ export function createPasskeysService(deps: PasskeysServiceDependencies) {
      * a stolen session must not add one.
      */
     registrationOptions: async (
-      owner: PasskeyOwner & { email: string },
+      owner: PasskeyOwner & { email: string; locale: string | null },
       code: string | undefined,
       caller: Caller,
     ) => {
@@ -38,7 +38,7 @@ export function createPasskeysService(deps: PasskeysServiceDependencies) {
       return registrationOptions(deps, owner);
     },
     register: (
-      owner: PasskeyOwner & { email: string },
+      owner: PasskeyOwner & { email: string; locale: string | null },
       input: { response: PasskeyRegistrationResponse; name?: string },
       caller: Caller,
     ) => registerPasskey(deps, owner, input, caller),

@@ -6,6 +6,7 @@ import type Stripe from 'stripe';
 
 import type { Database } from '../../db/schema';
 import { isUniqueViolation } from '../../errors';
+import { mailLocaleOf } from '../../mail/mail-locale';
 import { accountCreatedByPurchaseEmail } from '../../mail/templates';
 import { isAddressHeldForUndo } from '../auth';
 import { ledger, purchasesRepo } from '../premium';
@@ -143,6 +144,8 @@ async function findOrCreateBuyer(
     email: checkout.email,
     passwordHash: newAccount.hash,
     emailVerifiedAt: new Date(),
+    // The language of the page he bought on: his "account created" mail goes out in it.
+    ...(checkout.locale ? { locale: checkout.locale } : {}),
   });
   const createdUser = await usersRepo.findUserById(transaction, created.id);
   if (!createdUser) throw new AccountNeededError();
@@ -223,6 +226,7 @@ async function mailGeneratedPassword(
       password: newAccount.password,
       signInUrl: `${deps.publicUrl}/auth/login`,
       planName: plan.name,
+      locale: mailLocaleOf(user),
     }),
     // The only copy of the generated password: if it were dropped, the buyer could reach what
     // he paid for only through a reset.

@@ -2,7 +2,7 @@
 // and described (without personal data) for the page the buyer comes back to.
 import { randomUUID } from 'node:crypto';
 
-import { type CheckoutSession, fromMinorUnits } from '@kegel/contract';
+import { type CheckoutSession, fieldMessages, fromMinorUnits } from '@kegel/contract';
 import Stripe from 'stripe';
 
 import { AppError } from '../../errors';
@@ -49,7 +49,7 @@ export async function startCheckout(
     throw new AppError(409, checkoutMessages.addressHeld);
   }
   const plan = await repo.findPlan(deps.db, input.planId);
-  if (!plan) throw new AppError(400, 'Plan is required');
+  if (!plan) throw new AppError(400, fieldMessages.planRequired);
   const customer = account ? await currentCustomerFor(deps, account.id) : undefined;
   // An account deleted meanwhile: the email buys as a newcomer's would.
   const user = customer ? account : undefined;
@@ -74,7 +74,15 @@ export async function startCheckout(
         : { customer_email: input.email, customer_creation: 'always' as const }),
       // The buyer, named by something an email change cannot move: the account itself.
       ...(user ? { client_reference_id: user.id } : {}),
-      metadata: { planId: plan.id, email: input.email, ...(user ? { userId: user.id } : {}) },
+      metadata: {
+        planId: plan.id,
+        email: input.email,
+        ...(user ? { userId: user.id } : {}),
+        // An account made when he has paid takes it (checkout-grants.ts).
+        ...(caller.locale ? { locale: caller.locale } : {}),
+      },
+      // Stripe's page in the language of ours (Stripe speaks each of SUPPORTED_LOCALES).
+      ...(caller.locale ? { locale: caller.locale } : {}),
       // Stripe fills in {CHECKOUT_SESSION_ID} itself; it must stay unencoded.
       success_url: `${deps.publicUrl}/purchase/complete?${successQuery}&session={CHECKOUT_SESSION_ID}`,
       cancel_url: `${deps.publicUrl}/purchase`,

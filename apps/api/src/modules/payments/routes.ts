@@ -2,6 +2,7 @@ import { endpoints } from '@kegel/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type Stripe from 'stripe';
 
+import { requestLocale, storedOrRequestLocale } from '../../http/request-locale';
 import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
 import type { WebhookOutcome } from '../../plugins/metrics';
@@ -34,7 +35,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> =
       return {
         paymentURL: await paymentsService.startCheckout(
           request.body,
-          callerFrom(request.ip),
+          callerFrom(request.ip, undefined, requestLocale(request)),
           member?.userId,
         ),
       };
@@ -45,7 +46,10 @@ export const paymentRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> =
     });
 
     serveEndpoint(app, endpoints.openCustomerPortal, async function openCustomerPortal(request) {
-      return { url: await paymentsService.openCustomerPortal(callerOf(request).userId) };
+      const { userId, account } = callerOf(request);
+      // Stripe's portal in his language: his stored one, else his page's.
+      const locale = storedOrRequestLocale(account.locale, request);
+      return { url: await paymentsService.openCustomerPortal(userId, locale) };
     });
 
     serveEndpoint(app, endpoints.listPurchases, async function listOwnPurchases(request) {

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { fromMinorUnits, type Plan, type PurchaseItem } from '@kegel/contract';
+import type { Locale } from '@kegel/contract/i18n';
 import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
 
@@ -82,11 +83,12 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
     /** The caller's own billing portal. */
     openCustomerPortal: reportingStripeFailures(async function openCustomerPortal(
       userId: string,
+      locale: Locale,
     ): Promise<string> {
       const customer = await currentCustomerFor(deps, userId);
       if (!customer) throw new AppError(401, SESSION_ENDED_MESSAGE);
       const portal = await deps.stripe.billingPortal.sessions.create(
-        { customer, return_url: `${deps.publicUrl}/dashboard/history` },
+        { customer, return_url: `${deps.publicUrl}/dashboard/history`, locale },
         { idempotencyKey: `portal-${randomUUID()}` },
       );
       return portal.url;

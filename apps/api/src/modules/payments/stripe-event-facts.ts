@@ -1,5 +1,6 @@
 // The facts of Stripe's webhook events, read once: which events are handled, what a checkout
 // event says, what each handling ended in, and what the handlers need.
+import { isLocale, type Locale } from '@kegel/contract/i18n';
 import { HANDLED_STRIPE_EVENT_TYPES } from '@kegel/contract';
 import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
@@ -31,6 +32,8 @@ export interface PaidCheckout {
   currency: string;
   isPaid: boolean;
   paymentIntentId: string | null;
+  /** The language of the page the checkout began on (metadata `locale`): a new account's. */
+  locale: Locale | null;
 }
 
 /** The amount Stripe charged differs from the plan's price (a changed price, a coupon). */
@@ -137,5 +140,6 @@ export function checkoutFromEvent(event: Stripe.Event): PaidCheckout {
     isPaid:
       event.type !== 'checkout.session.async_payment_failed' && session.payment_status === 'paid',
     paymentIntentId: idOf(session.payment_intent),
+    locale: isLocale(session.metadata?.locale) ? session.metadata.locale : null,
   };
 }

@@ -10,6 +10,7 @@
 import type { Kysely, Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
+import { mailLocaleOf } from '../../mail/mail-locale';
 import { premiumEndingEmail } from '../../mail/premium-reminder-templates';
 import type { Mailer } from '../../mail/outbox';
 import { withdrawUnsentMail } from '../../mail/withdraw-mail';
@@ -87,6 +88,7 @@ async function remind(
         oneClickUnsubscribeUrl: `${publicUrl}/api/users/unsubscribe${query}`,
         unsubscribePageUrl: `${publicUrl}/account/unsubscribe${query}`,
         supportEmail: options.supportEmail,
+        locale: mailLocaleOf(due),
       }),
       // A reminder of an end already past would only confuse.
       uselessAfter: due.endsAt,

@@ -24,7 +24,7 @@ export function findDueReminders(
 ) {
   let query = db
     .selectFrom('users')
-    .select(['users.id', 'users.email', 'users.subscriptionEndDate as endsAt'])
+    .select(['users.id', 'users.email', 'users.locale', 'users.subscriptionEndDate as endsAt'])
     .where('users.expiryReminders', '=', true)
     .where('users.subscriptionEndDate', '>', window.now)
     .where('users.subscriptionEndDate', '<=', window.until)

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { serveEndpoint } from '../../http/serve-endpoint';
-import { callerFrom } from '../../security/client-address';
+import { callerAt } from '../../http/request-caller';
 import type { SocialService } from './service';
 
 export interface SocialRoutesOptions {
@@ -20,17 +20,11 @@ export const socialRoutes: FastifyPluginAsyncZod<SocialRoutesOptions> = async fu
   { socialService, providers, limitSignInPageRequests },
 ) {
   serveEndpoint(app, endpoints.signInWithGoogle, async function verifyGoogleCode(request) {
-    return socialService.signInWithGoogle(
-      request.body.code,
-      callerFrom(request.ip, request.headers['user-agent']),
-    );
+    return socialService.signInWithGoogle(request.body.code, callerAt(request));
   });
 
   serveEndpoint(app, endpoints.signInWithApple, async function verifyAppleToken(request) {
-    return socialService.signInWithApple(
-      request.body.token,
-      callerFrom(request.ip, request.headers['user-agent']),
-    );
+    return socialService.signInWithApple(request.body.token, callerAt(request));
   });
 
   // Fetched on every load of the sign-in and registration pages, by everyone behind an address

@@ -22,6 +22,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { AppError, isUniqueViolation } from '../../errors';
 import type { Mailer } from '../../mail/outbox';
+import { mailLocaleOf } from '../../mail/mail-locale';
 import { signInMethodAddedEmail } from '../../mail/templates';
 import {
   type IdTokenVerifier,
@@ -137,7 +138,7 @@ async function signIn(
   // unique identity or email; the one that lost runs again and finds what the other made.
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const { userId, credentialVersion } = await accountFor(deps, provider, identity);
+      const { userId, credentialVersion } = await accountFor(deps, provider, identity, caller);
       // With two-step sign-in on, the provider's word opens no session: a code is owed first.
       const challenge = await deps.secondStep.challengeIfOn({
         userId,
@@ -184,6 +185,7 @@ async function accountFor(
   deps: SocialServiceDependencies,
   provider: IdentityProviderName,
   identity: VerifiedIdentity,
+  caller: Caller,
 ): Promise<SigningInTo> {
   const email = usableEmail(identity.email);
   return deps.db.transaction().execute(async (transaction) => {
@@ -199,7 +201,7 @@ async function accountFor(
     const signingIn = { provider, identity, email };
     return existing
       ? linkToAccount(deps, transaction, signingIn, existing)
-      : createAccount(deps, transaction, signingIn);
+      : createAccount(deps, transaction, signingIn, caller);
   });
 }
 
@@ -207,6 +209,7 @@ async function createAccount(
   deps: SocialServiceDependencies,
   transaction: Transaction<Database>,
   { provider, identity, email }: SignInIdentity,
+  caller: Caller,
 ): Promise<SigningInTo> {
   // Its former account may still take it back: a second account there would stop that.
   if (await deps.auth.isAddressHeldForUndo(transaction, email)) {
@@ -216,6 +219,7 @@ async function createAccount(
     email,
     passwordHash: null,
     emailVerifiedAt: new Date(),
+    ...(caller.locale ? { locale: caller.locale } : {}),
   });
   await repo.insertIdentity(transaction, {
     provider,
@@ -268,6 +272,7 @@ async function linkToAccount(
       passwordRemoved: removePassword,
       signInUrl: `${deps.publicUrl}/auth/login`,
       supportEmail: deps.supportEmail,
+      locale: mailLocaleOf(existing),
     }),
   });
   return signingInTo(transaction, existing.id);

@@ -108,6 +108,7 @@ export function findMemberProfile(db: Executor, userId: string) {
       'users.emailVerifiedAt',
       'users.subscriptionEndDate',
       'users.stripeCustomerId',
+      'users.locale',
       'operators.role as operatorRole',
       sql<boolean>`users.password_hash is not null`.as('hasPassword'),
       sql<boolean>`exists (select 1 from two_step_authenticators t
@@ -178,6 +179,7 @@ export function findMemberAccount(db: Executor, userId: string) {
       'users.id',
       'users.email',
       'users.subscriptionEndDate',
+      'users.locale',
       sql<boolean>`users.password_hash is not null`.as('hasPassword'),
       sql<boolean>`exists (select 1 from two_step_authenticators t
         where t.user_id = users.id and t.confirmed_at is not null)`.as('twoStepEnabled'),

@@ -1,6 +1,7 @@
 // "Sign out everywhere" for a member (ADR 020): every session of his ends, at once (each signed-in
 // call checks its session), and he is told why.
 import { endEverySession } from '../auth';
+import { mailLocaleOf } from '../../mail/mail-locale';
 import { signedOutBySupportEmail } from '../../mail/support-desk-templates';
 import { usersRepo } from '../users';
 import { requireMember } from './find-member';
@@ -34,6 +35,7 @@ export async function signMemberOutEverywhere(
         reason,
         signInUrl: `${deps.publicUrl}/auth/login`,
         supportEmail: deps.supportEmail,
+        locale: mailLocaleOf(member),
       }),
     });
     return count;

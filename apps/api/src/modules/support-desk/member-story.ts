@@ -56,7 +56,7 @@ export function readMemberStory(
         identities,
         twoStepEnabled: Boolean(profile.twoStepEnabled),
         passkeys: Number(profile.passkeys),
-        locale: null,
+        locale: profile.locale,
         stripeCustomerId: profile.stripeCustomerId,
         operatorRole: profile.operatorRole,
       },

@@ -18,6 +18,7 @@ import {
   premiumDaysGrantedEmail,
   premiumGrantRemovedEmail,
 } from '../../mail/support-desk-templates';
+import { mailLocaleOf } from '../../mail/mail-locale';
 import { withoutEmail } from '../audit';
 import { requireAdmin } from '../operators';
 import { ledger, purchasesRepo } from '../premium';
@@ -81,7 +82,7 @@ async function writeGrant(
   deps: SupportDeskDependencies,
   transaction: Transaction<Database>,
   { operator, origin }: DeskAction,
-  member: { id: string; email: string; subscriptionEndDate: Date | null },
+  member: { id: string; email: string; subscriptionEndDate: Date | null; locale: string | null },
   request: GrantDaysRequest,
 ): Promise<Grant> {
   const { days, reason } = request;
@@ -142,6 +143,7 @@ async function writeGrant(
       endsAt,
       dashboardUrl: `${deps.publicUrl}/dashboard`,
       supportEmail: deps.supportEmail,
+      locale: mailLocaleOf(member),
     }),
   });
   return {
@@ -204,6 +206,7 @@ export async function removePremiumGrant(
         endsAt: removed.endsAt,
         dashboardUrl: `${deps.publicUrl}/dashboard`,
         supportEmail: deps.supportEmail,
+        locale: mailLocaleOf(member),
       }),
     });
     return { subscriptionEndDate: iso(removed.endsAt) };

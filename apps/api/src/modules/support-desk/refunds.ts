@@ -6,6 +6,7 @@ import { formatMoney, type Refund, type RefundRequest, supportDeskMessages } fro
 import Stripe from 'stripe';
 
 import { AppError, ProviderError } from '../../errors';
+import { mailLocaleOf } from '../../mail/mail-locale';
 import { refundIssuedEmail } from '../../mail/support-desk-templates';
 import { type Operator, requireAdmin } from '../operators';
 import { purchasesRepo } from '../premium';
@@ -77,6 +78,7 @@ export async function refundPurchase(
           purchaseName: purchase.planName,
           reason: request.reason,
           supportEmail: deps.supportEmail,
+          locale: mailLocaleOf(member),
         }),
       });
     }

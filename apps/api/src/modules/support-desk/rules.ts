@@ -26,7 +26,7 @@ export interface SupportDeskDependencies {
   auth: {
     mailPasswordReset(
       transaction: Transaction<Database>,
-      user: { id: string; email: string; credentialVersion: number },
+      user: { id: string; email: string; credentialVersion: number; locale: string | null },
     ): Promise<void>;
   };
   publicUrl: string;

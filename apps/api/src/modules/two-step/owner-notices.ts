@@ -4,6 +4,7 @@
 import type { Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
+import { mailLocaleOf } from '../../mail/mail-locale';
 import { type TwoStepChange, twoStepChangedEmail } from '../../mail/two-step-templates';
 import type { CodeOwner, TwoStepDependencies } from './rules';
 
@@ -21,6 +22,7 @@ export async function tellOwnerOfChange(
       change,
       settingsUrl: `${deps.publicUrl}/dashboard/settings`,
       supportEmail: deps.supportEmail,
+      locale: mailLocaleOf(owner),
     }),
   });
 }

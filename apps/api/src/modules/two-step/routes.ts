@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
-import { callerFrom } from '../../security/client-address';
+import { callerAt } from '../../http/request-caller';
 import type { SecondFactor, TwoStepService } from './service';
 
 /** The contract's "a code or a recovery code" (exactly one, checked by its schema) as one value. */
@@ -25,7 +25,7 @@ export const twoStepRoutes: FastifyPluginAsyncZod<{ twoStepService: TwoStepServi
       const recoveryCodes = await twoStepService.confirm(
         callerOf(request).userId,
         request.body.code,
-        callerFrom(request.ip, request.headers['user-agent']),
+        callerAt(request),
       );
       return { recoveryCodes };
     });
@@ -34,7 +34,7 @@ export const twoStepRoutes: FastifyPluginAsyncZod<{ twoStepService: TwoStepServi
       await twoStepService.turnOff(
         callerOf(request).userId,
         secondFactorOf(request.body),
-        callerFrom(request.ip, request.headers['user-agent']),
+        callerAt(request),
       );
       return { message: twoStepMessages.turnedOff };
     });
@@ -47,7 +47,7 @@ export const twoStepRoutes: FastifyPluginAsyncZod<{ twoStepService: TwoStepServi
         const recoveryCodes = await twoStepService.renewRecoveryCodes(
           callerOf(request).userId,
           request.body.code,
-          callerFrom(request.ip, request.headers['user-agent']),
+          callerAt(request),
         );
         return { recoveryCodes };
       },
@@ -56,18 +56,11 @@ export const twoStepRoutes: FastifyPluginAsyncZod<{ twoStepService: TwoStepServi
     serveEndpoint(app, endpoints.stepUp, async function stepUp(request, reply) {
       void reply.header('cache-control', 'no-store');
       const { userId, sessionId } = callerOf(request);
-      return twoStepService.stepUp(
-        { userId, sessionId },
-        request.body.code,
-        callerFrom(request.ip, request.headers['user-agent']),
-      );
+      return twoStepService.stepUp({ userId, sessionId }, request.body.code, callerAt(request));
     });
 
     serveEndpoint(app, endpoints.verifyTwoStep, async function verifyTwoStep(request) {
       const { mfaToken, ...codes } = request.body;
-      return twoStepService.verifySignIn(
-        { mfaToken, ...secondFactorOf(codes) },
-        callerFrom(request.ip, request.headers['user-agent']),
-      );
+      return twoStepService.verifySignIn({ mfaToken, ...secondFactorOf(codes) }, callerAt(request));
     });
   };

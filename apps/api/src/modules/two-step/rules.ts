@@ -85,6 +85,8 @@ export interface CodeOwner {
   id: string;
   email: string;
   credentialVersion: number;
+  /** His language (users.locale): the notices of changes go out in it. */
+  locale: string | null;
 }
 
 /**

@@ -1,5 +1,6 @@
 // The SQL of the users table: accounts, their password, their address and their premium end.
 // Every module that reads or writes a member's row goes through here. No rules live here.
+import type { Locale } from '@kegel/contract/i18n';
 import { CompiledQuery, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 
 import { preparedStatement } from '../../db/prepared-statements';
@@ -15,6 +16,7 @@ const ACCOUNT_COLUMNS = [
   'subscriptionEndDate',
   'emailVerifiedAt',
   'credentialVersion',
+  'locale',
 ] as const;
 
 type Account = Pick<Selectable<UsersTable>, (typeof ACCOUNT_COLUMNS)[number]>;
@@ -25,7 +27,8 @@ type Account = Pick<Selectable<UsersTable>, (typeof ACCOUNT_COLUMNS)[number]>;
  */
 const ACCOUNT_BY_EMAIL_SQL = preparedStatement(
   'account_by_email',
-  `select id, email, password_hash, subscription_end_date, email_verified_at, credential_version
+  `select id, email, password_hash, subscription_end_date, email_verified_at, credential_version,
+    locale
   from users where lower(email) = lower($1)`,
 );
 
@@ -41,12 +44,12 @@ export function findUserById(db: Executor, id: string) {
 
 export function insertUser(
   db: Executor,
-  user: { email: string; passwordHash: string | null; emailVerifiedAt?: Date },
+  user: { email: string; passwordHash: string | null; emailVerifiedAt?: Date; locale?: Locale },
 ) {
   return db
     .insertInto('users')
     .values(user)
-    .returning(['id', 'email', 'credentialVersion'])
+    .returning(['id', 'email', 'credentialVersion', 'locale'])
     .executeTakeFirstOrThrow();
 }
 
@@ -101,7 +104,7 @@ export function raiseCredentialVersion(db: Executor, userId: string) {
     .updateTable('users')
     .set({ credentialVersion: sql<number>`credential_version + 1`, updatedAt: sql<Date>`now()` })
     .where('id', '=', userId)
-    .returning(['email', 'credentialVersion'])
+    .returning(['email', 'credentialVersion', 'locale'])
     .executeTakeFirstOrThrow();
 }
 
@@ -196,6 +199,7 @@ const PREFERENCE_COLUMNS = [
   'appleConsumptionConsent',
   'appleConsumptionConsentChangedAt',
   'expiryReminders',
+  'locale',
 ] as const;
 
 export function readPreferences(db: Executor, userId: string) {
@@ -213,7 +217,7 @@ export function readPreferences(db: Executor, userId: string) {
 export function updatePreferences(
   db: Executor,
   userId: string,
-  changes: { appleConsumptionConsent?: boolean; expiryReminders?: boolean },
+  changes: { appleConsumptionConsent?: boolean; expiryReminders?: boolean; locale?: Locale },
 ) {
   const consent = changes.appleConsumptionConsent;
   return db
@@ -230,6 +234,7 @@ export function updatePreferences(
       ...(changes.expiryReminders === undefined
         ? {}
         : { expiryReminders: changes.expiryReminders }),
+      ...(changes.locale === undefined ? {} : { locale: changes.locale }),
       updatedAt: sql<Date>`now()`,
     })
     .where('id', '=', userId)

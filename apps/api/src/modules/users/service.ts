@@ -6,6 +6,7 @@ import {
   type Profile,
   type UpdatePreferencesRequest,
 } from '@kegel/contract';
+import { isLocale, type Locale } from '@kegel/contract/i18n';
 import type { Kysely, Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
@@ -13,6 +14,9 @@ import type { SignedInAccount } from '../../plugins/authenticate';
 import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
 import * as exportRepo from './export-repo';
 import * as usersRepo from './repo';
+
+/** A stored language the product still speaks, else null (read as English). */
+const storedLocale = (value: string | null): Locale | null => (isLocale(value) ? value : null);
 
 const iso = (value: Date | null): string | null => value?.toISOString() ?? null;
 
@@ -25,6 +29,7 @@ function preferencesOf(row: PreferenceRow | undefined): Preferences {
     appleConsumptionConsent: row.appleConsumptionConsent,
     appleConsumptionConsentChangedAt: iso(row.appleConsumptionConsentChangedAt),
     expiryReminders: row.expiryReminders,
+    locale: storedLocale(row.locale),
   };
 }
 
@@ -136,6 +141,7 @@ export function createUsersService(deps: UsersServiceDependencies) {
         subscriptionEndDate: account.subscriptionEndDate?.toISOString() ?? null,
         hasPassword: account.hasPassword,
         twoStepEnabled: account.twoStepEnabled,
+        locale: storedLocale(account.locale),
       };
     },
 

@@ -440,6 +440,7 @@ export type Preferences = {
     appleConsumptionConsent: boolean;
     appleConsumptionConsentChangedAt: string | null;
     expiryReminders: boolean;
+    locale: 'en' | 'es' | 'de' | null;
 };
 
 export type PremiumEnd = {
@@ -452,6 +453,7 @@ export type Profile = {
     subscriptionEndDate: string | null;
     hasPassword: boolean;
     twoStepEnabled: boolean;
+    locale: 'en' | 'es' | 'de' | null;
 };
 
 export type PurchaseItem = {
@@ -657,6 +659,7 @@ export type TwoStepSetupResponse = {
 export type UpdatePreferencesRequest = {
     appleConsumptionConsent?: boolean;
     expiryReminders?: boolean;
+    locale?: 'en' | 'es' | 'de';
 };
 
 export type VerifyEmailRequest = {

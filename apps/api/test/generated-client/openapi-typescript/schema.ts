@@ -1585,6 +1585,7 @@ export interface components {
             appleConsumptionConsent: boolean;
             appleConsumptionConsentChangedAt: string | null;
             expiryReminders: boolean;
+            locale: ("en" | "es" | "de") | null;
         };
         PremiumEnd: {
             subscriptionEndDate: string | null;
@@ -1595,6 +1596,7 @@ export interface components {
             subscriptionEndDate: string | null;
             hasPassword: boolean;
             twoStepEnabled: boolean;
+            locale: ("en" | "es" | "de") | null;
         };
         PurchaseItem: {
             name: string;
@@ -1783,6 +1785,8 @@ export interface components {
         UpdatePreferencesRequest: {
             appleConsumptionConsent?: boolean;
             expiryReminders?: boolean;
+            /** @enum {string} */
+            locale?: "en" | "es" | "de";
         };
         VerifyEmailRequest: {
             code: string;
@@ -5243,7 +5247,8 @@ export interface operations {
                      *       "email": "alex@example.com",
                      *       "subscriptionEndDate": "2026-12-17T18:42:05.000Z",
                      *       "hasPassword": true,
-                     *       "twoStepEnabled": true
+                     *       "twoStepEnabled": true,
+                     *       "locale": "en"
                      *     }
                      */
                     "application/json": components["schemas"]["Profile"];
@@ -5479,7 +5484,8 @@ export interface operations {
                      *       "preferences": {
                      *         "appleConsumptionConsent": true,
                      *         "appleConsumptionConsentChangedAt": "2026-11-20T08:35:02.417Z",
-                     *         "expiryReminders": true
+                     *         "expiryReminders": true,
+                     *         "locale": "en"
                      *       },
                      *       "appleRefundRequests": []
                      *     }
@@ -5550,7 +5556,8 @@ export interface operations {
                      * @example {
                      *       "appleConsumptionConsent": true,
                      *       "appleConsumptionConsentChangedAt": "2026-11-20T08:35:02.417Z",
-                     *       "expiryReminders": true
+                     *       "expiryReminders": true,
+                     *       "locale": "en"
                      *     }
                      */
                     "application/json": components["schemas"]["Preferences"];
@@ -5628,7 +5635,8 @@ export interface operations {
                      * @example {
                      *       "appleConsumptionConsent": true,
                      *       "appleConsumptionConsentChangedAt": "2026-11-20T08:35:02.417Z",
-                     *       "expiryReminders": false
+                     *       "expiryReminders": false,
+                     *       "locale": "en"
                      *     }
                      */
                     "application/json": components["schemas"]["Preferences"];
@@ -8108,7 +8116,8 @@ export interface operations {
                      *         "email": "alex@example.com",
                      *         "subscriptionEndDate": "2026-12-17T18:42:05.000Z",
                      *         "hasPassword": true,
-                     *         "twoStepEnabled": true
+                     *         "twoStepEnabled": true,
+                     *         "locale": "en"
                      *       },
                      *       "purchases": [
                      *         {

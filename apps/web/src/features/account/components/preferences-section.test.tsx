@@ -14,6 +14,7 @@ function preferencesServer(start: Partial<Preferences> = {}) {
     appleConsumptionConsent: false,
     appleConsumptionConsentChangedAt: null,
     expiryReminders: true,
+    locale: null,
     ...start,
   };
   fakeApi.on('listSessions', { body: { data: [] } });
