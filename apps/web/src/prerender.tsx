@@ -3,6 +3,7 @@
 // once per language (README, Languages).
 import type { PageLocale } from '@kegel/contract/i18n';
 import { I18nProvider } from '@lingui/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
@@ -32,9 +33,12 @@ export async function renderFrame(path: string, locale: PageLocale): Promise<str
   await switchLocale(locale);
   const { prelude } = await prerender(
     <I18nProvider i18n={i18n}>
-      <StaticRouter location={path}>
-        <MemberLoadingFrame />
-      </StaticRouter>
+      {/* The footer's language links use the query client (a member's choice is kept). */}
+      <QueryClientProvider client={new QueryClient()}>
+        <StaticRouter location={path}>
+          <MemberLoadingFrame />
+        </StaticRouter>
+      </QueryClientProvider>
     </I18nProvider>,
   );
   return new Response(prelude).text();

@@ -7,6 +7,7 @@ import { isExemptFromLoginRedirect, paths } from '../config/paths';
 import { i18n } from '../shared/i18n/i18n';
 import { setRenewalFailedHandler, setUnauthorizedHandler, tokenStore } from '../shared/http/api';
 import { createQueryClient } from '../shared/query/query-client';
+import { useStoredLanguage } from '../shared/session/language-choice';
 import { onAccountChangedElsewhere, sessionQueries } from '../shared/session/session';
 import { ToastRegion } from '../shared/ui/toast-region';
 import { toasts } from '../shared/ui/toasts';
@@ -62,9 +63,16 @@ export function AppProvider({ children }: { children: ReactNode }): React.JSX.El
   return (
     <I18nProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
+        <StoredLanguage />
         {children}
         <ToastRegion />
       </QueryClientProvider>
     </I18nProvider>
   );
+}
+
+/** A member's stored language, applied once his profile arrives (inside the query client). */
+function StoredLanguage(): null {
+  useStoredLanguage();
+  return null;
 }

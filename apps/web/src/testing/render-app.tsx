@@ -1,5 +1,8 @@
 // Renders the whole app (providers, layouts, lazy pages) at a path, in a memory router, for a
 // test to drive by role and visible text as a person would.
+import de from '@kegel/contract/catalogs/de.json';
+import en from '@kegel/contract/catalogs/en.json';
+import es from '@kegel/contract/catalogs/es.json';
 import type { Profile } from '@kegel/contract';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -49,7 +52,11 @@ function FollowLocation({
   return null;
 }
 
-const TOASTS = { name: /Notifications/ };
+/** The toasts' region, named in whichever language the test draws the app in. */
+const TOASTS = {
+  name: (name: string) =>
+    [en, es, de].some(({ common }) => name.startsWith(common.notifications.split(' ')[0] ?? '')),
+};
 
 /**
  * A toast with exactly this text, waiting for it to appear (the toasts' region itself appears with

@@ -3,29 +3,23 @@ import { useLingui } from '@lingui/react';
 import type { MouseEvent } from 'react';
 
 import { useCommonText } from '../../shared/i18n/common-text';
-import { rememberLocaleChoice, switchLocale } from '../../shared/i18n/i18n';
+import { useChooseLanguage } from '../../shared/session/language-choice';
 import styles from './site-layout.module.css';
 
 /**
  * The footer's languages, each by its own name. Plain links (`?lang=de`), so one works before the
  * page's code has run: the server keeps the choice in the language cookie and answers the page
- * again in it (plugins/web-app.ts in the API). Once the app runs, a click switches in place. A
- * member's own choice is Account Settings' "Language", which wins over this one on his pages.
+ * again in it (plugins/web-app.ts in the API). Once the app runs, a click switches in place, and
+ * a signed-in member's choice is kept with his account (shared/session/language-choice.ts).
  */
-export function LanguageSwitcher({
-  onChoose,
-}: {
-  /** What else a choice does: a signed-in member's is also kept with his account. */
-  onChoose?: (locale: Locale) => void;
-}): React.JSX.Element {
+export function LanguageSwitcher(): React.JSX.Element {
   const text = useCommonText();
   const { i18n } = useLingui();
+  const chooseLanguage = useChooseLanguage();
 
   function choose(event: MouseEvent<HTMLAnchorElement>, locale: Locale): void {
     event.preventDefault();
-    rememberLocaleChoice(locale);
-    void switchLocale(locale);
-    onChoose?.(locale);
+    void chooseLanguage(locale);
   }
 
   return (

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 
 import { Checkbox } from '../../../shared/ui/checkbox';
 import { Skeleton } from '../../../shared/ui/skeleton';
+import { LanguageField } from './language-field';
 import { preferencesQuery, useUpdatePreferences } from '../preferences-api';
 import { useAccountText } from '../text';
 import styles from './settings.module.css';
@@ -31,6 +32,7 @@ export function PreferencesSection(): React.JSX.Element {
         <Skeleton className={styles.skeletonDevice} />
       ) : (
         <div className={styles.form}>
+          <LanguageField stored={preferences.data.locale} />
           <Checkbox
             id="apple-consumption-consent"
             label={text('preferences.appleConsent')}
