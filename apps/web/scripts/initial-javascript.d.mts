@@ -14,9 +14,7 @@ export declare const GROWN_FOR_FIELD_MESSAGES: Readonly<
   Record<string, { raw: number; gzip: number }>
 >;
 
-export declare const GROWN_FOR_LANGUAGES: Readonly<
-  Record<string, { raw: number; gzip: number }>
->;
+export declare const GROWN_FOR_LANGUAGES: Readonly<Record<string, { raw: number; gzip: number }>>;
 
 export declare const NOT_FOR_HOME: RegExp;
 
