@@ -140,8 +140,7 @@ export const GROWN_FOR_FIELD_MESSAGES = {
  * - the pages the emailed links open (verify email, cancel an email change, account deleted) are
  *   lighter by 8.8 to 10.5 kB of gzip than before: their texts and writes moved out of Account
  *   Settings' modules (features/account/email-links-api.ts, namespace accountEmailLinks), so
- *   they no longer load
- *   the passkey and two-step code. A page that shrinks lowers its figure here.
+ *   they no longer load the passkey and two-step code. A page that shrinks lowers its figure here.
  */
 export const GROWN_FOR_LANGUAGES = {
   '/home': { raw: 9684, gzip: 3796 },
