@@ -38,6 +38,15 @@ function fill(text: string, values: Record<string, string> = {}): string {
 
 const PASSWORD = 'velvet otter lantern 58';
 
+/** Longer words must not push a page wider than a 375 px phone. */
+async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+    .toBeLessThanOrEqual(375);
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
 /** Every text the page shows in its drawn HTML, before any of its code has run. */
 async function firstHtmlOf(page: Page, path: string): Promise<string> {
   const response = await page.request.get(path, {
@@ -72,6 +81,7 @@ test.describe('a visitor whose browser asks for German', () => {
           .getByRole('link', { name: say(de, 'common', 'privacyPolicy') }),
       ).toBeVisible();
       await screenshotBothWidths(page, testInfo, `de${path.replaceAll('/', '-')}`);
+      await expectNoSidewaysScroll(page);
     }
   });
 
@@ -134,6 +144,7 @@ test.describe('a member who chooses Spanish', () => {
       page.getByRole('heading', { level: 1, name: say(es, 'account', 'settings.title') }),
     ).toBeVisible();
     await screenshotBothWidths(page, testInfo, 'es-dashboard-settings');
+    await expectNoSidewaysScroll(page);
 
     // The next page load is Spanish too: the choice is his, kept on the server and in the cookie.
     await page.goto('/dashboard');
