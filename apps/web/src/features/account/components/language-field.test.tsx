@@ -1,4 +1,3 @@
-import type { Preferences } from '@kegel/contract';
 import de from '@kegel/contract/catalogs/de.json';
 import es from '@kegel/contract/catalogs/es.json';
 import { screen, waitFor } from '@testing-library/react';
@@ -6,24 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { switchLocale } from '../../../shared/i18n/i18n';
 import { fakeApi } from '../../../testing/fake-api';
+import { preferencesServer } from '../../../testing/preferences-server';
 import { renderApp, signInAs } from '../../../testing/render-app';
-
-/** The server's preferences, changed by each PUT it accepts. */
-function preferencesServer(start: Partial<Preferences> = {}) {
-  let kept: Preferences = {
-    appleConsumptionConsent: false,
-    appleConsumptionConsentChangedAt: null,
-    expiryReminders: true,
-    locale: null,
-    ...start,
-  };
-  fakeApi.on('listSessions', { body: { data: [] } });
-  fakeApi.on('readPreferences', () => ({ body: kept }));
-  fakeApi.on('updatePreferences', (request) => {
-    kept = { ...kept, ...(request.body as Partial<Preferences>) };
-    return { body: kept };
-  });
-}
 
 afterEach(async () => {
   await switchLocale('en');

@@ -1,29 +1,12 @@
-import type { Preferences } from '@kegel/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { errorReply, fakeApi } from '../../../testing/fake-api';
+import { preferencesServer } from '../../../testing/preferences-server';
 import { findToast, renderApp, signInAs } from '../../../testing/render-app';
 
 const APPLE = 'Share my usage with Apple if I ask Apple for a refund';
 const REMINDERS = 'Email me before my premium ends';
-
-/** The server's preferences, changed by each PUT it accepts. */
-function preferencesServer(start: Partial<Preferences> = {}) {
-  let kept: Preferences = {
-    appleConsumptionConsent: false,
-    appleConsumptionConsentChangedAt: null,
-    expiryReminders: true,
-    locale: null,
-    ...start,
-  };
-  fakeApi.on('listSessions', { body: { data: [] } });
-  fakeApi.on('readPreferences', () => ({ body: kept }));
-  fakeApi.on('updatePreferences', (request) => {
-    kept = { ...kept, ...(request.body as Partial<Preferences>) };
-    return { body: kept };
-  });
-}
 
 describe('/dashboard/settings, Preferences', () => {
   it('shows what the server keeps: the Apple consent off, reminders on, and what sharing means', async () => {
