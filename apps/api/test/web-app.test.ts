@@ -3,9 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 
+import type { AddressInfo } from 'node:net';
+
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { sendRaw } from './support/raw-http';
 import { buildTestApp } from './support/test-app';
 import { type TestDatabase, testDatabaseKinds } from './support/test-databases';
 
@@ -123,6 +126,21 @@ describe('serving the web app', () => {
         /^kegel-locale=de; Path=\/; Max-Age=31536000; SameSite=Lax$/,
       );
     });
+
+    it.each(['/a/..//evil.example/?lang=de', '//evil.example/?lang=de', '/\\evil.example?lang=de'])(
+      'never sends the browser to another site from %s, as sent on the wire',
+      async (path) => {
+        // Over a socket: inject() would tidy the address before the server saw it.
+        if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
+        const { port } = app.server.address() as AddressInfo;
+        const { answers } = await sendRaw(
+          port,
+          `GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
+        );
+        expect(answers[0]?.status).toBe(303);
+        expect(answers[0]?.headers.get('location')).toMatch(/^\/(?![/\\])/);
+      },
+    );
 
     it('drops a language it does not speak from the address, keeping nothing', async () => {
       const response = await app.inject({ method: 'GET', url: '/home?lang=%3Cscript%3E' });

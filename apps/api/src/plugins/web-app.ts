@@ -81,7 +81,9 @@ function keepLanguageChoice(request: FastifyRequest, reply: FastifyReply): boole
       `${LOCALE_COOKIE}=${chosen}; Path=/; Max-Age=${LOCALE_COOKIE_MAX_AGE_SECONDS}; SameSite=Lax`,
     );
   }
-  void reply.redirect(`${url.pathname}${url.search}`, 303);
+  // One leading slash: `//host` in a Location header would send the browser to another site
+  // (an address like /a/..//evil.example normalises to that).
+  void reply.redirect(`${url.pathname.replace(/^\/+/, '/')}${url.search}`, 303);
   return true;
 }
 
