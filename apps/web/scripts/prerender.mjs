@@ -37,6 +37,41 @@ export function pageFile(distDir, address, locale = 'en') {
     : path.join(distDir, LANGUAGES_FOLDER, locale, file);
 }
 
+/**
+ * For each HTML file of the build, the catalog chunks in `locale` of the code it loads first (the
+ * entry and the page's modules, with their static imports, from Vite's manifest): a page in German
+ * preloads its German texts beside its code, rather than asking for them once the code has run.
+ */
+async function catalogPreloads(distDir, locale) {
+  const manifest = JSON.parse(await readFile(path.join(distDir, '.vite/manifest.json'), 'utf8'));
+  const pageModules = JSON.parse(
+    await readFile(path.join(distDir, '.vite/page-modules.json'), 'utf8'),
+  );
+  // Keyed `catalog/<namespace>/<locale>`, behind `../` when the build ran from another folder.
+  const catalogOfLocale = new RegExp(`(^|/)catalog/[^/]+/${locale.replace('-', '\\-')}$`);
+  function catalogFiles(keys) {
+    const seen = new Set();
+    const files = new Set();
+    const visit = (key) => {
+      if (seen.has(key) || !manifest[key]) return;
+      seen.add(key);
+      for (const imported of manifest[key].imports ?? []) visit(imported);
+      for (const dynamic of manifest[key].dynamicImports ?? []) {
+        if (catalogOfLocale.test(dynamic)) files.add(manifest[dynamic].file);
+      }
+    };
+    for (const key of keys) visit(key);
+    return [...files];
+  }
+  const links = (files) =>
+    files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
+  const byTemplate = new Map([['index.html', links(catalogFiles(['index.html']))]]);
+  for (const [address, modules] of Object.entries(pageModules)) {
+    byTemplate.set(pageFile('', address), links(catalogFiles(['index.html', ...modules])));
+  }
+  return byTemplate;
+}
+
 /** Every HTML file of the build that serves a page: index.html and pages/**.html, relative. */
 async function pageTemplates(distDir) {
   const found = ['index.html'];
@@ -102,8 +137,11 @@ export async function prerenderPages({ webRoot, distDir }) {
     const written = [];
     for (const locale of PAGE_LOCALES) {
       const folder = locale === 'en' ? distDir : path.join(distDir, LANGUAGES_FOLDER, locale);
+      const preloads = locale === 'en' ? new Map() : await catalogPreloads(distDir, locale);
       for (const [file, template] of templates) {
-        let html = template.replace(ENGLISH_HTML, () => `<html lang="${locale}">`);
+        let html = template
+          .replace(ENGLISH_HTML, () => `<html lang="${locale}">`)
+          .replace('</head>', () => `${preloads.get(file) ?? ''}</head>`);
         const drawing = drawings.get(file);
         if (drawing) {
           if (!html.includes(ROOT_ELEMENT)) {

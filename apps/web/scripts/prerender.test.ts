@@ -98,6 +98,22 @@ describe('prerendered pages in every language', () => {
     );
   });
 
+  it("preloads a page's texts in its language beside its code, and no other language's", () => {
+    const manifest = JSON.parse(
+      readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8'),
+    ) as Record<string, { file: string }>;
+    const fileOf = (key: string): string => {
+      const found = Object.entries(manifest).find(([name]) => name.endsWith(key));
+      return `/${found?.[1].file ?? `(no ${key})`}`;
+    };
+    const german = htmlOf('/auth/login', 'de');
+    for (const namespace of ['common', 'auth', 'forms', 'messages']) {
+      expect(german).toContain(`href="${fileOf(`catalog/${namespace}/de`)}"`);
+      expect(german).not.toContain(`href="${fileOf(`catalog/${namespace}/es`)}"`);
+    }
+    expect(htmlOf('/auth/login', 'en')).not.toContain(fileOf('catalog/auth/de'));
+  });
+
   it('keeps English where it was, and draws the pseudo-locale bracketed and accented', () => {
     expect(htmlOf('/home', 'en')).toContain('<html lang="en">');
     expect(htmlOf('/home', 'en')).toContain('Skip to content');
