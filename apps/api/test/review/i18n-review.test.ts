@@ -297,6 +297,23 @@ describe('i18n review', () => {
       expect(failures.slice(0, 20)).toEqual([]);
     });
 
+    it.each(['de', 'es', 'en-XA'])(
+      "words the NUL refusal as its catalog writes it in %s (Lingui's \\u decoding must not make a real NUL)",
+      async (language) => {
+        const response = await app.inject({
+          method: 'POST',
+          url: '/api/auth/local/login/email',
+          headers: { 'content-type': 'application/json', 'accept-language': language },
+          payload: '{"email":"a\\u0000b@example.com","password":"correct horse"}',
+        });
+        expect(response.statusCode).toBe(400);
+        const { message } = response.json<{ message: string }>();
+        // The catalogs write the six characters \u0000 (naming the character), as English shows them.
+        expect(message).toContain('\\u0000');
+        expect(message).not.toContain('\u0000');
+      },
+    );
+
     it('refuses a language a member cannot choose, in every shape', async () => {
       const { accessToken } = await registerAndLogin(app, uniqueEmail('review'), 'correct horse');
       for (const locale of [
