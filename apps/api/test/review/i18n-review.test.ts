@@ -220,6 +220,15 @@ describe('i18n review', () => {
       expect(PAGE_LOCALES).toContain(response.headers['content-language']);
     });
 
+    it('takes no pseudo-locale from a link: anyone could put a visitor in it for a year', async () => {
+      // `https://kegel.example/home?lang=en-XA`, linked from any site, would keep him in bracketed
+      // English ([Ŝîĝñ îñ ···]) until he finds the footer; the pseudo-locale is for the cookie only.
+      const response = await app.inject({ method: 'GET', url: '/home?lang=en-XA' });
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe('/home');
+      expect(response.headers['set-cookie']).toBeUndefined();
+    });
+
     it.each(['/api/users/profile?lang=de', '/assets/index-AbC123.js?lang=de', '/api?lang=de'])(
       'takes no language choice on %s (no redirect, no cookie)',
       async (url) => {
