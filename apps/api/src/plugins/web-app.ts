@@ -4,6 +4,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import {
   DEFAULT_LOCALE,
+  isLocale,
   isPageLocale,
   LOCALE_COOKIE,
   LOCALE_COOKIE_MAX_AGE_SECONDS,
@@ -75,7 +76,9 @@ function keepLanguageChoice(request: FastifyRequest, reply: FastifyReply): boole
   const chosen = url.searchParams.get('lang');
   if (chosen === null) return false;
   url.searchParams.delete('lang');
-  if (isPageLocale(chosen)) {
+  // Only a language we offer: the pseudo-locale is set by hand (a test), never by a link that
+  // any site could send a visitor through.
+  if (isLocale(chosen)) {
     void reply.header(
       'set-cookie',
       `${LOCALE_COOKIE}=${chosen}; Path=/; Max-Age=${LOCALE_COOKIE_MAX_AGE_SECONDS}; SameSite=Lax`,
