@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { preferencesServer } from '../../testing/preferences-server';
 import { renderApp, signInAs } from '../../testing/render-app';
-import { i18n, switchLocale } from './i18n';
+import { i18n, localizeMessage, switchLocale } from './i18n';
 
 afterEach(async () => {
   await switchLocale('en');
@@ -36,4 +36,13 @@ describe('i18n review', () => {
     expect(await screen.findByText('a\\x41@example.com')).toBeVisible();
     expect(screen.queryByText('aA@example.com')).toBeNull();
   });
+
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'passes a text that only the prototype knows (%s) through as it is',
+    (text) => {
+      // An error's message reaches localizeMessage (a provider's popup, a server's refusal): an
+      // object's inherited names are no message ids (`__proto__` gave an object React cannot draw).
+      expect(localizeMessage(text)).toBe(text);
+    },
+  );
 });
