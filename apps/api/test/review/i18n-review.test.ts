@@ -323,6 +323,24 @@ describe('i18n review', () => {
       },
     );
 
+    it.each(['de', 'es', 'en-XA'])(
+      "keeps a field's name as sent in the templated refusal in %s",
+      async (language) => {
+        const response = await app.inject({
+          method: 'POST',
+          url: '/api/auth/refresh',
+          headers: { 'accept-language': language },
+          payload: {},
+        });
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toMatchObject({
+          message: [expect.stringContaining('refreshToken')],
+          fields: [{ field: 'refreshToken', message: expect.stringContaining('refreshToken') }],
+        });
+        expect(response.body).not.toMatch(/\{field\}/);
+      },
+    );
+
     it('refuses a language a member cannot choose, in every shape', async () => {
       const { accessToken } = await registerAndLogin(app, uniqueEmail('review'), 'correct horse');
       for (const locale of [
