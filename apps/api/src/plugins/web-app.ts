@@ -4,6 +4,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import {
   DEFAULT_LOCALE,
+  isLocale,
   isPageLocale,
   LOCALE_COOKIE,
   LOCALE_COOKIE_MAX_AGE_SECONDS,
@@ -75,7 +76,9 @@ function keepLanguageChoice(request: FastifyRequest, reply: FastifyReply): boole
   const chosen = url.searchParams.get('lang');
   if (chosen === null) return false;
   url.searchParams.delete('lang');
-  if (isPageLocale(chosen)) {
+  // Only a language we offer: the pseudo-locale is set by hand (a test), never by a link that
+  // any site could send a visitor through.
+  if (isLocale(chosen)) {
     void reply.header(
       'set-cookie',
       `${LOCALE_COOKIE}=${chosen}; Path=/; Max-Age=${LOCALE_COOKIE_MAX_AGE_SECONDS}; SameSite=Lax`,
@@ -154,6 +157,8 @@ export const webAppPlugin = fp<WebAppOptions>(
           'cache-control',
           isHashedAsset ? `public, max-age=${ONE_YEAR_SECONDS}, immutable` : 'no-cache',
         );
+        // Any file may be answered from its .br or .gz twin: a cache must keep the encodings apart.
+        response.setHeader('vary', 'Accept-Encoding');
       },
     });
 
@@ -176,8 +181,11 @@ export const webAppPlugin = fp<WebAppOptions>(
         void reply.header('referrer-policy', 'no-referrer');
       const file = pages.get(page) ?? 'index.html';
       const language = languageOfPage(request);
-      // The same address answers each reader in his language: caches must keep them apart.
-      void reply.header('vary', 'Accept-Language, Cookie').header('content-language', language);
+      // The same address answers each reader in his language (and from a .br or .gz twin): caches
+      // must keep them apart. This Vary replaces the static files' own (setHeaders above).
+      void reply
+        .header('vary', 'Accept-Language, Cookie, Accept-Encoding')
+        .header('content-language', language);
       if (language === DEFAULT_LOCALE || !builtLanguages.has(language)) return reply.sendFile(file);
       return reply.sendFile(path.join(LANGUAGES_FOLDER, language, file));
     }

@@ -76,5 +76,6 @@ export function rememberLocaleChoice(locale: PageLocale): void {
  * (scripts/catalog-modules.ts). The API answers its own in the page's language already.
  */
 export function localizeMessage(text: string): string {
-  return text in i18n.messages ? i18n._(text) : text;
+  // Own keys only: `constructor` or `__proto__` (an error's message) is no message id.
+  return Object.hasOwn(i18n.messages, text) ? i18n._(text) : text;
 }

@@ -2,7 +2,7 @@
 // the browser's, so the app applies it as soon as his profile arrives, and keeps it in the cookie
 // for the server, which draws his next page in it. A choice made on this device (the footer's
 // links, Account Settings' "Language") is stored with his account, so every device follows it.
-import type { Locale } from '@kegel/contract/i18n';
+import { isLocale, type Locale } from '@kegel/contract/i18n';
 import { hashKey, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 
@@ -22,8 +22,9 @@ export function useStoredLanguage(): void {
     const { queryKey } = sessionQueries.profile();
     return queryClient.getQueryCache().subscribe((event) => {
       if (event.type !== 'updated' || event.query.queryHash !== hashKey(queryKey)) return;
-      const stored = queryClient.getQueryData(queryKey)?.locale;
-      if (!stored || stored === currentLocale()) return;
+      const stored: unknown = queryClient.getQueryData(queryKey)?.locale;
+      // A code this build does not speak (a newer server's) would show every text as its key.
+      if (!isLocale(stored) || stored === currentLocale()) return;
       rememberLocaleChoice(stored);
       void switchLocale(stored);
     });
