@@ -186,8 +186,14 @@ export const webAppPlugin = fp<WebAppOptions>(
       void reply
         .header('vary', 'Accept-Language, Cookie, Accept-Encoding')
         .header('content-language', language);
-      if (language === DEFAULT_LOCALE || !builtLanguages.has(language)) return reply.sendFile(file);
-      return reply.sendFile(path.join(LANGUAGES_FOLDER, language, file));
+      // No validators: one address has a copy per language, and two copies can share a size and
+      // a time (es and de differ only in `lang`), so an ETag or Last-Modified could tell a German
+      // reader to keep the Spanish page. The pages are small and revalidated on every visit.
+      const unvalidated = { etag: false, lastModified: false };
+      if (language === DEFAULT_LOCALE || !builtLanguages.has(language)) {
+        return reply.sendFile(file, unvalidated);
+      }
+      return reply.sendFile(path.join(LANGUAGES_FOLDER, language, file), unvalidated);
     }
   },
   { name: 'web-app' },

@@ -151,22 +151,19 @@ describe('i18n review', () => {
       expect(String(response.headers.vary)).toMatch(/accept-encoding/i);
     });
 
-    it('keeps Vary and Content-Language on HEAD and on a 304', async () => {
-      const first = await app.inject({
-        method: 'GET',
-        url: '/home',
-        headers: { 'accept-language': 'es' },
-      });
-      const etag = first.headers.etag;
-      expect(etag).toBeTruthy();
-      for (const request of [
-        { method: 'HEAD' as const, headers: { 'accept-language': 'es' } },
-        { method: 'GET' as const, headers: { 'accept-language': 'es', 'if-none-match': etag! } },
-      ]) {
-        const response = await app.inject({ ...request, url: '/home' });
-        expect([200, 304], request.method).toContain(response.statusCode);
-        expect(String(response.headers.vary), request.method).toMatch(/accept-language/i);
-        expect(response.headers['content-language'], request.method).toBe('es');
+    it('keeps Vary and Content-Language on HEAD, and the page carries no validator', async () => {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const response = await app.inject({
+          method,
+          url: '/home',
+          headers: { 'accept-language': 'es' },
+        });
+        expect(response.statusCode, method).toBe(200);
+        expect(String(response.headers.vary), method).toMatch(/accept-language/i);
+        expect(response.headers['content-language'], method).toBe('es');
+        // One address, a copy per language: no ETag or Last-Modified a cache could mix up.
+        expect(response.headers.etag, method).toBeUndefined();
+        expect(response.headers['last-modified'], method).toBeUndefined();
       }
     });
 
@@ -179,11 +176,12 @@ describe('i18n review', () => {
         url: '/home',
         headers: { 'accept-language': 'es' },
       });
-      const etag = spanish.headers.etag;
+      // A validator a client might still hold from before pages stopped sending one.
+      const etag = spanish.headers.etag ?? 'W/"1a2b-19c3d4e5f6a"';
       const german = await app.inject({
         method: 'GET',
         url: '/home',
-        headers: { 'accept-language': 'de', 'if-none-match': etag! },
+        headers: { 'accept-language': 'de', 'if-none-match': etag },
       });
       expect(german.statusCode).toBe(200);
       expect(german.body).toBe(indexIn('de'));
@@ -195,7 +193,7 @@ describe('i18n review', () => {
         url: '/home',
         headers: {
           'accept-language': 'de',
-          'if-modified-since': String(english.headers['last-modified']),
+          'if-modified-since': String(english.headers['last-modified'] ?? new Date().toUTCString()),
         },
       });
       expect(sinceEnglish.statusCode).toBe(200);
@@ -317,8 +315,9 @@ describe('i18n review', () => {
         });
         expect(response.statusCode).toBe(400);
         const { message } = response.json<{ message: string }>();
-        // The catalogs write the six characters \u0000 (naming the character), as English shows them.
-        expect(message).toContain('\\u0000');
+        // The catalogs write the six characters \u0000 (naming the character), as English shows them;
+        // the pseudo-locale accents their letter like any other.
+        expect(message).toMatch(language === 'en-XA' ? /\\ú0000/ : /\\u0000/);
         expect(message).not.toContain('\u0000');
       },
     );

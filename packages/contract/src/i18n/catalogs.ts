@@ -9,6 +9,7 @@ import { compileMessage } from '@lingui/message-utils/compileMessage';
 import de from '../../catalogs/de.json' with { type: 'json' };
 import en from '../../catalogs/en.json' with { type: 'json' };
 import es from '../../catalogs/es.json' with { type: 'json' };
+import { standInForBackslashes, valuesKeepingBackslashes, withBackslashes } from './backslashes.ts';
 import { type Locale, type PageLocale, PSEUDO_LOCALE } from './locales.ts';
 import { pseudoLocalize } from './pseudo.ts';
 
@@ -35,7 +36,8 @@ export function compileNamespace(
   return Object.fromEntries(
     Object.entries(texts).map(([key, text]) => [
       `${namespace}.${key}`,
-      compileMessage(text, mapText),
+      // Before compiling: the message parser itself takes a backslash as an escape.
+      compileMessage(standInForBackslashes(text), mapText),
     ]),
   );
 }
@@ -58,7 +60,8 @@ export function translatorFor(locale: PageLocale): Translate {
       ...Object.keys(en).map((namespace) => compileNamespace(locale, namespace)),
     ) as Messages;
     i18n.loadAndActivate({ locale, messages });
-    translate = (namespace, key, values) => i18n._(`${namespace}.${key}`, values);
+    translate = (namespace, key, values) =>
+      withBackslashes(i18n._(`${namespace}.${key}`, valuesKeepingBackslashes(values)));
     translators.set(locale, translate);
   }
   return translate;

@@ -3,6 +3,7 @@ import * as catalog from 'virtual:catalog/purchase';
 
 import { defineTexts } from '../../shared/i18n/define-texts';
 import { i18n } from '../../shared/i18n/i18n';
+import { translate } from '../../shared/i18n/translate';
 
 /** The checkout's texts (`purchase` in the catalogs): plans, the order, its completion. */
 export const usePurchaseText = defineTexts<'purchase'>(catalog);
@@ -15,5 +16,5 @@ export function purchaseText(
   key: MessageKey<'purchase'>,
   values?: Record<string, unknown>,
 ): string {
-  return i18n._(`purchase.${key}`, values);
+  return translate(i18n, `purchase.${key}`, values);
 }

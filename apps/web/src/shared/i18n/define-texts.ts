@@ -3,6 +3,7 @@ import { useLingui } from '@lingui/react';
 import { useMemo } from 'react';
 
 import { type NamespaceModule, registerNamespace } from './i18n';
+import { translate } from './translate';
 
 export interface Texts<N extends Namespace> {
   /** The text of `key` in the page's language, `{placeholders}` and plurals filled from `values`. */
@@ -28,7 +29,7 @@ export function defineTexts<N extends Namespace>(catalog: NamespaceModule): () =
       () =>
         Object.assign(
           (key: MessageKey<N>, values?: Record<string, unknown>) =>
-            _(`${namespace}.${key}`, values),
+            translate({ _ }, `${namespace}.${key}`, values),
           { namespace },
         ),
       [_],

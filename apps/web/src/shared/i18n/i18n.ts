@@ -12,6 +12,8 @@ import {
   type PageLocale,
 } from '@kegel/contract/i18n';
 
+import { translate } from './translate';
+
 export { i18n };
 
 export interface NamespaceModule {
@@ -77,5 +79,5 @@ export function rememberLocaleChoice(locale: PageLocale): void {
  */
 export function localizeMessage(text: string): string {
   // Own keys only: `constructor` or `__proto__` (an error's message) is no message id.
-  return Object.hasOwn(i18n.messages, text) ? i18n._(text) : text;
+  return Object.hasOwn(i18n.messages, text) ? translate(i18n, text) : text;
 }
