@@ -130,7 +130,8 @@ export const GROWN_FOR_FIELD_MESSAGES = {
  *   5.9 kB raw and 2.1 kB gzip: scripts/bench/i18n-library-cost.mjs measured i18next with
  *   react-i18next at 8 times that, 17 kB of gzip, which no budget here could carry), the choice of
  *   language (shared/i18n/i18n.ts, contract/i18n/locales.ts, shared/session/language-choice.ts:
- *   the stored choice applied, the footer's links kept with a member's account), the frame's and
+ *   the stored choice applied when it is one of ours, the footer's links kept with a member's
+ *   account; backslashes kept through Lingui, contract/i18n/backslashes.ts), the frame's and
  *   the client's own texts in English with a loader per other language (virtual:catalog/common),
  *   `localizeMessage` for the contract's texts, and `locale` in the profile's schema;
  * - each page: its own texts as keys and a catalog (the English text once, its key twice), a loader
@@ -143,20 +144,20 @@ export const GROWN_FOR_FIELD_MESSAGES = {
  *   they no longer load the passkey and two-step code. A page that shrinks lowers its figure here.
  */
 export const GROWN_FOR_LANGUAGES = {
-  '/home': { raw: 9684, gzip: 3796 },
-  '/auth/login': { raw: 7761, gzip: 3867 },
-  '/auth/register': { raw: 15716, gzip: 6270 },
-  '/auth/reset': { raw: 15837, gzip: 6384 },
-  '/account/recover/new': { raw: 16508, gzip: 6714 },
-  '/account/verify-email': { raw: -33446, gzip: -10523 },
-  '/account/cancel-email-change': { raw: -29631, gzip: -8819 },
-  '/account/sign-in-not-me': { raw: 16066, gzip: 6052 },
-  '/account/deleted': { raw: -33257, gzip: -10298 },
-  '/purchase': { raw: 13785, gzip: 5699 },
-  '/purchase/complete': { raw: 13357, gzip: 5477 },
-  '/dashboard': { raw: 11662, gzip: 4692 },
-  '/dashboard/history': { raw: 11948, gzip: 4851 },
-  '/dashboard/settings': { raw: 24756, gzip: 7363 },
+  '/home': { raw: 9972, gzip: 3934 },
+  '/auth/login': { raw: 8049, gzip: 4015 },
+  '/auth/register': { raw: 16004, gzip: 6418 },
+  '/auth/reset': { raw: 16125, gzip: 6540 },
+  '/account/recover/new': { raw: 16796, gzip: 6855 },
+  '/account/verify-email': { raw: -33153, gzip: -10380 },
+  '/account/cancel-email-change': { raw: -29338, gzip: -8671 },
+  '/account/sign-in-not-me': { raw: 16359, gzip: 6198 },
+  '/account/deleted': { raw: -32964, gzip: -10157 },
+  '/purchase': { raw: 14090, gzip: 5850 },
+  '/purchase/complete': { raw: 13662, gzip: 5619 },
+  '/dashboard': { raw: 11951, gzip: 4829 },
+  '/dashboard/history': { raw: 12237, gzip: 4981 },
+  '/dashboard/settings': { raw: 25045, gzip: 7500 },
 };
 
 /** The files of the member area, the auth forms and checkout, none of which /home may load. */
