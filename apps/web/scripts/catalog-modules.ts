@@ -16,8 +16,8 @@ const PREFIX = 'virtual:catalog/';
 const RESOLVED_PREFIX = '\0catalog/';
 const CATALOGS_FOLDER = path.resolve(import.meta.dirname, '../../../packages/contract/catalogs');
 
-/** The namespaces no page may load: the server's alone (mails). */
-const SERVER_ONLY_NAMESPACES = new Set(['mail']);
+/** The namespaces no page may load: the server's alone (mails, the desk's timeline lines). */
+const SERVER_ONLY_NAMESPACES = new Set(['mail', 'timeline']);
 
 /**
  * The contract's texts (`messages`: field rules, the API's refusals). A page holds them in English

@@ -334,8 +334,7 @@ describe.each(testDatabaseKinds)("a member's story on the support desk on $name"
             origin: { requestId: null, clientAddress: null },
           },
           memberId,
-          cursor,
-          pageSize,
+          { cursor, pageSize },
         );
         expect(page.data.length).toBeLessThanOrEqual(pageSize);
         paged.push(...page.data);
@@ -353,6 +352,32 @@ describe.each(testDatabaseKinds)("a member's story on the support desk on $name"
     expect(noTimeline.statusCode).toBe(404);
     const badCursor = await opsGet(operator, `/ops/members/${memberId}/timeline?cursor=nonsense`);
     expect(badCursor.statusCode).toBe(400);
+  });
+
+  it("words each timeline line in the operator's language, keeping what was recorded as it is", async () => {
+    const operator = await makeOperator(server.app, 'support', 'german');
+    const email = uniqueEmail('zeitleiste');
+    const member = await registerAndLogin(server.app, email, PASSWORD);
+    const memberId = await memberIdOf(member.accessToken);
+    const titlesIn = async (language: string) => {
+      const response = await server.app.inject({
+        method: 'GET',
+        url: `/api/ops/members/${memberId}/timeline`,
+        headers: {
+          authorization: `Bearer ${operator.accessToken}`,
+          'accept-language': language,
+        },
+        remoteAddress: OPERATOR_ADDRESS,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<TimelineResponse>().data.map((item) => item.title);
+    };
+    expect(await titlesIn('en')).toEqual(expect.arrayContaining(['Account created']));
+    const german = await titlesIn('de');
+    expect(german).toEqual(expect.arrayContaining(['Konto erstellt']));
+    expect(german).not.toContain('Account created');
+    // The sign-in's method is what was recorded, not a text of ours: it stays as it is.
+    expect(german).toEqual(expect.arrayContaining([expect.stringMatching(/^Angemeldet \(\w+\)$/)]));
   });
 
   it('writes one member.view row per opened page, with the operator, his role, the request and his address', async () => {

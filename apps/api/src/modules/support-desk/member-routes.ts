@@ -3,6 +3,7 @@
 import { endpoints } from '@kegel/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
+import { answerLocale } from '../../http/request-locale';
 import { type AfterSignInCheck, serveEndpoint } from '../../http/serve-endpoint';
 import { listAudit } from './audit-list';
 import { deskActionOf } from './desk-request';
@@ -38,12 +39,10 @@ export const memberRoutes: FastifyPluginAsyncZod<
     app,
     endpoints.getMemberTimeline,
     async function getMemberTimeline(request) {
-      return readMemberTimeline(
-        deps,
-        deskActionOf(request),
-        request.params.id,
-        request.query.cursor,
-      );
+      return readMemberTimeline(deps, deskActionOf(request), request.params.id, {
+        cursor: request.query.cursor,
+        locale: answerLocale(request),
+      });
     },
     checks,
   );

@@ -9,6 +9,9 @@ import {
   type TimelineKind,
   type TimelineResponse,
 } from '@kegel/contract';
+import { DEFAULT_LOCALE, type PageLocale } from '@kegel/contract/i18n';
+import { type MessageKey, translatorFor } from '@kegel/contract/i18n/catalogs';
+
 import { AppError } from '../../errors';
 import * as memberRepo from './member-repo';
 import { recordMemberRead } from './member-story';
@@ -53,8 +56,16 @@ export async function readMemberTimeline(
   deps: Pick<SupportDeskDependencies, 'db' | 'auditTrail'>,
   action: DeskAction,
   memberId: string,
-  cursor: string | undefined,
-  pageSize = TIMELINE_PAGE_SIZE,
+  {
+    cursor,
+    pageSize = TIMELINE_PAGE_SIZE,
+    locale = DEFAULT_LOCALE,
+  }: {
+    cursor?: string | undefined;
+    pageSize?: number;
+    /** The operator's language: each line is worded in it; what was recorded stays as it is. */
+    locale?: PageLocale;
+  } = {},
 ): Promise<TimelineResponse> {
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
   // One more than a page tells whether another page follows.
@@ -67,7 +78,7 @@ export async function readMemberTimeline(
   const page = rows.slice(0, pageSize);
   const last = page.at(-1);
   return {
-    data: page.map(timelineItemOf),
+    data: page.map((row) => timelineItemOf(row, timelineTextFor(locale))),
     nextCursor: rows.length > pageSize && last ? encodeCursor(last) : null,
   };
 }
@@ -77,10 +88,15 @@ function money(minorUnits: string | null, currency: string | null): string {
   return formatMoney(Number(minorUnits ?? 0), currency ?? 'usd');
 }
 
-const PROVIDER_NAMES: Record<string, string> = { Stripe: 'Stripe', Apple: 'the App Store' };
+type TimelineText = (key: MessageKey<'timeline'>, values?: Record<string, string>) => string;
 
-/** One line per row, in the desk's words. */
-function timelineItemOf(row: timelineRepo.TimelineRow): TimelineItem {
+function timelineTextFor(locale: PageLocale): TimelineText {
+  const translate = translatorFor(locale);
+  return (key, values) => translate('timeline', key, values);
+}
+
+/** One line per row, in the desk's words, in the operator's language. */
+function timelineItemOf(row: timelineRepo.TimelineRow, text: TimelineText): TimelineItem {
   const item = (kind: TimelineKind, title: string, detail: string | null = null) => ({
     id: row.id,
     at: new Date(row.at).toISOString(),
@@ -90,39 +106,58 @@ function timelineItemOf(row: timelineRepo.TimelineRow): TimelineItem {
     actor: row.actor,
   });
   const { a, b, c, d } = row;
+  const providerName = (provider: string | null): string =>
+    provider === 'Apple' ? text('appStoreProvider') : (provider ?? '');
   switch (row.source) {
     case 'account':
-      return item('account', 'Account created');
+      return item('account', text('accountCreated'));
     case 'purchase':
       return b === 'Support'
-        ? item('purchase', a ?? 'Granted by support')
-        : item('purchase', `Bought ${a} (${money(c, d)}) with ${PROVIDER_NAMES[b ?? ''] ?? b}`);
+        ? item('purchase', a ?? text('grantedBySupport'))
+        : item(
+            'purchase',
+            text('bought', { plan: a ?? '', amount: money(c, d), provider: providerName(b) }),
+          );
     case 'app store notification':
       return item(
         'app store notification',
-        `App Store: ${a}${b ? ` (${b})` : ''}`,
-        [c && `original transaction ${c}`, d].filter(Boolean).join(', ') || null,
+        b
+          ? text('appStoreWithSubtype', { type: a ?? '', subtype: b })
+          : text('appStore', { type: a ?? '' }),
+        [c && text('originalTransaction', { id: c }), d].filter(Boolean).join(', ') || null,
       );
     case 'refund':
-      return item('refund', `Refunded ${money(a, b)}`, c && `of ${c}`);
+      return item(
+        'refund',
+        text('refunded', { amount: money(a, b) }),
+        c && text('refundOf', { purchase: c }),
+      );
     case 'dispute':
-      return item('dispute', `Dispute (${d}): ${money(a, b)}`, c);
+      return item('dispute', text('dispute', { status: d ?? '', amount: money(a, b) }), c);
     case 'ledger':
-      return item('ledger', `Ledger: ${b} (${a})`, d ? `${c}; ${d} days` : c);
+      return item(
+        'ledger',
+        text('ledger', { reason: b ?? '', change: a ?? '' }),
+        d ? text('ledgerDays', { detail: c ?? '', days: d }) : c,
+      );
     case 'sign-in':
       return a === 'success'
-        ? item('sign-in', `Signed in (${b})`, `${c}, ${d}`)
-        : item('sign-in failure', `Failed sign-in (${b})`, `${c}, ${d}`);
+        ? item('sign-in', text('signedIn', { method: b ?? '' }), `${c}, ${d}`)
+        : item('sign-in failure', text('signInFailed', { method: b ?? '' }), `${c}, ${d}`);
     case 'email change':
-      return item('email change', `Email changed to ${a}`);
+      return item('email change', text('emailChanged', { email: a ?? '' }));
     case 'password change':
-      return item('password change', 'Password changed');
+      return item('password change', text('passwordChanged'));
     case 'mail':
       return b === 'sent'
-        ? item('mail', `Mail sent: ${a}`, c && `sent ${new Date(c).toISOString()}`)
-        : item('mail', `${b === 'failed' ? 'Mail failed' : 'Mail queued'}: ${a}`);
+        ? item(
+            'mail',
+            text('mailSent', { mail: a ?? '' }),
+            c && text('mailSentAt', { at: new Date(c).toISOString() }),
+          )
+        : item('mail', text(b === 'failed' ? 'mailFailed' : 'mailQueued', { mail: a ?? '' }));
     case 'audit':
       // A note is an audit row of action 'note.add' whose reason is the note's text.
-      return a === 'note.add' ? item('note', 'Note', b) : item('operator action', `${a}`, b);
+      return a === 'note.add' ? item('note', text('note'), b) : item('operator action', `${a}`, b);
   }
 }
