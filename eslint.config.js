@@ -150,10 +150,7 @@ export default tseslint.config(
     // Attributes that are code (class names, paths, input modes) are left alone, and so is
     // `text(...)`, the catalogs' own function (shared/i18n/define-texts.ts).
     files: ['apps/web/src/**/*.tsx'],
-    ignores: [
-      '**/*.test.tsx',
-      'apps/web/src/testing/**',
-    ],
+    ignores: ['**/*.test.tsx', 'apps/web/src/testing/**'],
     plugins: { i18next },
     rules: {
       'i18next/no-literal-string': [
