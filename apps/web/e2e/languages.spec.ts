@@ -85,6 +85,23 @@ test.describe('a visitor whose browser asks for German', () => {
     }
   });
 
+  test('still gets a working page, in English, when the German texts cannot be fetched', async ({
+    page,
+  }) => {
+    // The catalog chunks of every language are named after it (de-<hash>.js).
+    await page.route(/\/assets\/de-[\w-]+\.js$/, (route) => route.abort());
+    await page.goto('/home');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    await expect(
+      page.getByRole('heading', { level: 1, name: say(en, 'marketing', 'title') }),
+    ).toBeVisible();
+    await page
+      .getByRole('navigation', { name: say(en, 'common', 'accountNavigation') })
+      .getByRole('link', { name: say(en, 'common', 'signIn') })
+      .click();
+    await expect(page).toHaveURL(/\/auth\/login$/);
+  });
+
   test('registers with a short password and reads the German message under the field', async ({
     page,
   }) => {

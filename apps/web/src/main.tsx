@@ -1,5 +1,6 @@
 import './app/global.css';
 
+import { DEFAULT_LOCALE } from '@kegel/contract/i18n';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
@@ -23,10 +24,20 @@ const app = (
 // shown while the profile loads (`data-frame-only`): the app draws over it, as over an empty page.
 // The page is in the language the server drew it in (`<html lang>`): its messages first, so the
 // app never draws English over a German page. English needs none.
-void switchLocale(localeOfThisPage()).then(() => {
-  if (rootElement.firstElementChild && !rootElement.hasAttribute('data-frame-only')) {
+function start(mayTakeOver: boolean): void {
+  if (
+    mayTakeOver &&
+    rootElement?.firstElementChild &&
+    !rootElement.hasAttribute('data-frame-only')
+  ) {
     hydrateRoot(rootElement, app);
-  } else {
+  } else if (rootElement) {
     createRoot(rootElement).render(app);
   }
-});
+}
+switchLocale(localeOfThisPage()).then(
+  () => start(true),
+  // Its messages could not be fetched (the network dropped): the app draws the page afresh in
+  // English rather than leaving a page whose buttons never work.
+  () => void switchLocale(DEFAULT_LOCALE).then(() => start(false)),
+);
