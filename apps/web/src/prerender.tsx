@@ -2,7 +2,6 @@
 // app first draws it in a browser with no one signed in, so the page shows before its code runs,
 // once per language (README, Languages).
 import type { PageLocale } from '@kegel/contract/i18n';
-import { I18nProvider } from '@lingui/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
@@ -11,6 +10,7 @@ import { StaticRouter } from 'react-router';
 import { App } from './app/app';
 import { MemberLoadingFrame } from './app/layouts/site-layout';
 import { i18n, switchLocale } from './shared/i18n/i18n';
+import { LanguageProvider } from './shared/i18n/language-provider';
 
 export { framedPaths, prerenderedPaths } from './app/page-modules';
 export { DEFAULT_LOCALE, PAGE_LOCALES } from '@kegel/contract/i18n';
@@ -32,14 +32,14 @@ export async function renderPage(path: string, locale: PageLocale): Promise<stri
 export async function renderFrame(path: string, locale: PageLocale): Promise<string> {
   await switchLocale(locale);
   const { prelude } = await prerender(
-    <I18nProvider i18n={i18n}>
+    <LanguageProvider i18n={i18n}>
       {/* The footer's language links use the query client (a member's choice is kept). */}
       <QueryClientProvider client={new QueryClient()}>
         <StaticRouter location={path}>
           <MemberLoadingFrame />
         </StaticRouter>
       </QueryClientProvider>
-    </I18nProvider>,
+    </LanguageProvider>,
   );
   return new Response(prelude).text();
 }

@@ -1,10 +1,10 @@
-import { I18nProvider } from '@lingui/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
 import { isExemptFromLoginRedirect, paths } from '../config/paths';
 import { i18n } from '../shared/i18n/i18n';
+import { LanguageProvider } from '../shared/i18n/language-provider';
 import { setRenewalFailedHandler, setUnauthorizedHandler, tokenStore } from '../shared/http/api';
 import { createQueryClient } from '../shared/query/query-client';
 import { useStoredLanguage } from '../shared/session/language-choice';
@@ -61,13 +61,13 @@ export function AppProvider({ children }: { children: ReactNode }): React.JSX.El
   );
 
   return (
-    <I18nProvider i18n={i18n}>
+    <LanguageProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         <StoredLanguage />
         {children}
         <ToastRegion />
       </QueryClientProvider>
-    </I18nProvider>
+    </LanguageProvider>
   );
 }
 
