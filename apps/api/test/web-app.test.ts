@@ -1,7 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
+import { rmSync } from 'node:fs';
+import { brotliDecompressSync } from 'node:zlib';
 
 import type { AddressInfo } from 'node:net';
 
@@ -11,46 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendRaw } from './support/raw-http';
 import { buildTestApp } from './support/test-app';
 import { type TestDatabase, testDatabaseKinds } from './support/test-databases';
-
-const INDEX_HTML = '<!doctype html><title>Kegel Coach</title><div id="root"></div>';
-/** The build's copy of index.html for /auth/login, which also preloads that page's code. */
-const LOGIN_HTML =
-  '<!doctype html><title>Kegel Coach</title><link rel="modulepreload" href="/assets/login-page-XyZ.js"><div id="root"></div>';
-const ASSET_JS = `console.log(${JSON.stringify('x'.repeat(4000))});\n//# sourceMappingURL=index-AbC123.js.map`;
-const SOURCE_MAP = JSON.stringify({ version: 3, sources: ['../../src/main.tsx'], mappings: '' });
-
-const indexIn = (language: string): string =>
-  INDEX_HTML.replace('<title>', `<title lang="${language}">`);
-const loginIn = (language: string): string =>
-  LOGIN_HTML.replace('<title>', `<title lang="${language}">`);
-
-/** A built web app in miniature, laid out as `vite build` + precompress leave apps/web/dist. */
-function writeFixtureWebRoot(): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'kegel-web-'));
-  mkdirSync(path.join(root, 'assets'));
-  writeFileSync(path.join(root, 'index.html'), INDEX_HTML);
-  mkdirSync(path.join(root, 'pages', 'auth'), { recursive: true });
-  writeFileSync(path.join(root, 'pages', 'auth', 'login.html'), LOGIN_HTML);
-  // The other languages' copies (apps/web/scripts/prerender.mjs): German and Spanish built.
-  for (const language of ['de', 'es']) {
-    mkdirSync(path.join(root, 'languages', language, 'pages', 'auth'), { recursive: true });
-    writeFileSync(path.join(root, 'languages', language, 'index.html'), indexIn(language));
-    writeFileSync(
-      path.join(root, 'languages', language, 'pages', 'auth', 'login.html'),
-      loginIn(language),
-    );
-  }
-  writeFileSync(path.join(root, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-  writeFileSync(path.join(root, 'assets', 'index-AbC123.js'), ASSET_JS);
-  writeFileSync(path.join(root, 'assets', 'index-AbC123.js.br'), brotliCompressSync(ASSET_JS));
-  writeFileSync(path.join(root, 'assets', 'index-AbC123.js.map'), SOURCE_MAP);
-  writeFileSync(
-    path.join(root, 'assets', 'index-AbC123.js.map.br'),
-    brotliCompressSync(SOURCE_MAP),
-  );
-  writeFileSync(path.join(root, 'assets', 'index-AbC123.js.map.gz'), gzipSync(SOURCE_MAP));
-  return root;
-}
+import {
+  ASSET_JS,
+  INDEX_HTML,
+  indexIn,
+  LOGIN_HTML,
+  loginIn,
+  writeFixtureWebRoot,
+} from './support/web-root';
 
 describe('serving the web app', () => {
   const pglite = testDatabaseKinds[0]!;

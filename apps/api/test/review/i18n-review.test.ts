@@ -1,9 +1,8 @@
 // Review of issue 29 (languages), as an attacker and as a careless client: the page's language
 // (cookie, Accept-Language, ?lang=), caches, the API's translated messages, member preferences.
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync } from 'node:zlib';
 
 import { PAGE_LOCALES } from '@kegel/contract/i18n';
 import type { FastifyInstance } from 'fastify';
@@ -12,34 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAndLogin } from '../support/accounts';
 import { buildTestApp, uniqueEmail } from '../support/test-app';
 import { type TestDatabase, testDatabaseKinds } from '../support/test-databases';
-
-const INDEX_HTML = '<!doctype html><title>Kegel Coach</title><div id="root"></div>';
-const indexIn = (language: string): string =>
-  INDEX_HTML.replace('<title>', `<title lang="${language}">`);
-
-/** A built web app in miniature, with the .br/.gz twins the build writes beside every page. */
-function writeFixtureWebRoot(): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'kegel-web-review-'));
-  mkdirSync(path.join(root, 'assets'));
-  // One build's time, to the second, as an archive or an image layer may keep it.
-  const builtAt = new Date('2026-11-26T16:00:00Z');
-  const page = (file: string, html: string): void => {
-    writeFileSync(file, html);
-    utimesSync(file, builtAt, builtAt);
-    writeFileSync(`${file}.br`, brotliCompressSync(html));
-    writeFileSync(`${file}.gz`, gzipSync(html));
-  };
-  page(path.join(root, 'index.html'), INDEX_HTML);
-  for (const language of ['de', 'es']) {
-    mkdirSync(path.join(root, 'languages', language), { recursive: true });
-    page(path.join(root, 'languages', language, 'index.html'), indexIn(language));
-  }
-  // A folder beside the languages that must never be chosen by a cookie.
-  mkdirSync(path.join(root, 'secret'), { recursive: true });
-  writeFileSync(path.join(root, 'secret', 'index.html'), 'SECRET');
-  writeFileSync(path.join(root, 'assets', 'index-AbC123.js'), 'console.log(1)');
-  return root;
-}
+import { indexIn, writeFixtureWebRoot } from '../support/web-root';
 
 /** Odd, hostile or careless Accept-Language headers. */
 function oddAcceptLanguages(): string[] {
