@@ -19,33 +19,14 @@ export type MailKey = MessageKey<'mail'>;
 /** A mail's text in one language: a key of the `mail` namespace, with its values filled in. */
 export type MailText = (key: MailKey, values?: Readonly<Record<string, string | number>>) => string;
 
-/** A character no catalog text holds: it marks where a value goes until the message is made. */
-const VALUE_MARK = '\uE000';
-const MARKED_VALUE = new RegExp(`${VALUE_MARK}(\\d+)${VALUE_MARK}`, 'g');
-
 /**
- * The `mail` texts of `locale`. Values go in verbatim: Lingui decodes `\x41` and `\u0041` anywhere
- * in the message it makes, so a reason or passkey name holding one would arrive altered. Each text
- * value is therefore given to it as a mark and put in after. Numbers go in as they are (plurals
- * choose by them); the catalogs write counts as `{days}`, which Lingui leaves ungrouped, as the
- * English mails always did ("3650 days").
+ * The `mail` texts of `locale`. Values go in verbatim, backslashes included (translatorFor keeps
+ * them). Numbers go in as they are (plurals choose by them); the catalogs write counts as
+ * `{days}`, which Lingui leaves ungrouped, as the English mails always did ("3650 days").
  */
 export function mailTextFor(locale: PageLocale = DEFAULT_LOCALE): MailText {
   const translate = translatorFor(locale);
-  return (key, values = {}) => {
-    const texts: string[] = [];
-    const marked = Object.fromEntries(
-      Object.entries(values).map(([name, value]): [string, string | number] =>
-        typeof value === 'string'
-          ? [name, `${VALUE_MARK}${texts.push(value) - 1}${VALUE_MARK}`]
-          : [name, value],
-      ),
-    );
-    return translate('mail', key, marked).replace(
-      MARKED_VALUE,
-      (_mark, index: string) => texts[Number(index)] ?? '',
-    );
-  };
+  return (key, values) => translate('mail', key, values);
 }
 
 export function escapeHtml(value: string): string {
