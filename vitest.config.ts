@@ -1,8 +1,32 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 
 import { configDefaults, defineConfig } from 'vitest/config';
 
 import { catalogModules } from './apps/web/scripts/catalog-modules.ts';
+
+/**
+ * The web's test files that replace a module of the app (`vi.mock`). Under `isolate: false` a
+ * replaced module stays in the worker's module cache for the files after it: the desk's tests once
+ * drew page-modules.test.tsx's stand-in frame, depending on the order the files ran in. These run
+ * isolated instead, each with a fresh module cache.
+ */
+const webTestsReplacingModules = readdirSync('apps/web/src', { recursive: true, encoding: 'utf8' })
+  .filter((file) => /\.test\.tsx?$/.test(file))
+  .map((file) => `apps/web/src/${file}`)
+  .filter((file) => /\bvi\.(?:do)?mock\(/.test(readFileSync(file, 'utf8')));
+
+// What both web projects share.
+const webTestProject = {
+  // Pages are rendered into a DOM and driven as a person would (Testing Library); the API answers
+  // through the HTTP client's fetch (apps/web/src/testing/fake-api.ts).
+  environment: 'jsdom',
+  setupFiles: ['apps/web/src/testing/setup.ts'],
+  // A page test renders, types and waits as a person would: on a loaded 2-core machine (CI runs
+  // the API's files and the browser journeys beside these) a whole journey took over Vitest's
+  // default 5 s. What each step waits for is still bounded by Testing Library's own timeouts.
+  testTimeout: 15_000,
+} as const;
 
 // Unit and integration tests of every workspace. The API's run on PGlite always and also on
 // PostgreSQL when TEST_DATABASE_URL is set (see apps/api/test/support/test-databases.ts).
@@ -21,19 +45,25 @@ export default defineConfig({
         test: {
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
-          // Pages are rendered into a DOM and driven as a person would (Testing Library); the
-          // API answers through the HTTP client's fetch (apps/web/src/testing/fake-api.ts).
-          environment: 'jsdom',
-          setupFiles: ['apps/web/src/testing/setup.ts'],
+          exclude: [...configDefaults.exclude, ...webTestsReplacingModules],
+          environment: webTestProject.environment,
+          setupFiles: webTestProject.setupFiles,
+          testTimeout: webTestProject.testTimeout,
           // Each test renders a fresh app with its own query client and router, and setup.ts
           // resets the DOM, storage and fake API after every test: a worker can keep its jsdom
           // and loaded modules for the next file.
           isolate: false,
-          // A page test renders, types and waits as a person would: on a loaded 2-core machine
-          // (CI runs the API's files and the browser journeys beside these) a whole journey took
-          // over Vitest's default 5 s. What each step waits for is still bounded by Testing
-          // Library's own timeouts.
-          testTimeout: 15_000,
+        },
+      },
+      {
+        // The catalogs compiled by namespace, as the web build does (`virtual:catalog/<name>`).
+        plugins: [catalogModules()],
+        test: {
+          name: 'web-mocks',
+          include: webTestsReplacingModules,
+          environment: webTestProject.environment,
+          setupFiles: webTestProject.setupFiles,
+          testTimeout: webTestProject.testTimeout,
         },
       },
       {

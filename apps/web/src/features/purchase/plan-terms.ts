@@ -4,7 +4,7 @@ import type { Plan } from '@kegel/contract';
 import { DEFAULT_LOCALE } from '@kegel/contract/i18n';
 
 import { currentLocale } from '../../shared/i18n/i18n';
-import { purchaseText } from './text';
+import { usePurchaseText } from './text';
 
 /** price / days × 7, to the cent (computed in cents, so $9.99 a week stays $9.99). */
 export function pricePerWeek(plan: Pick<Plan, 'price' | 'days'>): number {
@@ -14,19 +14,19 @@ export function pricePerWeek(plan: Pick<Plan, 'price' | 'days'>): number {
 
 /** 'weekly' for 7 days, 'monthly' for 30 or 31, 'yearly' for 365, empty otherwise (1 day). */
 export function billingPeriodLabel(days: number): string {
-  if (days === 7) return purchaseText('billedWeekly');
-  if (days === 30 || days === 31) return purchaseText('billedMonthly');
-  if (days === 365) return purchaseText('billedYearly');
+  if (days === 7) return usePurchaseText.now('billedWeekly');
+  if (days === 30 || days === 31) return usePurchaseText.now('billedMonthly');
+  if (days === 365) return usePurchaseText.now('billedYearly');
   return '';
 }
 
 /** The name of a duration: 1 Day, 1 Week, 1 Month, 1 Year. */
 export function durationName(days: number): string {
-  if (days === 1) return purchaseText('durationDay');
-  if (days === 7) return purchaseText('durationWeek');
-  if (days === 30 || days === 31) return purchaseText('durationMonth');
-  if (days === 365) return purchaseText('durationYear');
-  return purchaseText('durationDays', { days });
+  if (days === 1) return usePurchaseText.now('durationDay');
+  if (days === 7) return usePurchaseText.now('durationWeek');
+  if (days === 30 || days === 31) return usePurchaseText.now('durationMonth');
+  if (days === 365) return usePurchaseText.now('durationYear');
+  return usePurchaseText.now('durationDays', { days });
 }
 
 /**

@@ -1,9 +1,8 @@
-import '../i18n/common-text';
-import { i18n } from '../i18n/i18n';
+import { useCommonText } from '../i18n/common-text';
 
 /** What a person reads when a provider's script would not load: the providers are sign-in's. */
 export function signInServiceNotLoaded(): string {
-  return i18n._('common.signInServiceNotLoaded');
+  return useCommonText.now('signInServiceNotLoaded');
 }
 
 /**

@@ -5,8 +5,7 @@
 import type * as SimpleWebAuthn from '@simplewebauthn/browser';
 import type { WebAuthnError } from '@simplewebauthn/browser';
 
-import '../i18n/common-text';
-import { i18n } from '../i18n/i18n';
+import { useCommonText } from '../i18n/common-text';
 
 export type PasskeyDialogs = typeof SimpleWebAuthn;
 
@@ -52,12 +51,12 @@ export function isPasskeyDialogSuperseded(error: unknown): boolean {
 export function passkeyDialogError(error: unknown): Error {
   if (isWebAuthnError(error)) {
     if (error.code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') {
-      return new Error(i18n._('common.passkeyAlreadyOnDevice'));
+      return new Error(useCommonText.now('passkeyAlreadyOnDevice'));
     }
     // Cancelled, timed out, or no passkey chosen: the browser does not say which, on purpose.
     if (error.name === 'NotAllowedError' || error.code === 'ERROR_CEREMONY_ABORTED') {
-      return new Error(i18n._('common.passkeyDialogClosed'));
+      return new Error(useCommonText.now('passkeyDialogClosed'));
     }
   }
-  return new Error(i18n._('common.passkeyNotUsable'));
+  return new Error(useCommonText.now('passkeyNotUsable'));
 }

@@ -3,8 +3,7 @@
 // not after an awaited request (Safari is the strictest), so the tab is opened during the click,
 // shows a short note, and is sent to the URL when it arrives.
 
-import '../i18n/common-text';
-import { i18n } from '../i18n/i18n';
+import { useCommonText } from '../i18n/common-text';
 
 export interface PendingTab {
   /** Sends the tab to `url`; without a tab (popups blocked) this page goes there instead. */
@@ -32,7 +31,7 @@ export function openPendingTab(note: string): PendingTab {
       // Only web pages: a `javascript:` URL would run with this site's rights.
       if (!/^https?:\/\//i.test(url)) {
         tab?.close();
-        throw new Error(i18n._('common.linkNotAWebPage'));
+        throw new Error(useCommonText.now('linkNotAWebPage'));
       }
       if (tab && !tab.closed) tab.location.replace(url);
       else window.location.assign(url);

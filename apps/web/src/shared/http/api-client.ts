@@ -24,8 +24,8 @@ import {
 } from '@kegel/contract';
 
 // The client's own messages are the `common` namespace's (registered by importing its texts).
-import '../i18n/common-text';
-import { currentLocale, i18n } from '../i18n/i18n';
+import { useCommonText } from '../i18n/common-text';
+import { currentLocale } from '../i18n/i18n';
 import { isTokenExpired, type TokenStore } from './token-store';
 
 export class ApiError extends Error {
@@ -47,7 +47,7 @@ export const NETWORK_ERROR_MESSAGE =
 export const RENEWAL_FAILED_MESSAGE =
   'The server is busy and could not renew your session. You are still signed in: please try again in a moment.';
 
-const networkError = (): ApiError => new ApiError(0, i18n._('common.networkError'));
+const networkError = (): ApiError => new ApiError(0, useCommonText.now('networkError'));
 
 type QueryValue = string | number | boolean | Array<string | number | boolean> | undefined;
 
@@ -163,7 +163,7 @@ async function errorFrom(response: Response): Promise<ApiError> {
   } catch {
     // Not JSON (a proxy's error page): fall through to the generic message.
   }
-  return new ApiError(response.status, i18n._('common.unknownError'));
+  return new ApiError(response.status, useCommonText.now('unknownError'));
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
@@ -199,7 +199,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     const error = new ApiError(
       response.ok ? 502 : response.status,
-      i18n._('common.sessionRenewalFailed'),
+      useCommonText.now('sessionRenewalFailed'),
     );
     if (!isTransient(response.status)) return { kind: 'failed', error };
     const waitMs = retryAfterMs(response.headers.get('retry-after'), now()) ?? 0;

@@ -5,7 +5,7 @@ import {
 } from '@kegel/contract';
 
 import { loadScript, signInServiceNotLoaded } from '../../../shared/browser/load-script';
-import { authText } from '../text';
+import { useAuthText } from '../text';
 import { randomToken } from './provider-scripts';
 
 // The errors' messages are what the person reads in a toast (social-sign-in.tsx), in the page's
@@ -35,7 +35,7 @@ export async function requestGoogleCode(settings: GoogleSettings): Promise<strin
         state,
         callback: (response) => {
           if (response.error === 'access_denied') {
-            reject(new SignInCancelled(authText('googleCancelled')));
+            reject(new SignInCancelled(useAuthText.now('googleCancelled')));
           } else if (response.error || !response.code) {
             reject(new Error(response.error_description ?? socialMessages.googleRefused));
           } else if (response.state !== state) {
@@ -48,8 +48,8 @@ export async function requestGoogleCode(settings: GoogleSettings): Promise<strin
         error_callback: (error) => {
           reject(
             error.type === 'popup_closed'
-              ? new SignInCancelled(authText('googleClosed'))
-              : new Error(authText('googlePopupBlocked')),
+              ? new SignInCancelled(useAuthText.now('googleClosed'))
+              : new Error(useAuthText.now('googlePopupBlocked')),
           );
         },
       })
@@ -84,10 +84,10 @@ export async function requestAppleIdentityToken(
   } catch (error) {
     const code = (error as { error?: string } | undefined)?.error;
     if (code === 'popup_closed_by_user' || code === 'user_cancelled_authorize') {
-      throw new SignInCancelled(authText('appleClosed'));
+      throw new SignInCancelled(useAuthText.now('appleClosed'));
     }
     if (code === 'popup_blocked_by_browser') {
-      throw new Error(authText('applePopupBlocked'));
+      throw new Error(useAuthText.now('applePopupBlocked'));
     }
     throw new Error(socialMessages.appleRefused);
   }
