@@ -3,3 +3,4 @@
 export * from './backslashes';
 export * from './locales';
 export * from './pseudo';
+export * from './plan-names';

@@ -2,7 +2,11 @@ import { endpoints } from '@kegel/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type Stripe from 'stripe';
 
-import { requestLocale, storedOrRequestLocale } from '../../http/request-locale';
+import {
+  answerInCallersLanguage,
+  requestLocale,
+  storedOrRequestLocale,
+} from '../../http/request-locale';
 import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
 import type { WebhookOutcome } from '../../plugins/metrics';
@@ -52,8 +56,10 @@ export const paymentRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> =
       return { url: await paymentsService.openCustomerPortal(userId, locale) };
     });
 
-    serveEndpoint(app, endpoints.listPurchases, async function listOwnPurchases(request) {
-      return { data: await paymentsService.listPurchases(callerOf(request).userId) };
+    serveEndpoint(app, endpoints.listPurchases, async function listOwnPurchases(request, reply) {
+      // The names are worded in the page's language (the database keeps them in English).
+      const locale = answerInCallersLanguage(request, reply);
+      return { data: await paymentsService.listPurchases(callerOf(request).userId, locale) };
     });
 
     await app.register(stripeWebhookRoutes, options);

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { fromMinorUnits, type Plan, type PurchaseItem } from '@kegel/contract';
-import type { Locale } from '@kegel/contract/i18n';
+import type { Locale, PageLocale } from '@kegel/contract/i18n';
 import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
 
@@ -104,7 +104,8 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
       }));
     },
 
-    listPurchases: (userId: string): Promise<PurchaseItem[]> => listPurchaseItems(db, userId),
+    listPurchases: (userId: string, locale: PageLocale): Promise<PurchaseItem[]> =>
+      listPurchaseItems(db, userId, locale),
 
     /** After an email change (and before each checkout and portal visit, in case that failed). */
     syncCustomerEmail: (userId: string) => syncCustomerEmail(deps, userId),

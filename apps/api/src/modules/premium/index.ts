@@ -2,3 +2,4 @@
 // the ledger: whoever records, finds or takes back a purchase does it here.
 export * as ledger from './ledger';
 export * as purchasesRepo from './purchases-repo';
+export { type NamedPurchase, purchaseNameIn, supportGrantName } from './purchase-names';

@@ -27,12 +27,26 @@ export async function insertPurchase(
 }
 
 export function listPurchasesOfUser(db: Executor, userId: string) {
-  return db
-    .selectFrom('purchases')
-    .select(['planName', 'provider', 'createdAt', 'expiresAt', 'revokedAt', 'revokedReason'])
-    .where('userId', '=', userId)
-    .orderBy('createdAt', 'desc')
-    .execute();
+  return (
+    db
+      .selectFrom('purchases')
+      // A support grant's days and reason: its name in the member's language (purchase-names.ts).
+      .leftJoin('operatorGrants', 'operatorGrants.purchaseId', 'purchases.id')
+      .select([
+        'purchases.planName',
+        'purchases.provider',
+        'purchases.days',
+        'purchases.createdAt',
+        'purchases.expiresAt',
+        'purchases.revokedAt',
+        'purchases.revokedReason',
+        'operatorGrants.days as grantDays',
+        'operatorGrants.reason as grantReason',
+      ])
+      .where('purchases.userId', '=', userId)
+      .orderBy('purchases.createdAt', 'desc')
+      .execute()
+  );
 }
 
 /** The Stripe purchase a PaymentIntent paid for. */

@@ -21,7 +21,7 @@ import {
 import { mailLocaleOf } from '../../mail/mail-locale';
 import { withoutEmail } from '../audit';
 import { requireAdmin } from '../operators';
-import { ledger, purchasesRepo } from '../premium';
+import { ledger, purchasesRepo, supportGrantName } from '../premium';
 import { usersRepo } from '../users';
 import { requireMember } from './find-member';
 import * as grantsRepo from './grants-repo';
@@ -31,11 +31,6 @@ import {
   refuseOwnAccount,
   type SupportDeskDependencies,
 } from './rules';
-
-/** What the member reads in his Purchase History: "Granted by support: 7 days, service outage". */
-export function grantName(days: number, reason: string): string {
-  return `Granted by support: ${days === 1 ? '1 day' : `${days} days`}, ${reason}`;
-}
 
 const iso = (moment: Date | null) => moment?.toISOString() ?? null;
 
@@ -88,7 +83,7 @@ async function writeGrant(
   const { days, reason } = request;
   const grantedAt = new Date();
   const grantId = randomUUID();
-  const name = grantName(days, reason);
+  const name = supportGrantName(days, reason);
   const purchaseId = await purchasesRepo.insertPurchase(transaction, {
     userId: member.id,
     planId: null,

@@ -1,7 +1,7 @@
 // How a plan reads on screen: the price per week, the billing period label, the duration's name,
 // and which plan is preselected. The words are the page's language's (`purchase` texts).
 import type { Plan } from '@kegel/contract';
-import { DEFAULT_LOCALE } from '@kegel/contract/i18n';
+import { DEFAULT_LOCALE, durationNameKey } from '@kegel/contract/i18n';
 
 import { currentLocale } from '../../shared/i18n/i18n';
 import { usePurchaseText } from './text';
@@ -22,11 +22,8 @@ export function billingPeriodLabel(days: number): string {
 
 /** The name of a duration: 1 Day, 1 Week, 1 Month, 1 Year. */
 export function durationName(days: number): string {
-  if (days === 1) return usePurchaseText.now('durationDay');
-  if (days === 7) return usePurchaseText.now('durationWeek');
-  if (days === 30 || days === 31) return usePurchaseText.now('durationMonth');
-  if (days === 365) return usePurchaseText.now('durationYear');
-  return usePurchaseText.now('durationDays', { days });
+  const [key, values] = durationNameKey(days);
+  return usePurchaseText.now(key, values);
 }
 
 /**

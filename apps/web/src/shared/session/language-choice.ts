@@ -3,7 +3,7 @@
 // for the server, which draws his next page in it. A choice made on this device (the footer's
 // links, Account Settings' "Language") is stored with his account, so every device follows it.
 import { isLocale, type Locale } from '@kegel/contract/i18n';
-import { hashKey, useQueryClient } from '@tanstack/react-query';
+import { hashKey, type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 
 import { api } from '../http/api';
@@ -26,7 +26,7 @@ export function useStoredLanguage(): void {
       // A code this build does not speak (a newer server's) would show every text as its key.
       if (!isLocale(stored) || stored === currentLocale()) return;
       rememberLocaleChoice(stored);
-      void switchLocale(stored);
+      void switchLocale(stored).then(() => askAgainForWordedAnswers(queryClient));
     });
   }, [queryClient]);
 }
@@ -44,6 +44,7 @@ export function useChooseLanguage(): (locale: Locale) => Promise<void> {
       rememberLocaleChoice(locale);
       await switchLocale(locale);
       if (!hasTokens) return;
+      void askAgainForWordedAnswers(queryClient);
       const { queryKey } = sessionQueries.profile();
       queryClient.setQueryData(queryKey, (profile) => profile && { ...profile, locale });
       try {
@@ -54,4 +55,12 @@ export function useChooseLanguage(): (locale: Locale) => Promise<void> {
     },
     [hasTokens, queryClient],
   );
+}
+
+/**
+ * The answers the server words in the page's language (the purchases' names: its database keeps
+ * them in English), fetched again in the new one.
+ */
+function askAgainForWordedAnswers(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ queryKey: sessionQueries.purchases().queryKey });
 }

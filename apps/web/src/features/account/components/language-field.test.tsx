@@ -67,4 +67,19 @@ describe("a member's language", () => {
       ]),
     );
   });
+
+  it('asks for his purchases again in the new language: the server words their names', async () => {
+    signInAs();
+    preferencesServer();
+    const { user } = renderApp('/dashboard/history');
+    await waitFor(() => expect(fakeApi.requestsTo('listPurchases')).toHaveLength(1));
+    await user.click(screen.getByRole('link', { name: 'Deutsch' }));
+    await waitFor(() =>
+      expect(
+        fakeApi
+          .requestsTo('listPurchases')
+          .map((request) => request.headers.get('accept-language')),
+      ).toEqual(['en', 'de']),
+    );
+  });
 });
