@@ -89,6 +89,19 @@ describe('catalogs', () => {
   });
 });
 
+describe('counts', () => {
+  it('word one day in the singular and many without grouping, in every language', () => {
+    const ledger = (locale: 'en' | 'de' | 'es', days: string) =>
+      translatorFor(locale)('timeline', 'ledgerDays', { detail: 'payment', days });
+    expect([ledger('en', '1'), ledger('de', '1'), ledger('es', '1')]).toEqual([
+      'payment; 1 day',
+      'payment; 1 Tag',
+      'payment; 1 día',
+    ]);
+    expect(ledger('en', '3650')).toBe('payment; 3650 days');
+  });
+});
+
 describe('choosing a language', () => {
   it.each([
     [undefined, 'en'],
