@@ -142,8 +142,12 @@ function timelineItemOf(row: timelineRepo.TimelineRow, text: TimelineText): Time
       );
     case 'sign-in':
       return a === 'success'
-        ? item('sign-in', text('signedIn', { method: b ?? '' }), `${c}, ${d}`)
-        : item('sign-in failure', text('signInFailed', { method: b ?? '' }), `${c}, ${d}`);
+        ? item('sign-in', text('signedIn', { method: b ?? '' }), deviceAndAddress(c, d))
+        : item(
+            'sign-in failure',
+            text('signInFailed', { method: b ?? '' }),
+            deviceAndAddress(c, d),
+          );
     case 'email change':
       return item('email change', text('emailChanged', { email: a ?? '' }));
     case 'password change':
@@ -160,4 +164,9 @@ function timelineItemOf(row: timelineRepo.TimelineRow, text: TimelineText): Time
       // A note is an audit row of action 'note.add' whose reason is the note's text.
       return a === 'note.add' ? item('note', text('note'), b) : item('operator action', `${a}`, b);
   }
+}
+
+/** "Chrome on macOS, 203.0.113.9", without a dangling comma when either was not recorded. */
+function deviceAndAddress(device: string | null, address: string | null): string {
+  return [device, address].filter(Boolean).join(', ');
 }
