@@ -16,8 +16,9 @@ const PREFIX = 'virtual:catalog/';
 const RESOLVED_PREFIX = '\0catalog/';
 const CATALOGS_FOLDER = path.resolve(import.meta.dirname, '../../../packages/contract/catalogs');
 
-/** The namespaces no page may load: the server's alone (mails, the desk's timeline lines). */
-const SERVER_ONLY_NAMESPACES = new Set(['mail', 'timeline']);
+/** The namespaces no page may load: the server's alone (mails, the desk's timeline lines, what it
+ * words from its records: purchase names, devices). */
+const SERVER_ONLY_NAMESPACES = new Set(['mail', 'timeline', 'records']);
 
 /**
  * The contract's texts (`messages`: field rules, the API's refusals). A page holds them in English

@@ -31,8 +31,8 @@ export const BEFORE_THE_DESK = {
   '/account/cancel-email-change': { raw: 385879, gzip: 123549 },
   '/account/sign-in-not-me': { raw: 365411, gzip: 116493 },
   '/account/deleted': { raw: 384803, gzip: 123307 },
-  '/purchase': { raw: 411587, gzip: 132665 },
-  '/purchase/complete': { raw: 337498, gzip: 107671 },
+  '/purchase': { raw: 411471, gzip: 132665 },
+  '/purchase/complete': { raw: 337377, gzip: 107671 },
   '/dashboard': { raw: 336636, gzip: 107558 },
   '/dashboard/history': { raw: 377286, gzip: 121610 },
   // Raised for Account Settings' own Preferences section (its two boxes, the Apple consent's
@@ -144,8 +144,7 @@ export const GROWN_FOR_FIELD_MESSAGES = {
  *   Settings' modules (features/account/email-links-api.ts, namespace accountEmailLinks), so
  *   they no longer load the passkey and two-step code. A page that shrinks lowers its figure here;
  * - later: the texts outside components through defineTexts (`useCommonText.now`, 4 to 6 B
- *   raw), and on /purchase and /purchase/complete a support grant's name in the `purchase`
- *   texts (about 120 B raw), which the server words it from.
+ *   raw).
  */
 export const GROWN_FOR_LANGUAGES = {
   '/home': { raw: 10055, gzip: 4007 },

@@ -73,6 +73,32 @@ describe.each(testDatabaseKinds)('signed-in devices on $name', (kind) => {
     });
   });
 
+  it("names the devices in the page's language, and an unknown one too", async () => {
+    const email = uniqueEmail('geraete');
+    await register(server.app, email, 'correct horse');
+    const mac = await signIn(email, CHROME_ON_MAC);
+    await signIn(email, '');
+    const devicesIn = async (language: string, url: string) => {
+      const response = await server.app.inject({
+        method: 'GET',
+        url: `/api${url}`,
+        headers: { authorization: `Bearer ${mac.accessToken}`, 'accept-language': language },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers['content-language']).toBe(language);
+      return response.json<{ data: { device: string }[] }>().data.map(({ device }) => device);
+    };
+    expect(await devicesIn('de', '/users/sessions')).toEqual([
+      'Unbekanntes Gerät',
+      'Chrome unter macOS',
+    ]);
+    expect(await devicesIn('es', '/users/sign-ins')).toEqual([
+      'Dispositivo desconocido',
+      'Chrome en macOS',
+    ]);
+    expect(await devicesIn('en', '/users/sessions')).toEqual(['Unknown device', 'Chrome on macOS']);
+  });
+
   it("signs one of the member's sessions out, and answers 404 for anyone else's", async () => {
     const email = uniqueEmail('sign-out-one');
     await register(server.app, email, 'correct horse');

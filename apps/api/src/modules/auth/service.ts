@@ -3,6 +3,7 @@
 // *-repo.ts files hold the queries (session-repo.ts: sessions and refresh tokens, code-repo.ts:
 // one-time codes, undo-repo.ts: email-change undo windows), and each multi-step change is one
 // transaction.
+import type { PageLocale } from '@kegel/contract/i18n';
 import type { Kysely, Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
@@ -69,7 +70,7 @@ export function createAuthService(deps: AuthServiceDependencies) {
     closeEmailChangeUndoWindows: (caller: { userId: string; sessionId: string }) =>
       emailChangeUndo.closeWindows(caller),
     /** Sign-in history: the latest sign-ins and failed attempts (sign-in-history.ts). */
-    listSignIns: (userId: string) => listSignIns(deps.db, userId),
+    listSignIns: (userId: string, locale: PageLocale) => listSignIns(deps.db, userId, locale),
     /** "This wasn't me", from the notice of a sign-in from a new device (sign-in-history.ts). */
     reportSignIn: (input: { code: string }) =>
       reportSignIn({ ...deps, secureAccount: sessions.secureAccount }, input),

@@ -3,10 +3,12 @@
 import type { Kysely } from 'kysely';
 
 import { type SessionItem } from '@kegel/contract';
+import type { PageLocale } from '@kegel/contract/i18n';
 
 import type { Database } from '../../db/schema';
 import { isUuid } from '../../db/ids';
 import { AppError } from '../../errors';
+import { deviceLabelIn } from '../../security/device-label';
 import * as sessionRepo from './session-repo';
 import { messages } from './rules';
 
@@ -14,13 +16,15 @@ import { messages } from './rules';
 export async function listSessions(
   db: Kysely<Database>,
   caller: { userId: string; sessionId: string },
+  /** What the devices are named in: the page's language. */
+  locale: PageLocale,
 ): Promise<SessionItem[]> {
   const sessions = await sessionRepo.listLiveSessions(db, caller.userId);
   return sessions.map((session) => ({
     id: session.id,
     createdAt: session.createdAt.toISOString(),
     lastUsedAt: session.lastUsedAt.toISOString(),
-    device: session.deviceLabel ?? 'Unknown device',
+    device: deviceLabelIn(locale, session.deviceLabel),
     method: session.signInMethod,
     current: session.id === caller.sessionId,
   }));

@@ -4,6 +4,7 @@
 import type { Transaction } from 'kysely';
 
 import { type SignInResponse, type TokenPair } from '@kegel/contract';
+import type { PageLocale } from '@kegel/contract/i18n';
 
 import type { Database, SignInMethod } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -53,7 +54,8 @@ export function createSessions(deps: AuthServiceDependencies, checks: Credential
       sessionRepo.markSecondFactorProved(deps.db, sessionId),
     refresh: (refreshToken: string) => refresh(deps, refreshToken),
     logout: (refreshToken: string) => logout(deps, refreshToken),
-    listSessions: (caller: { userId: string; sessionId: string }) => listSessions(db, caller),
+    listSessions: (caller: { userId: string; sessionId: string }, locale: PageLocale) =>
+      listSessions(db, caller, locale),
     endSession: (caller: { userId: string }, sessionId: string) =>
       endSession(db, caller, sessionId),
     endOtherSessions: (caller: { userId: string; sessionId: string }) =>

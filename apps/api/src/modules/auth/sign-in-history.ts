@@ -4,6 +4,7 @@
 // clears the password and mails a reset link. Recording never fails nor holds up a sign-in: its
 // errors are logged and swallowed, and its mail goes through the outbox in its own transaction.
 import { type SignInItem, signInNoticeMessages } from '@kegel/contract';
+import type { PageLocale } from '@kegel/contract/i18n';
 import type { Kysely, Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
@@ -12,7 +13,7 @@ import type { Mailer } from '../../mail/outbox';
 import { mailLocaleOf } from '../../mail/mail-locale';
 import { newSignInEmail, signInNotMeResetEmail } from '../../mail/sign-in-templates';
 import type { Caller } from '../../security/client-address';
-import { deviceLabel } from '../../security/device-label';
+import { deviceLabel, deviceLabelIn } from '../../security/device-label';
 import { hashSecret, randomSecret } from '../../security/keys';
 import { signInNetwork } from '../../security/sign-in-network';
 import { passkeysRepo } from '../passkeys';
@@ -130,7 +131,7 @@ async function recordAndNotify(
     content: newSignInEmail({
       signedInAt,
       method: attempt.method,
-      device: from.deviceLabel,
+      device: deviceLabelIn(mailLocaleOf(account), from.deviceLabel),
       clientAddress: from.clientAddress,
       notMeLink: `${deps.publicUrl}/account/sign-in-not-me?${new URLSearchParams({ code }).toString()}`,
       linkValidUntil,
@@ -142,12 +143,17 @@ async function recordAndNotify(
 }
 
 /** The member's latest sign-ins and failed attempts, newest first. */
-export async function listSignIns(db: Kysely<Database>, userId: string): Promise<SignInItem[]> {
+export async function listSignIns(
+  db: Kysely<Database>,
+  userId: string,
+  /** What the devices are named in: the page's language. */
+  locale: PageLocale,
+): Promise<SignInItem[]> {
   const events = await signInEventRepo.listSignInEvents(db, userId, SIGN_IN_HISTORY_LIMIT);
   return events.map((event) => ({
     at: event.createdAt.toISOString(),
     method: event.method,
-    device: event.deviceLabel,
+    device: deviceLabelIn(locale, event.deviceLabel),
     address: event.clientAddress,
     outcome: event.outcome,
   }));

@@ -2,7 +2,7 @@
 import { PASSKEY_NAME_MAX_LENGTH, type PasskeyItem } from '@kegel/contract';
 
 import type { Caller } from '../../security/client-address';
-import { deviceLabel } from '../../security/device-label';
+import { deviceLabel, UNKNOWN_DEVICE } from '../../security/device-label';
 
 export function toPasskeyItem(passkey: {
   id: string;
@@ -24,5 +24,5 @@ export function toPasskeyItem(passkey: {
 export function defaultPasskeyName(caller: Caller): string {
   const label = deviceLabel(caller.userAgent);
   // Bowser reads some agents (a script's, a bare 'curl') as nothing at all.
-  return label && label !== 'Unknown device' ? label.slice(0, PASSKEY_NAME_MAX_LENGTH) : 'Passkey';
+  return label && label !== UNKNOWN_DEVICE ? label.slice(0, PASSKEY_NAME_MAX_LENGTH) : 'Passkey';
 }

@@ -20,7 +20,7 @@ export function supportGrantName(
   reason: string,
   locale: PageLocale = DEFAULT_LOCALE,
 ): string {
-  return translatorFor(locale)('purchase', 'grantedBySupportFor', { days, reason });
+  return translatorFor(locale)('records', 'grantedBySupportFor', { days, reason });
 }
 
 /** The purchase's name in `locale`. */

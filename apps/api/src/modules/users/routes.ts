@@ -1,6 +1,8 @@
 import { endpoints } from '@kegel/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
+import { answerInCallersLanguage } from '../../http/request-locale';
+
 import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
 import type { AuthService } from '../auth';
@@ -32,12 +34,14 @@ export const userRoutes: FastifyPluginAsyncZod<{
     return usersService.updatePreferences(callerOf(request).userId, request.body);
   });
 
-  serveEndpoint(app, endpoints.listSignIns, async function listSignIns(request) {
-    return { data: await authService.listSignIns(callerOf(request).userId) };
+  serveEndpoint(app, endpoints.listSignIns, async function listSignIns(request, reply) {
+    const locale = answerInCallersLanguage(request, reply);
+    return { data: await authService.listSignIns(callerOf(request).userId, locale) };
   });
 
-  serveEndpoint(app, endpoints.listSessions, async function listSessions(request) {
-    return { data: await authService.listSessions(callerOf(request)) };
+  serveEndpoint(app, endpoints.listSessions, async function listSessions(request, reply) {
+    const locale = answerInCallersLanguage(request, reply);
+    return { data: await authService.listSessions(callerOf(request), locale) };
   });
 
   serveEndpoint(app, endpoints.endSession, async function endSession(request) {

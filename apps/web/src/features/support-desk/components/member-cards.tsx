@@ -1,4 +1,5 @@
 import type { MemberStory } from '@kegel/contract';
+import { isLocale, LANGUAGE_NAMES } from '@kegel/contract/i18n';
 import { type ReactNode, useState } from 'react';
 
 import { formatLongDate, formatSessionDate, formatShortDate } from '../../../shared/format/dates';
@@ -38,7 +39,7 @@ export function ProfileCard({ profile }: { profile: MemberStory['profile'] }): R
         <Fact term={text('factStripeCustomer')}>
           {profile.stripeCustomerId ? <code>{profile.stripeCustomerId}</code> : '—'}
         </Fact>
-        <Fact term={text('factLocale')}>{profile.locale ?? '—'}</Fact>
+        <Fact term={text('factLocale')}>{languageName(profile.locale)}</Fact>
         {profile.operatorRole ? (
           <Fact term={text('factDeskRole')}>{roleName(text, profile.operatorRole)}</Fact>
         ) : null}
@@ -110,4 +111,10 @@ function Fact({ term, children }: { term: string; children: ReactNode }): React.
       <dd>{children}</dd>
     </div>
   );
+}
+
+/** A member's language by its own name ("Deutsch"); a code this build does not speak, as it is. */
+function languageName(locale: string | null): string {
+  if (locale === null) return '—';
+  return isLocale(locale) ? LANGUAGE_NAMES[locale] : locale;
 }
