@@ -41,8 +41,8 @@ export function Button({
 }: ButtonLookProps & ButtonHTMLAttributes<HTMLButtonElement>): React.JSX.Element {
   // On a prerendered page, until the app has taken it over, a form's submit is disabled: the
   // browser would otherwise send the form itself, its fields (a password among them) in the
-  // address. A disabled default button also stops Enter from sending it. It looks as usual
-  // meanwhile (button.module.css).
+  // address. A disabled default button also stops Enter from sending it. It looks disabled
+  // meanwhile, as it is (button.module.css).
   const isAppRunning = useIsAppRunning();
   const waitsForApp = type === 'submit' && !isAppRunning;
   return (

@@ -1,5 +1,6 @@
 import { type InputHTMLAttributes, type Ref, useId, useState } from 'react';
 
+import { useIsAppRunning } from '../browser/use-is-app-running';
 import { FieldShell } from './field-shell';
 import styles from './form-field.module.css';
 import { ViewIcon, ViewOffIcon } from './icons/icon-set';
@@ -25,6 +26,9 @@ export function PasswordInput({
   const inputId = id ?? generatedId;
   const errorId = `${inputId}-error`;
   const [isVisible, setIsVisible] = useState(false);
+  // On a prerendered page the toggle does nothing until the app has taken the page over: it is
+  // drawn disabled until then, so a click is not silently dropped.
+  const isAppRunning = useIsAppRunning();
   return (
     <FieldShell label={label} inputId={inputId} errorId={errorId} error={error}>
       <input
@@ -46,6 +50,7 @@ export function PasswordInput({
         aria-label={text(isVisible ? 'hidePassword' : 'showPassword')}
         aria-pressed={isVisible}
         aria-controls={inputId}
+        disabled={!isAppRunning}
       >
         {isVisible ? <ViewOffIcon /> : <ViewIcon />}
       </button>
