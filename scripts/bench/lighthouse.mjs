@@ -12,18 +12,16 @@
 // PORT (4601) with a fresh DATA_DIR, and stops it at the end. Chromium is the system's
 // (CHROME_PATH, else /usr/bin/chromium); nothing downloads a browser. Scores move with the
 // machine's load: on a shared machine, read the medians, and compare runs made side by side.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+import { startProduct } from './start-product.mjs';
+
 const { values: options } = parseArgs({
   options: {
     url: { type: 'string' },
@@ -38,42 +36,6 @@ const chromePath = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr
 const MEMBER_AREA = '/dashboard';
 const ACCESS_TOKEN_KEY = 'kegel-coach.accessToken';
 const REFRESH_TOKEN_KEY = 'kegel-coach.refreshToken';
-
-/** Starts `npm start`'s script on a free data folder; resolves once /api/health answers. */
-async function startProduct() {
-  const port = process.env.PORT ?? '4601';
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'kegel-lighthouse-'));
-  const server = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: root,
-    // No balancer in front of it: its stop (SIGTERM) need not drain.
-    env: { ...process.env, PORT: port, DATA_DIR: dataDir, SHUTDOWN_DRAIN_SECONDS: '0' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://localhost:${port}`;
-  const startedAt = Date.now();
-  while (!(await isServing(url))) {
-    if (server.exitCode !== null) throw new Error(`the product stopped (exit ${server.exitCode})`);
-    if (Date.now() - startedAt > 300_000) throw new Error(`${url} did not answer in 5 minutes`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  return {
-    url,
-    async stop() {
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      server.kill('SIGTERM');
-      await exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function isServing(url) {
-  try {
-    return (await fetch(`${url}/api/health`)).ok;
-  } catch {
-    return false;
-  }
-}
 
 async function callApi(url, apiPath, body) {
   const response = await fetch(`${url}/api${apiPath}`, {
