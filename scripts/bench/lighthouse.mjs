@@ -1,7 +1,9 @@
 // Lighthouse on the first pages, as a phone sees them: Lighthouse's default settings (mobile
 // emulation, simulated slow 4G and a 4x slower CPU), performance only, several runs per page in
-// a fresh Chromium each (cold cache). Prints the performance score, LCP, TBT and CLS of every run
-// and their medians. /dashboard is measured signed in: a member is registered, and before each
+// a fresh Chromium each (cold cache), interleaved with the same runs of a reference page built in
+// the same run and served by the product (reference-page.mjs: a minimal React 19 + Vite page).
+// Prints the performance score, FCP, LCP, TBT and CLS of every run, and their medians beside the
+// reference's against issue 30's goals (score ≥ 95, TBT within 100 ms of the reference's). /dashboard is measured signed in: a member is registered, and before each
 // of its runs signed in through the API, with the tokens put where the web app keeps them
 // (localStorage; apps/web/src/shared/http/token-store.ts) and Lighthouse told not to clear them.
 //
@@ -13,6 +15,7 @@
 // (CHROME_PATH, else /usr/bin/chromium); nothing downloads a browser. Scores move with the
 // machine's load: on a shared machine, read the medians, and compare runs made side by side.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -20,6 +23,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 
+import { buildReferencePage, REFERENCE_PATH } from './reference-page.mjs';
 import { startProduct } from './start-product.mjs';
 
 const { values: options } = parseArgs({
@@ -34,6 +38,12 @@ const runs = Number(options.runs);
 const pages = options.pages.split(',');
 const chromePath = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const MEMBER_AREA = '/dashboard';
+const SCORE_GOAL = 95;
+const TBT_ROOM_MS = 100;
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
 const ACCESS_TOKEN_KEY = 'kegel-coach.accessToken';
 const REFRESH_TOKEN_KEY = 'kegel-coach.refreshToken';
 
@@ -107,6 +117,7 @@ function line(label, { score, fcp, lcp, tbt, cls }) {
 }
 
 const product = options.url ? null : await startProduct();
+const removeReference = await buildReferencePage();
 const url = (options.url ?? product.url).replace(/\/+$/, '');
 try {
   const member = {
@@ -116,40 +127,61 @@ try {
   if (pages.some((page) => page.startsWith(MEMBER_AREA))) {
     await callApi(url, '/auth/local/register/email', member);
   }
-  console.log(`Lighthouse (mobile, default settings) on ${url}, ${runs} runs a page`);
-  const summary = [];
-  for (const page of pages) {
-    console.log(page);
-    const results = [];
-    for (let run = 1; run <= runs; run += 1) {
+  console.log(
+    `Lighthouse (mobile, default settings) on ${url}, ${runs} runs a page, interleaved with the ` +
+      `reference page (${REFERENCE_PATH}); load average ${load()}`,
+  );
+  const measured = [REFERENCE_PATH, ...pages];
+  const results = new Map(measured.map((page) => [page, []]));
+  // Round after round over every page, the reference among them: a busy moment of the machine
+  // falls on all of them alike.
+  for (let run = 1; run <= runs; run += 1) {
+    for (const page of measured) {
       let result;
       // Lighthouse now and then loses its trace (NO_NAVSTART and the like): such a run is made
       // again, from a fresh browser.
       for (let attempt = 1; !result || (result.failure && attempt <= 3); attempt += 1) {
-        if (result) console.log(`  (run ${run}: ${result.failure}, once more)`);
+        if (result) console.log(`  (${page} run ${run}: ${result.failure}, once more)`);
         const tokens = page.startsWith(MEMBER_AREA)
           ? await callApi(url, '/auth/local/login/email', member)
           : undefined;
-        const reportName = `${page.slice(1).replaceAll('/', '-')}-${run}`;
+        const reportName = `${page.replaceAll('/', '-').replace(/^-|-$/g, '')}-${run}`;
         result = await measure(url, page, tokens, reportName);
       }
       if (result.failure) throw new Error(`${page}: Lighthouse failed (${result.failure})`);
-      if (result.finalPath !== page) console.log(`  (run ${run} ended on ${result.finalPath})`);
-      results.push(result);
-      console.log(`  ${line(`run ${run}`, result)}`);
+      if (result.finalPath !== page)
+        console.log(`  (${page} run ${run} ended on ${result.finalPath})`);
+      results.get(page).push(result);
+      console.log(`  ${line(`${page} ${run}`, result)}`);
     }
-    const middle = {
-      score: median(results.map((result) => result.score)),
-      fcp: median(results.map((result) => result.fcp)),
-      lcp: median(results.map((result) => result.lcp)),
-      tbt: median(results.map((result) => result.tbt)),
-      cls: median(results.map((result) => result.cls)),
-    };
-    console.log(`  ${line('median', middle)}`);
-    summary.push([page, middle]);
+    console.log(`round ${run} done (load average ${load()})`);
   }
-  console.log('\nMedians');
-  for (const [page, middle] of summary) console.log(line(page, middle));
+  const medians = new Map(
+    measured.map((page) => {
+      const of = (key) => median(results.get(page).map((result) => result[key]));
+      return [
+        page,
+        { score: of('score'), fcp: of('fcp'), lcp: of('lcp'), tbt: of('tbt'), cls: of('cls') },
+      ];
+    }),
+  );
+  const reference = medians.get(REFERENCE_PATH);
+  console.log(
+    `\nMedians of ${runs}; goals: score ≥ ${SCORE_GOAL}, TBT ≤ the reference's + ${TBT_ROOM_MS} ms`,
+  );
+  console.log('| page | score | FCP | LCP | TBT | TBT beside the reference | CLS | goals |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const [page, middle] of medians) {
+    const extraTbt = middle.tbt - reference.tbt;
+    const met = middle.score >= SCORE_GOAL && extraTbt <= TBT_ROOM_MS;
+    console.log(
+      `| ${page} | ${middle.score} | ${Math.round(middle.fcp)} ms | ${Math.round(middle.lcp)} ms | ` +
+        `${Math.round(middle.tbt)} ms | ${page === REFERENCE_PATH ? '' : `${extraTbt >= 0 ? '+' : ''}${Math.round(extraTbt)} ms`} | ` +
+        `${middle.cls.toFixed(3)} | ${page === REFERENCE_PATH ? '' : met ? 'met' : 'MISSED'} |`,
+    );
+  }
+  console.log(`\nLoad average at the end: ${load()}`);
 } finally {
+  removeReference();
   await product?.stop();
 }
