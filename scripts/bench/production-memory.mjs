@@ -1,11 +1,14 @@
 // Resident memory (RSS) of the built server idle in production mode (the settings production
 // requires: no sandbox runs), for one or more builds side by side, beside a bare Node process
 // (`setInterval` and nothing else) measured in the same rounds, with the load average of the
-// machine at each reading. Also the bytes of each build: main.js, the files a production start
+// machine at each reading. With --database-url and --redis-url the servers use PostgreSQL and
+// Redis, and a bare Fastify + pg + ioredis server (bare-stack-server.mjs) is measured beside them
+// too: issue 30's goal is the product at most 1.3 × that. Also the bytes of each build: main.js, the files a production start
 // loads (main.js and the chunks it imports statically) and every .js file of the build.
 // Linux only (reads /proc/<pid>/status).
 //
 // Usage: node scripts/bench/production-memory.mjs [--build <dist dir>]... [--rounds 3] [--idle 10]
+//          [--database-url postgres://…/a_scratch_database --redis-url redis://…]
 // Without --build it measures apps/api/dist (build it first: npm run build --workspace @kegel/api).
 // A build elsewhere needs node_modules in one of its parent folders, as apps/api/dist has.
 import { spawn } from 'node:child_process';
@@ -24,8 +27,15 @@ const { values } = parseArgs({
     build: { type: 'string', multiple: true, default: [path.join(root, 'apps/api/dist')] },
     rounds: { type: 'string', default: '3' },
     idle: { type: 'string', default: '10' },
+    'database-url': { type: 'string' },
+    'redis-url': { type: 'string' },
   },
 });
+const stack = values['database-url']
+  ? { DATABASE_URL: values['database-url'], REDIS_URL: values['redis-url'] ?? '' }
+  : {};
+const BARE_STACK = 'bare fastify + pg + ioredis';
+const GOAL = 1.3;
 const builds = values.build.map((dir) => path.resolve(dir));
 const rounds = Number(values.rounds);
 const idleMs = Number(values.idle) * 1000;
@@ -110,15 +120,32 @@ async function measureServer(build, dataDir) {
     );
   return measure(
     [path.join(build, 'main.js')],
-    { ...productionEnv, PORT: String(port), DATA_DIR: dataDir },
+    { ...productionEnv, ...stack, PORT: String(port), DATA_DIR: dataDir },
     healthy,
+  );
+}
+
+async function measureBareStack() {
+  const port = await freePort();
+  return measure(
+    [path.join(root, 'scripts/bench/bare-stack-server.mjs')],
+    { PATH: process.env.PATH ?? '', ...stack, PORT: String(port) },
+    () =>
+      fetch(`http://127.0.0.1:${port}/api/health`).then(
+        (response) => response.ok,
+        () => false,
+      ),
   );
 }
 
 const bare = () => measure(['-e', 'setInterval(() => {}, 1000)'], {}, async () => true);
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'kegel-production-memory-'));
-const results = new Map([...builds.map((build) => [build, []]), ['bare node', []]]);
+const results = new Map([
+  ...builds.map((build) => [build, []]),
+  ...(stack.DATABASE_URL ? [[BARE_STACK, []]] : []),
+  ['bare node', []],
+]);
 try {
   // A first start of each build migrates its own DATA_DIR: the rounds measure later starts.
   const dataDirs = new Map(builds.map((build, i) => [build, path.join(scratch, String(i))]));
@@ -131,6 +158,13 @@ try {
       const result = await measureServer(build, dataDirs.get(build));
       results.get(build).push(result);
       console.error(`round ${round}, ${build}: ${result.rss.toFixed(1)} MB, load ${result.load}`);
+    }
+    if (stack.DATABASE_URL) {
+      const reference = await measureBareStack();
+      results.get(BARE_STACK).push(reference);
+      console.error(
+        `round ${round}, ${BARE_STACK}: ${reference.rss.toFixed(1)} MB, load ${reference.load}`,
+      );
     }
     const result = await bare();
     results.get('bare node').push(result);
@@ -155,6 +189,15 @@ console.table(
     'load average (1 min) at each': runs.map((run) => run.load.toFixed(2)).join(' '),
   })),
 );
+if (stack.DATABASE_URL) {
+  const reference = median(results.get(BARE_STACK).map((run) => run.rss));
+  for (const build of builds) {
+    const ratio = median(results.get(build).map((run) => run.rss)) / reference;
+    console.log(
+      `${build}: ${ratio.toFixed(2)} × the ${BARE_STACK} (goal ≤ ${GOAL} ×: ${ratio <= GOAL ? 'met' : 'MISSED'})`,
+    );
+  }
+}
 console.log('\nBytes of each build:');
 console.table(
   builds.map((build) => {
