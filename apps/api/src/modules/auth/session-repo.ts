@@ -164,13 +164,25 @@ export async function markSessionUsed(db: Executor, sessionId: string): Promise<
 }
 
 /**
- * Deletes sessions (and, by cascade, their refresh tokens) that ended, by revocation or
- * expiry, before `endedBefore`; the number deleted.
+ * Deletes up to `limit` sessions (and, by cascade, their refresh tokens) that ended, by
+ * revocation or expiry, before `endedBefore`; the number deleted. A bounded batch keeps the
+ * statement's row locks short on a table of millions (session-pruning.ts runs batches until
+ * one comes back short); the auth_sessions_ended index finds them.
  */
-export async function deleteEndedSessions(db: Executor, endedBefore: Date): Promise<number> {
+export async function deleteEndedSessions(
+  db: Executor,
+  endedBefore: Date,
+  limit: number,
+): Promise<number> {
   const result = await db
     .deleteFrom('authSessions')
-    .where(sql<Date>`coalesce(revoked_at, expires_at)`, '<', endedBefore)
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('authSessions')
+        .select('id')
+        .where(sql<Date>`coalesce(revoked_at, expires_at)`, '<', endedBefore)
+        .limit(limit),
+    )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
