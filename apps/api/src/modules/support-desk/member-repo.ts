@@ -70,28 +70,25 @@ export function findByPaymentIntent(db: Executor, paymentIntentId: string) {
 
 /**
  * Accounts holding one of these App Store original transactions: bound to them as a subscription,
- * or as an App Store purchase (the first transaction's id is the original's).
+ * or as an App Store purchase (the first transaction's id is the original's). The accounts' ids
+ * come from the two indexes by transaction id (a union), not from two EXISTS joined by OR:
+ * PostgreSQL cannot turn an OR of EXISTS into a join, and read every account to test both on
+ * each (a sequential scan of a million members: docs/benchmarks/scale-explain.txt).
  */
 export function findByOriginalTransactions(db: Executor, originalTransactionIds: string[]) {
   return accounts(db)
-    .where((eb) =>
-      eb.or([
-        eb.exists(
-          eb
-            .selectFrom('appStoreSubscriptions')
-            .select('appStoreSubscriptions.originalTransactionId')
-            .whereRef('appStoreSubscriptions.userId', '=', 'users.id')
-            .where('appStoreSubscriptions.originalTransactionId', 'in', originalTransactionIds),
-        ),
-        eb.exists(
+    .where('users.id', 'in', (eb) =>
+      eb
+        .selectFrom('appStoreSubscriptions')
+        .select('appStoreSubscriptions.userId')
+        .where('appStoreSubscriptions.originalTransactionId', 'in', originalTransactionIds)
+        .union(
           eb
             .selectFrom('purchases')
-            .select('purchases.id')
-            .whereRef('purchases.userId', '=', 'users.id')
+            .select('purchases.userId')
             .where('purchases.provider', '=', 'Apple')
             .where('purchases.providerPaymentId', 'in', originalTransactionIds),
         ),
-      ]),
     )
     .execute();
 }
