@@ -164,7 +164,7 @@ const queries = [
   ...['bench.grant.1%', 'olivia.12%', 'olivia%'].map((prefix) => [
     `desk search: email prefix '${prefix}'`,
     `select users.id, users.email, users.created_at, users.subscription_end_date from users
-     where lower(users.email) like $1 order by users.email limit 20`,
+     where lower(users.email) like $1 order by lower(users.email) using ~<~ limit 20`,
     [prefix],
   ]),
   [

@@ -18,16 +18,26 @@ const MATCH_COLUMNS = [
   'users.subscriptionEndDate',
 ] as const;
 
-function accounts(db: Executor) {
-  return db.selectFrom('users').select(MATCH_COLUMNS).orderBy('users.email').limit(SEARCH_LIMIT);
+function matches(db: Executor) {
+  return db.selectFrom('users').select(MATCH_COLUMNS).limit(SEARCH_LIMIT);
 }
 
-/** Accounts whose email starts with `prefix`, in any case; `%`, `_` and `\` count as themselves. */
+function accounts(db: Executor) {
+  return matches(db).orderBy('users.email');
+}
+
+/**
+ * Accounts whose email starts with `prefix`, in any case; `%`, `_` and `\` count as themselves.
+ * Ordered by the lower-cased email character by character: the order of the users_email_prefix
+ * index (text_pattern_ops), which serves both the `like '…%'` and the order, so the first 20 are
+ * read and nothing more. Ordered by `email` instead, a short prefix (`olivia`, 25,000 members of
+ * a million) had every match read and sorted: 190 ms (docs/benchmarks/scale-explain.txt).
+ */
 export function findByEmailPrefix(db: Executor, prefix: string) {
   const literal = prefix.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`);
-  // lower(email) like '…%' is what the users_email_prefix index (text_pattern_ops) serves.
-  return accounts(db)
+  return matches(db)
     .where(sql<string>`lower(users.email)`, 'like', `${literal}%`)
+    .orderBy(sql`lower(users.email) using ~<~`)
     .execute();
 }
 
