@@ -135,7 +135,7 @@ export async function findNoticeRecipient(
 /**
  * Deletes up to `limit` events older than `before`, except each account's latest sign-in: an
  * account with none recorded is one signing in for the first time, whose sign-in mails no
- * notice. The number deleted; bounded as deleteEndedSessions is, for the same reason.
+ * notice. The number deleted; bounded and ordered as deleteEndedSessions is, for the same reasons.
  */
 export async function deleteSignInEventsBefore(
   db: Executor,
@@ -152,6 +152,7 @@ export async function deleteSignInEventsBefore(
           where newer.user_id = old.user_id and newer.outcome = 'success'
             and (newer.created_at, newer.id) > (old.created_at, old.id)
         ))
+      order by old.created_at
       limit ${limit}
     )`.execute(db);
   return Number(result.numAffectedRows ?? 0);
