@@ -7,7 +7,7 @@
 // on a table of millions a single DELETE of everything due would hold its row locks (and keep
 // the member whose old session it is waiting, should he sign out everywhere or delete his
 // account) for as long as the whole deletion takes. A batch of 1,000 sessions with their
-// refresh tokens takes tens of milliseconds on PostgreSQL (docs/testing.md, "Flat at scale").
+// refresh tokens takes tens of milliseconds on PostgreSQL (docs/benchmarks/scale.md).
 import { type Kysely, sql } from 'kysely';
 
 import type { Database } from '../../db/schema';
