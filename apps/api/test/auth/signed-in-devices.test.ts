@@ -191,4 +191,37 @@ describe.each(testDatabaseKinds)('signed-in devices on $name', (kind) => {
       await other?.close();
     }
   });
+
+  it('deletes ended sessions in bounded batches until none is left, each batch its own statement', async () => {
+    const email = uniqueEmail('batches');
+    await register(server.app, email, 'correct horse');
+    const sessions = [];
+    for (let index = 0; index < 6; index += 1) sessions.push(await signIn(email, CHROME_ON_MAC));
+    const ids = (await sessionsOf(sessions[0]!.accessToken)).map((session) => session.id);
+    const { db } = server.app.database;
+    // Five ended 40 days ago, the sixth still open.
+    const ended = ids.filter((id) => id !== ids[0]);
+    await db
+      .updateTable('authSessions')
+      .set({ expiresAt: new Date(Date.now() - 40 * DAY_MS) })
+      .where('id', 'in', ended)
+      .execute();
+
+    const runs: { sessions: number; batches: number; longestBatchMs: number }[] = [];
+    const log = {
+      info: (details: object) => runs.push(details as (typeof runs)[number]),
+      error: () => {},
+    };
+    const deleted = await createSessionPruning({ db, log, batchSize: 2 }).pruneOnce();
+
+    expect(deleted).toBeGreaterThanOrEqual(5);
+    const left = await db.selectFrom('authSessions').select('id').where('id', 'in', ids).execute();
+    expect(left.map((row) => row.id)).toEqual([ids[0]]);
+    // Five sessions two at a time: three batches at least, then one for the sign-in events.
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.sessions).toBe(deleted);
+    expect(runs[0]!.batches).toBeGreaterThanOrEqual(4);
+    expect(runs[0]!.longestBatchMs).toBeGreaterThanOrEqual(0);
+    expect(await createSessionPruning({ db, log, batchSize: 2 }).pruneOnce()).toBe(0);
+  });
 });

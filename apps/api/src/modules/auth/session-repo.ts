@@ -164,13 +164,30 @@ export async function markSessionUsed(db: Executor, sessionId: string): Promise<
 }
 
 /**
- * Deletes sessions (and, by cascade, their refresh tokens) that ended, by revocation or
- * expiry, before `endedBefore`; the number deleted.
+ * Deletes up to `limit` sessions (and, by cascade, their refresh tokens) that ended, by
+ * revocation or expiry, before `endedBefore`; the number deleted. A bounded batch keeps the
+ * statement's row locks short on a table of millions (session-pruning.ts runs batches until
+ * one comes back short). Oldest first, in the order of the auth_sessions_ended index: the index
+ * then hands over the first `limit` and stops, and as it walks it marks the entries of the rows
+ * earlier batches deleted (dead until vacuum) so the next batch skips them; unordered, PostgreSQL
+ * may gather every due row in a bitmap and revisit the dead ones at each batch (one batch of a
+ * run at scale took 764 ms that way, 33 ms ordered: docs/benchmarks/scale.md).
  */
-export async function deleteEndedSessions(db: Executor, endedBefore: Date): Promise<number> {
+export async function deleteEndedSessions(
+  db: Executor,
+  endedBefore: Date,
+  limit: number,
+): Promise<number> {
   const result = await db
     .deleteFrom('authSessions')
-    .where(sql<Date>`coalesce(revoked_at, expires_at)`, '<', endedBefore)
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('authSessions')
+        .select('id')
+        .where(sql<Date>`coalesce(revoked_at, expires_at)`, '<', endedBefore)
+        .orderBy(sql`coalesce(revoked_at, expires_at)`)
+        .limit(limit),
+    )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

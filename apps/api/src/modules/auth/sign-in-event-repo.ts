@@ -133,18 +133,27 @@ export async function findNoticeRecipient(
 }
 
 /**
- * Deletes the events older than `before`, except each account's latest sign-in: an account
- * with none recorded is one signing in for the first time, whose sign-in mails no notice.
- * The number deleted.
+ * Deletes up to `limit` events older than `before`, except each account's latest sign-in: an
+ * account with none recorded is one signing in for the first time, whose sign-in mails no
+ * notice. The number deleted; bounded and ordered as deleteEndedSessions is, for the same reasons.
  */
-export async function deleteSignInEventsBefore(db: Executor, before: Date): Promise<number> {
+export async function deleteSignInEventsBefore(
+  db: Executor,
+  before: Date,
+  limit: number,
+): Promise<number> {
   const result = await sql`
-    delete from sign_in_events old
-    where old.created_at < ${before}
-      and (old.outcome = 'failure' or exists (
-        select 1 from sign_in_events newer
-        where newer.user_id = old.user_id and newer.outcome = 'success'
-          and (newer.created_at, newer.id) > (old.created_at, old.id)
-      ))`.execute(db);
+    delete from sign_in_events
+    where id in (
+      select old.id from sign_in_events old
+      where old.created_at < ${before}
+        and (old.outcome = 'failure' or exists (
+          select 1 from sign_in_events newer
+          where newer.user_id = old.user_id and newer.outcome = 'success'
+            and (newer.created_at, newer.id) > (old.created_at, old.id)
+        ))
+      order by old.created_at
+      limit ${limit}
+    )`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }

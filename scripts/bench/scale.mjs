@@ -1,0 +1,461 @@
+// `npm run bench:scale`: is the product flat at a million members? The built product runs once
+// against a database holding one member (the bench's) and once against one seeded at scale
+// (seed-scale.mjs: 1,000,000 members, 3,000,000 purchases, 10,000,000 sessions), and each call
+// below is measured the same way on both: p99 and median, their ratio, the load average.
+//
+//   node scripts/bench/seed-scale.mjs   (DATABASE_URL=…/kegel_scale, once; SEED_MEMBERS=1 for …/kegel_empty)
+//   BENCH_EMPTY_URL=postgres://…/kegel_empty BENCH_SCALE_URL=postgres://…/kegel_scale npm run bench:scale
+//   BENCH_SECONDS=10 (default) per call; BENCH_CONNECTIONS=10 (default; sign-in: one per core)
+//
+// The calls, each with the same data around it on both databases (the bench's own members, the
+// same purchases for the member, the same backlog for the pruning job):
+// - GET /api/users/profile and GET /api/users/subscriptions/personal (Purchase History) of
+//   bench.member@example.com, who has five purchases on both;
+// - a sign-in with the password (argon2id dominates it: one connection per core, the same on both);
+// - a Stripe webhook granting a paid checkout (checkout.session.completed, signed with the
+//   server's webhook secret), each to the next of 1,000 bench.grant.<n>@example.com members;
+// - the support desk's search (GET /api/ops/members) by email prefix (`bench.grant.1`: 112
+//   accounts, the first 20 answered, on both), by Checkout Session id and by App Store original
+//   transaction id, as an operator (role granted by the operator command, two-step sign-in on,
+//   a session opened with a code);
+// - one run of the session-pruning job over a backlog of ended sessions and old sign-in events
+//   (the same number on both): its time, and the longest transaction it held open (its row locks
+//   last that long), sampled from pg_stat_activity every 5 ms.
+// The Apple order id search is not measured: it asks Apple's API (here the sandbox) for the
+// order's transactions and then runs the original transaction id's query, which is.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHmac, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const require = createRequire(path.join(root, 'apps/api/package.json'));
+const autocannon = require('autocannon');
+const pg = require('pg');
+const { Secret, TOTP } = require('otpauth');
+
+const EMPTY_URL = process.env.BENCH_EMPTY_URL ?? 'postgres://postgres@127.0.0.1:5432/kegel_empty';
+const SCALE_URL = process.env.BENCH_SCALE_URL ?? 'postgres://postgres@127.0.0.1:5432/kegel_scale';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const PRUNE_SESSIONS = Number(process.env.BENCH_PRUNE_SESSIONS ?? 50_000);
+const PRUNE_EVENTS = 10_000;
+const GRANT_MEMBERS = 1000;
+const PASSWORD = 'correct horse battery staple';
+const MEMBER_EMAIL = 'bench.member@example.com';
+const OPERATOR_EMAIL = 'bench.operator@example.com';
+const TOKEN_SECRET = 'bench-token-secret-that-is-long-enough-0123456789abcdef';
+const WEBHOOK_SECRET = 'whsec_bench_scale_0123456789abcdef';
+const PORT = 4713;
+const cores = availableParallelism();
+// The first purchase of member 1 is a Stripe one, the third an App Store one, on both databases.
+const CHECKOUT_SESSION_SQL = `select 'cs_live_' || md5('checkout-1') as id`;
+const ORIGINAL_TRANSACTION = String(2000000000000000 + 3);
+
+const baseEnv = { ...process.env, SHUTDOWN_DRAIN_SECONDS: '0' };
+delete baseEnv.DATABASE_URL;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+
+async function query(url, text, parameters = []) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, parameters)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * What the bench needs on either database, added once: the 1,000 members the webhook grants to
+ * and the operator, without his role and with two-step sign-in off (operatorSession gives him
+ * both again: the bench must know the secret, and a factor added after the role closes the desk
+ * for a day).
+ */
+async function prepare(url) {
+  const [member] = await query(url, 'select password_hash from users where lower(email) = $1', [
+    MEMBER_EMAIL,
+  ]);
+  if (!member) throw new Error(`${url}: no ${MEMBER_EMAIL}; seed it with seed-scale.mjs first`);
+  await query(
+    url,
+    `insert into users (email, password_hash)
+     select 'bench.grant.' || n || '@example.com', $1 from generate_series(1, $2::int) as n
+     union all select $3, $1
+     on conflict do nothing`,
+    [member.password_hash, GRANT_MEMBERS, OPERATOR_EMAIL],
+  );
+  await query(
+    url,
+    `delete from two_step_authenticators
+     where user_id = (select id from users where lower(email) = $1)`,
+    [OPERATOR_EMAIL],
+  );
+  operatorCommand(url, ['revoke', OPERATOR_EMAIL]);
+}
+
+/** `npm run operator -- …` against the database, as on a server. */
+function operatorCommand(url, args) {
+  const command = spawnSync(
+    process.execPath,
+    [path.join(root, 'apps/api/dist/operator-command.js'), ...args],
+    { cwd: root, env: { ...baseEnv, DATABASE_URL: url, TOKEN_SECRET }, encoding: 'utf8' },
+  );
+  if (command.status !== 0) throw new Error(`operator command: ${command.stderr}`);
+}
+
+/** Sessions that ended 31 to 32 days ago and sign-in events of 91 days ago: the job's work. */
+async function addPruningBacklog(url) {
+  await query(
+    url,
+    `with members as (
+       select id, row_number() over (order by id) as n from users
+       where email like 'bench.grant.%'
+     ), sessions as (
+       insert into auth_sessions (user_id, created_at, expires_at, sign_in_method, device_label)
+       select members.id, now() - interval '62 days' + make_interval(secs => j % 86400),
+         now() - interval '32 days' + make_interval(secs => j % 86400), 'password', 'Chrome on macOS'
+       from generate_series(1, $1::int) as j join members on members.n = 1 + j % ${GRANT_MEMBERS}
+       returning id
+     )
+     insert into refresh_tokens (session_id, token_hash)
+     select id, md5(random()::text) || md5(random()::text) from sessions`,
+    [PRUNE_SESSIONS],
+  );
+  await query(
+    url,
+    `insert into sign_in_events (user_id, created_at, method, outcome, device_label,
+       client_address, network)
+     select users.id, now() - interval '91 days' - make_interval(secs => j), 'password', 'failure',
+       'Chrome on macOS', '198.51.100.1', '198.51.100.0/24'
+     from generate_series(1, $1::int) as j
+     join users on users.email = 'bench.grant.' || (1 + j % ${GRANT_MEMBERS}) || '@example.com'`,
+    [PRUNE_EVENTS],
+  );
+}
+
+async function waitForHealth() {
+  for (let tries = 0; tries < 600; tries += 1) {
+    const ok = await fetch(`http://127.0.0.1:${PORT}/api/health`)
+      .then((response) => response.ok)
+      .catch(() => false);
+    if (ok) return;
+    await sleep(100);
+  }
+  throw new Error(`nothing answers on port ${PORT}`);
+}
+
+async function startProduct(url, dataDir) {
+  const child = spawn(process.execPath, [path.join(root, 'apps/api/dist/main.js')], {
+    cwd: root,
+    env: {
+      ...baseEnv,
+      DATABASE_URL: url,
+      DATA_DIR: dataDir,
+      PORT: String(PORT),
+      TOKEN_SECRET,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      AUTH_REQUESTS_PER_MINUTE: '100000000',
+      AUTH_ATTEMPTS_PER_ADDRESS_PER_HOUR: '100000000',
+      REGISTRATIONS_PER_ADDRESS_PER_HOUR: '100000000',
+      SIGN_IN_PAGE_REQUESTS_PER_MINUTE: '100000000',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await waitForHealth();
+  return child;
+}
+
+async function stop(child) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function api(method, route, body, accessToken) {
+  const response = await fetch(`http://127.0.0.1:${PORT}/api${route}`, {
+    method,
+    headers: {
+      ...(body ? { 'content-type': 'application/json' } : {}),
+      ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
+  return JSON.parse(text);
+}
+
+const totp = (secret) =>
+  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+
+/**
+ * The operator's desk session, as a person opens it: two-step sign-in turned on, the role granted
+ * by the operator command, then a sign-in
+ * with the password and a code of a later 30-second step (a step's code works once).
+ */
+async function operatorSession(url) {
+  const first = await api('POST', '/auth/local/login/email', {
+    email: OPERATOR_EMAIL,
+    password: PASSWORD,
+  });
+  const { secret } = await api('POST', '/auth/mfa/totp/setup', {}, first.accessToken);
+  const step = Math.floor(Date.now() / 30_000);
+  await api('POST', '/auth/mfa/totp/confirm', { code: totp(secret).generate() }, first.accessToken);
+  operatorCommand(url, ['grant', OPERATOR_EMAIL, '--role', 'support']);
+  await sleep((step + 1) * 30_000 - Date.now() + 200);
+  const { mfaToken } = await api('POST', '/auth/local/login/email', {
+    email: OPERATOR_EMAIL,
+    password: PASSWORD,
+  });
+  const tokens = await api('POST', '/auth/mfa/verify', { mfaToken, code: totp(secret).generate() });
+  return tokens.accessToken;
+}
+
+function run(options) {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+/** A warm-up of 2 s, then SECONDS measured: p99, median, requests, load average before. */
+async function measure(options) {
+  await run({ ...options, duration: 2 });
+  const loadBefore = load();
+  const result = await run({ ...options, duration: SECONDS });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${options.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  }
+  return {
+    p99: result.latency.p99,
+    median: result.latency.p50,
+    requests: result.requests.total,
+    load: loadBefore,
+  };
+}
+
+function get(route, accessToken) {
+  return {
+    url: `http://127.0.0.1:${PORT}/api${route}`,
+    headers: { authorization: `Bearer ${accessToken}` },
+    connections: CONNECTIONS,
+  };
+}
+
+/** A checkout.session.completed as Stripe signs it: `t=<time>,v1=<HMAC-SHA256 of "t.body">`. */
+function signedCheckout(email) {
+  const id = randomUUID().replaceAll('-', '');
+  const body = JSON.stringify({
+    id: `evt_${id}`,
+    object: 'event',
+    type: 'checkout.session.completed',
+    created: Math.floor(Date.now() / 1000),
+    data: {
+      object: {
+        id: `cs_test_${id}`,
+        object: 'checkout.session',
+        client_reference_id: null,
+        customer: null,
+        customer_details: { email },
+        metadata: { planId: '1-week' },
+        amount_total: 999,
+        currency: 'usd',
+        payment_status: 'paid',
+        payment_intent: `pi_${id}`,
+      },
+    },
+  });
+  const time = Math.floor(Date.now() / 1000);
+  const signature = createHmac('sha256', WEBHOOK_SECRET).update(`${time}.${body}`).digest('hex');
+  return { body, signature: `t=${time},v1=${signature}` };
+}
+
+/**
+ * One run of the pruning job (pruneOnce, from the source through tsx), while this process reads
+ * pg_stat_activity every 5 ms: the longest any transaction of the job's connection stayed open.
+ */
+async function pruneOnce(url) {
+  const jobUrl = `${url}${url.includes('?') ? '&' : '?'}application_name=bench-pruning`;
+  const sampler = new pg.Client({ connectionString: url });
+  await sampler.connect();
+  let longestMs = 0;
+  let sampling = true;
+  const sampling$ = (async () => {
+    while (sampling) {
+      const { rows } = await sampler.query(
+        `select coalesce(max(extract(epoch from clock_timestamp() - xact_start) * 1000), 0) as ms
+         from pg_stat_activity
+         where application_name = 'bench-pruning' and xact_start is not null`,
+      );
+      longestMs = Math.max(longestMs, Number(rows[0].ms));
+      await sleep(5);
+    }
+  })();
+  const started = performance.now();
+  // Not spawnSync: the sampling above runs in this process's event loop meanwhile.
+  const job = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'scripts/bench/prune-once.mjs')],
+    { cwd: root, env: { ...baseEnv, DATABASE_URL: jobUrl }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let output = '';
+  job.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  const status = await new Promise((resolve) => job.once('exit', resolve));
+  const milliseconds = performance.now() - started;
+  sampling = false;
+  await sampling$;
+  await sampler.end();
+  if (status !== 0) throw new Error(`pruning exited with ${status}`);
+  const report = JSON.parse(output.trim().split('\n').at(-1));
+  return { ...report, milliseconds, longestTransactionMs: longestMs, load: load() };
+}
+
+async function suite(name, url) {
+  console.error(`${name}: preparing ${url.replace(/\/\/[^@]*@/, '//')}…`);
+  await prepare(url);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'kegel-scale-'));
+  const product = await startProduct(url, dataDir);
+  const results = {};
+  try {
+    const member = await api('POST', '/auth/local/login/email', {
+      email: MEMBER_EMAIL,
+      password: PASSWORD,
+    });
+    console.error(`${name}: the operator's desk session (waits for the next code)…`);
+    const operatorToken = await operatorSession(url);
+    const [{ id: checkoutSession }] = await query(url, CHECKOUT_SESSION_SQL);
+
+    console.error(`${name}: measuring, ${SECONDS} s per call…`);
+    results.profile = await measure(get('/users/profile', member.accessToken));
+    results.history = await measure(get('/users/subscriptions/personal', member.accessToken));
+    results.signIn = await measure({
+      url: `http://127.0.0.1:${PORT}/api/auth/local/login/email`,
+      method: 'POST',
+      connections: cores,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: MEMBER_EMAIL, password: PASSWORD }),
+    });
+    let next = 0;
+    results.webhook = await measure({
+      url: `http://127.0.0.1:${PORT}/api/payments/stripe/webhook`,
+      method: 'POST',
+      connections: CONNECTIONS,
+      requests: [
+        {
+          setupRequest(request) {
+            next += 1;
+            const { body, signature } = signedCheckout(
+              `bench.grant.${1 + (next % GRANT_MEMBERS)}@example.com`,
+            );
+            return {
+              ...request,
+              headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+              body,
+            };
+          },
+        },
+      ],
+    });
+    const search = async (term) => {
+      const route = `/ops/members?query=${encodeURIComponent(term)}`;
+      const { data } = await api('GET', route, undefined, operatorToken);
+      return { ...(await measure(get(route, operatorToken))), matches: data.length };
+    };
+    results.searchEmail = await search('bench.grant.1');
+    results.searchCheckout = await search(checkoutSession);
+    results.searchTransaction = await search(ORIGINAL_TRANSACTION);
+  } finally {
+    await stop(product);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.error(`${name}: the pruning job over its backlog…`);
+  await addPruningBacklog(url);
+  results.pruning = await pruneOnce(url);
+  return results;
+}
+
+console.error('Building (skipped when the build is current)…');
+const build = spawnSync(process.execPath, [path.join(root, 'scripts/start.mjs'), '--build-only'], {
+  cwd: root,
+  stdio: 'inherit',
+});
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+const loadAtStart = load();
+const empty = await suite('empty', EMPTY_URL);
+const scale = await suite('scale', SCALE_URL);
+const [{ members }] = await query(SCALE_URL, 'select count(*)::int as members from users');
+
+const calls = [
+  ['profile', 'GET /api/users/profile'],
+  ['history', 'GET /api/users/subscriptions/personal'],
+  ['signIn', `sign-in, ${cores} connections (argon2id)`],
+  ['webhook', 'Stripe webhook, paid checkout granted'],
+  ['searchEmail', 'desk search, email prefix'],
+  ['searchCheckout', 'desk search, Checkout Session id'],
+  ['searchTransaction', 'desk search, App Store transaction id'],
+];
+const rows = [
+  [
+    'call',
+    'p99 empty (ms)',
+    'p99 at scale (ms)',
+    'ratio',
+    'median empty / scale (ms)',
+    'load average (empty; scale)',
+  ],
+];
+for (const [key, label] of calls) {
+  const [a, b] = [empty[key], scale[key]];
+  rows.push([
+    label,
+    String(a.p99),
+    String(b.p99),
+    `${(b.p99 / a.p99).toFixed(2)} ×`,
+    `${a.median} / ${b.median}`,
+    `${a.load}; ${b.load}`,
+  ]);
+}
+const prune = (result) =>
+  `${Math.round(result.milliseconds)} ms, ${result.deleted} rows, ${result.batches} batches`;
+rows.push([
+  'pruning job, one run (time, rows, batches)',
+  prune(empty.pruning),
+  prune(scale.pruning),
+  `${(scale.pruning.milliseconds / empty.pruning.milliseconds).toFixed(2)} ×`,
+  '',
+  `${empty.pruning.load}; ${scale.pruning.load}`,
+]);
+// The job times each batch itself (a batch is one statement, so one transaction: its round trip
+// bounds the locks it held); the sample from pg_stat_activity is a check from outside, and on a
+// busy machine it includes the sampler's own wait for a core.
+rows.push([
+  "pruning job, longest batch (ms, the job's own timing; sampled)",
+  `${empty.pruning.longestBatchMs}; ${empty.pruning.longestTransactionMs.toFixed(0)}`,
+  `${scale.pruning.longestBatchMs}; ${scale.pruning.longestTransactionMs.toFixed(0)}`,
+  '',
+  'goal ≤ 100',
+  '',
+]);
+
+const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+const line = (row) => `| ${row.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
+console.log(
+  `\n${cores} cores; ${members.toLocaleString('en-US')} members at scale; load average at start ${loadAtStart}, at the end ${load()}`,
+);
+console.log(
+  `${SECONDS} s per call after 2 s of warm-up, ${CONNECTIONS} connections; goal: p99 at scale ≤ 1.5 × empty\n`,
+);
+console.log(line(rows[0]));
+console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
+for (const row of rows.slice(1)) console.log(line(row));
