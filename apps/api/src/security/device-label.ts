@@ -1,19 +1,19 @@
 // A readable name for the device a session began on ("Chrome on macOS"), from its User-Agent,
 // for "Where you're signed in". Parsed once at sign-in with bowser, a maintained parser, and kept
-// in English (the `records` texts); `deviceLabelIn` words a kept label in a reader's language.
+// in that form ("<browser> on <system>"); `deviceLabelIn` words a kept label in a reader's
+// language (the `records` texts).
 import { DEFAULT_LOCALE, type PageLocale } from '@kegel/contract/i18n';
 import { translatorFor } from '@kegel/contract/i18n/catalogs';
 import Bowser from 'bowser';
 
-const english = translatorFor(DEFAULT_LOCALE);
-export const UNKNOWN_DEVICE = english('records', 'unknownDevice');
+/** The label kept when the User-Agent names nothing bowser knows (rows hold it as it is). */
+export const UNKNOWN_DEVICE = 'Unknown device';
 
 export function deviceLabel(userAgent: string | undefined): string {
   if (!userAgent) return UNKNOWN_DEVICE;
   const { browser, os } = Bowser.parse(userAgent);
   const system = os.name;
-  if (browser.name && system)
-    return english('records', 'deviceOn', { browser: browser.name, os: system });
+  if (browser.name && system) return `${browser.name} on ${system}`;
   return browser.name ?? system ?? UNKNOWN_DEVICE;
 }
 
