@@ -9,7 +9,6 @@
 // Without --url it starts the product itself (start-product.mjs) on PORT (4602) with a fresh
 // DATA_DIR. Chromium is the system's (CHROMIUM_PATH, else /usr/bin/chromium).
 import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -18,6 +17,7 @@ import { chromium } from '@playwright/test';
 
 import { buildReferencePage, REFERENCE_PATH } from './reference-page.mjs';
 import { startProduct } from './start-product.mjs';
+import { callApi, loadAverage as load, median } from './support.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const { values: options } = parseArgs({
@@ -47,26 +47,6 @@ webVitals.onINP((metric) => {
     presentation: a.presentationDelay,
   });
 }, { reportAllChanges: true, durationThreshold: 16 });`;
-
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ');
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
-async function callApi(url, apiPath, body) {
-  const response = await fetch(`${url}/api${apiPath}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${apiPath}: ${response.status} ${await response.text()}`);
-  return response.json();
-}
 
 /** The app has taken the page over: a prerendered page's held submit is released then. */
 async function appRuns(page) {
@@ -129,7 +109,7 @@ async function measureOnce(browser, url, member, interaction) {
   try {
     await context.addInitScript(recordInteractions);
     if (interaction.signedIn) {
-      const tokens = await callApi(url, '/auth/local/login/email', member);
+      const tokens = await callApi(url, 'POST', '/auth/local/login/email', member);
       await context.addInitScript(
         ([keys, pair]) => {
           localStorage.setItem(keys[0], pair.accessToken);
@@ -163,7 +143,7 @@ const browser = await chromium.launch({
 });
 try {
   const member = { email: `interactions-${Date.now()}@example.com`, password: PASSWORD };
-  await callApi(url, '/auth/local/register/email', member);
+  await callApi(url, 'POST', '/auth/local/register/email', member);
   console.log(
     `INP (web-vitals) at ${CPU_SLOWDOWN}x CPU slowdown on ${url}, ${rounds} rounds, interleaved`,
   );

@@ -15,7 +15,6 @@
 // (CHROME_PATH, else /usr/bin/chromium); nothing downloads a browser. Scores move with the
 // machine's load: on a shared machine, read the medians, and compare runs made side by side.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -25,6 +24,7 @@ import puppeteer from 'puppeteer-core';
 
 import { buildReferencePage, REFERENCE_PATH } from './reference-page.mjs';
 import { startProduct } from './start-product.mjs';
+import { callApi, loadAverage as load, median } from './support.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -40,22 +40,8 @@ const chromePath = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr
 const MEMBER_AREA = '/dashboard';
 const SCORE_GOAL = 95;
 const TBT_ROOM_MS = 100;
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ');
 const ACCESS_TOKEN_KEY = 'kegel-coach.accessToken';
 const REFRESH_TOKEN_KEY = 'kegel-coach.refreshToken';
-
-async function callApi(url, apiPath, body) {
-  const response = await fetch(`${url}/api${apiPath}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${apiPath}: ${response.status} ${await response.text()}`);
-  return response.json();
-}
 
 /** One Lighthouse run in a Chromium of its own; signed in first when `tokens` are given. */
 async function measure(url, page, tokens, reportName) {
@@ -106,12 +92,6 @@ async function measure(url, page, tokens, reportName) {
   }
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 function line(label, { score, fcp, lcp, tbt, cls }) {
   return `${label.padEnd(12)} score ${String(score).padStart(3)}  FCP ${String(Math.round(fcp)).padStart(5)} ms  LCP ${String(Math.round(lcp)).padStart(5)} ms  TBT ${String(Math.round(tbt)).padStart(4)} ms  CLS ${cls.toFixed(3)}`;
 }
@@ -125,7 +105,7 @@ try {
     password: 'a long and unguessable bench password',
   };
   if (pages.some((page) => page.startsWith(MEMBER_AREA))) {
-    await callApi(url, '/auth/local/register/email', member);
+    await callApi(url, 'POST', '/auth/local/register/email', member);
   }
   console.log(
     `Lighthouse (mobile, default settings) on ${url}, ${runs} runs a page, interleaved with the ` +
@@ -143,7 +123,7 @@ try {
       for (let attempt = 1; !result || (result.failure && attempt <= 3); attempt += 1) {
         if (result) console.log(`  (${page} run ${run}: ${result.failure}, once more)`);
         const tokens = page.startsWith(MEMBER_AREA)
-          ? await callApi(url, '/auth/local/login/email', member)
+          ? await callApi(url, 'POST', '/auth/local/login/email', member)
           : undefined;
         const reportName = `${page.replaceAll('/', '-').replace(/^-|-$/g, '')}-${run}`;
         result = await measure(url, page, tokens, reportName);

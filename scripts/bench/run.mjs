@@ -20,9 +20,18 @@ import { spawn, spawnSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import {
+  callApi,
+  loadAverage as load,
+  median,
+  sleep,
+  stopProcess,
+  waitForHealth,
+} from './support.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const require = createRequire(path.join(root, 'apps/api/package.json'));
@@ -38,33 +47,12 @@ const PASSWORD = 'correct horse battery staple';
 const PRODUCT_PORT = 4711;
 const REFERENCE_PORT = 4712;
 const cores = availableParallelism();
+const PRODUCT_URL = `http://127.0.0.1:${PRODUCT_PORT}`;
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 /** This process's environment without a database: each suite names its own. */
 // No balancer in front of the product here: a stop (SIGTERM) need not drain.
 const baseEnv = { ...process.env, SHUTDOWN_DRAIN_SECONDS: '0' };
 delete baseEnv.DATABASE_URL;
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ');
-
-async function waitForHealth(port) {
-  for (let tries = 0; tries < 600; tries += 1) {
-    const ok = await fetch(`http://127.0.0.1:${port}/api/health`)
-      .then((response) => response.ok)
-      .catch(() => false);
-    if (ok) return;
-    await sleep(100);
-  }
-  throw new Error(`nothing answers on port ${port}`);
-}
-
 function rssMegabytes(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
@@ -85,7 +73,7 @@ async function startProduct(env) {
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  await waitForHealth(PRODUCT_PORT);
+  await waitForHealth(PRODUCT_URL);
   return child;
 }
 
@@ -100,27 +88,6 @@ async function startReference(env) {
     child.once('exit', (code) => reject(new Error(`reference server exited (${code})`)));
   });
   return child;
-}
-
-async function stop(child) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-async function api(port, method, route, body, accessToken) {
-  const response = await fetch(`http://127.0.0.1:${port}/api${route}`, {
-    method,
-    headers: {
-      ...(body ? { 'content-type': 'application/json' } : {}),
-      ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
-  return JSON.parse(text);
 }
 
 function run(options) {
@@ -319,7 +286,7 @@ async function storms(productPid, accessToken, emails) {
     const signInsCpu = processCpuMs(signIns.child.pid) - signInsBefore;
     const product = cpuSplit(productPid, threadsBefore, threadCpuMs(productPid));
     instance.stop();
-    await stop(signIns.child);
+    await stopProcess(signIns.child);
     const result = checkOk(await during, 'profile during the storm');
     rounds.push({
       alone: alone.latency.p97_5,
@@ -343,7 +310,7 @@ async function registerMembers(count) {
       emails
         .slice(index, index + cores * 2)
         .map((email) =>
-          api(PRODUCT_PORT, 'POST', '/auth/local/register/email', { email, password: PASSWORD }),
+          callApi(PRODUCT_URL, 'POST', '/auth/local/register/email', { email, password: PASSWORD }),
         ),
     );
   }
@@ -357,11 +324,11 @@ async function suite(name, databaseEnv) {
   try {
     const emails = await registerMembers(STORM_LOGINS + 1);
     const [memberEmail, ...stormEmails] = emails;
-    const { accessToken } = await api(PRODUCT_PORT, 'POST', '/auth/local/login/email', {
+    const { accessToken } = await callApi(PRODUCT_URL, 'POST', '/auth/local/login/email', {
       email: memberEmail,
       password: PASSWORD,
     });
-    const member = await api(PRODUCT_PORT, 'GET', '/users/profile', undefined, accessToken);
+    const member = await callApi(PRODUCT_URL, 'GET', '/users/profile', undefined, accessToken);
     const reference = await startReference({
       ...databaseEnv,
       REFERENCE_MEMBER: JSON.stringify({ id: member.id, email: member.email }),
@@ -373,7 +340,7 @@ async function suite(name, databaseEnv) {
       console.error(`${name}: profile, ${ROUNDS} interleaved rounds of ${SECONDS} s…`);
       results.profile = await profileRounds(accessToken);
     } finally {
-      await stop(reference);
+      await stopProcess(reference);
     }
     if (name === 'PGlite') {
       console.error(`${name}: sign-in and the storm…`);
@@ -382,7 +349,7 @@ async function suite(name, databaseEnv) {
       results.storm = await storms(product.pid, accessToken, stormEmails);
     }
   } finally {
-    await stop(product);
+    await stopProcess(product);
   }
   if (name === 'PGlite') {
     // Memory: a fresh data directory's first start, and a later start of the same one, idle.
@@ -392,7 +359,7 @@ async function suite(name, databaseEnv) {
       const started = await startProduct({ DATA_DIR: fresh });
       await sleep(5000);
       results[label] = rssMegabytes(started.pid);
-      await stop(started);
+      await stopProcess(started);
     }
     rmSync(fresh, { recursive: true, force: true });
   }

@@ -27,9 +27,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { callApi, loadAverage as load, sleep, stopProcess, waitForHealth } from './support.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const require = createRequire(path.join(root, 'apps/api/package.json'));
@@ -50,6 +52,7 @@ const OPERATOR_EMAIL = 'bench.operator@example.com';
 const TOKEN_SECRET = 'bench-token-secret-that-is-long-enough-0123456789abcdef';
 const WEBHOOK_SECRET = 'whsec_bench_scale_0123456789abcdef';
 const PORT = 4713;
+const BASE_URL = `http://127.0.0.1:${PORT}`;
 const cores = availableParallelism();
 // The first purchase of member 1 is a Stripe one, the third an App Store one, on both databases.
 const CHECKOUT_SESSION_SQL = `select 'cs_live_' || md5('checkout-1') as id`;
@@ -57,12 +60,6 @@ const ORIGINAL_TRANSACTION = String(2000000000000000 + 3);
 
 const baseEnv = { ...process.env, SHUTDOWN_DRAIN_SECONDS: '0' };
 delete baseEnv.DATABASE_URL;
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ');
-
 async function query(url, text, parameters = []) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -141,17 +138,6 @@ async function addPruningBacklog(url) {
   );
 }
 
-async function waitForHealth() {
-  for (let tries = 0; tries < 600; tries += 1) {
-    const ok = await fetch(`http://127.0.0.1:${PORT}/api/health`)
-      .then((response) => response.ok)
-      .catch(() => false);
-    if (ok) return;
-    await sleep(100);
-  }
-  throw new Error(`nothing answers on port ${PORT}`);
-}
-
 async function startProduct(url, dataDir) {
   const child = spawn(process.execPath, [path.join(root, 'apps/api/dist/main.js')], {
     cwd: root,
@@ -169,29 +155,8 @@ async function startProduct(url, dataDir) {
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  await waitForHealth();
+  await waitForHealth(BASE_URL);
   return child;
-}
-
-async function stop(child) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-async function api(method, route, body, accessToken) {
-  const response = await fetch(`http://127.0.0.1:${PORT}/api${route}`, {
-    method,
-    headers: {
-      ...(body ? { 'content-type': 'application/json' } : {}),
-      ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
-  return JSON.parse(text);
 }
 
 const totp = (secret) =>
@@ -203,20 +168,29 @@ const totp = (secret) =>
  * with the password and a code of a later 30-second step (a step's code works once).
  */
 async function operatorSession(url) {
-  const first = await api('POST', '/auth/local/login/email', {
+  const first = await callApi(BASE_URL, 'POST', '/auth/local/login/email', {
     email: OPERATOR_EMAIL,
     password: PASSWORD,
   });
-  const { secret } = await api('POST', '/auth/mfa/totp/setup', {}, first.accessToken);
+  const { secret } = await callApi(BASE_URL, 'POST', '/auth/mfa/totp/setup', {}, first.accessToken);
   const step = Math.floor(Date.now() / 30_000);
-  await api('POST', '/auth/mfa/totp/confirm', { code: totp(secret).generate() }, first.accessToken);
+  await callApi(
+    BASE_URL,
+    'POST',
+    '/auth/mfa/totp/confirm',
+    { code: totp(secret).generate() },
+    first.accessToken,
+  );
   operatorCommand(url, ['grant', OPERATOR_EMAIL, '--role', 'support']);
   await sleep((step + 1) * 30_000 - Date.now() + 200);
-  const { mfaToken } = await api('POST', '/auth/local/login/email', {
+  const { mfaToken } = await callApi(BASE_URL, 'POST', '/auth/local/login/email', {
     email: OPERATOR_EMAIL,
     password: PASSWORD,
   });
-  const tokens = await api('POST', '/auth/mfa/verify', { mfaToken, code: totp(secret).generate() });
+  const tokens = await callApi(BASE_URL, 'POST', '/auth/mfa/verify', {
+    mfaToken,
+    code: totp(secret).generate(),
+  });
   return tokens.accessToken;
 }
 
@@ -327,7 +301,7 @@ async function suite(name, url) {
   const product = await startProduct(url, dataDir);
   const results = {};
   try {
-    const member = await api('POST', '/auth/local/login/email', {
+    const member = await callApi(BASE_URL, 'POST', '/auth/local/login/email', {
       email: MEMBER_EMAIL,
       password: PASSWORD,
     });
@@ -368,14 +342,14 @@ async function suite(name, url) {
     });
     const search = async (term) => {
       const route = `/ops/members?query=${encodeURIComponent(term)}`;
-      const { data } = await api('GET', route, undefined, operatorToken);
+      const { data } = await callApi(BASE_URL, 'GET', route, undefined, operatorToken);
       return { ...(await measure(get(route, operatorToken))), matches: data.length };
     };
     results.searchEmail = await search('bench.grant.1');
     results.searchCheckout = await search(checkoutSession);
     results.searchTransaction = await search(ORIGINAL_TRANSACTION);
   } finally {
-    await stop(product);
+    await stopProcess(product);
     rmSync(dataDir, { recursive: true, force: true });
   }
   console.error(`${name}: the pruning job over its backlog…`);
