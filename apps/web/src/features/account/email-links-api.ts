@@ -27,8 +27,12 @@ export function useVerifyEmail() {
     meta: {
       toasts: { pending: text('toast.verifyingEmail'), success: text('toast.emailChanged') },
     },
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: sessionQueries.all() });
+    onSuccess: async () => {
+      // The page's first read of the profile may still be on its way, started beside this call
+      // and answered with the old address. A query without data yet is not cancelled by an
+      // invalidation, which would wait for that very answer: cancel it first, then read again.
+      await queryClient.cancelQueries({ queryKey: sessionQueries.all() });
+      await queryClient.invalidateQueries({ queryKey: sessionQueries.all() });
     },
   });
 }
