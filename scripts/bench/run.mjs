@@ -1,23 +1,31 @@
-// `npm run bench`: the product beside a same-shape reference server (reference-server.mjs), on
-// this machine, in interleaved rounds, and one table of ratios against the goals of issue 16.
+// `npm run bench`: every figure of issue 30 from one run, each beside its reference measured in
+// the same run, with the machine's load average. First the product beside a same-shape reference
+// server (reference-server.mjs), in interleaved rounds, as one table of ratios; then the benches
+// of their own scripts, one after the other, their tables after it.
 //
 //   npm run bench                                   PGlite (a fresh data directory)
-//   DATABASE_URL=postgres://… npm run bench         PGlite, then PostgreSQL as well
+//   DATABASE_URL=postgres://… REDIS_URL=redis://… npm run bench
+//                                                   PostgreSQL as well, and memory in production
+//   BENCH_SCALE_URL=… BENCH_EMPTY_URL=… npm run bench   the million members too (seed-scale.mjs)
+//   BENCH_PARTS=sign-in,pages npm run bench         some parts only (names below)
 //   BENCH_ROUNDS=5 BENCH_SECONDS=15 npm run bench   longer (defaults: 3 rounds of 10 s)
 //
-// What it runs, each on the built product (`node scripts/start.mjs --build-only` first):
-// - GET /api/users/profile at 50 connections, product and reference in turn, `BENCH_ROUNDS`
-//   rounds; medians of requests/s and of p99.
-// - Sign-in: raw argon2id verifications per second in this process (one per core at once, the
-//   product's parameters), against successful logins per second through the product's HTTP route.
-// - The storm: profile p97.5 at a steady 200 requests/s alone, then while 200 members sign in
+// The parts, each on the built product (`node scripts/start.mjs --build-only` first):
+// - profile: GET /api/users/profile at 50 connections, product and reference in turn,
+//   `BENCH_ROUNDS` rounds; medians of requests/s and of p99.
+// - sign-in: raw argon2id verifications per second, 10 at once in this process (the product's
+//   library and parameters), against successful logins per second through the product's HTTP
+//   route at 10 connections; and the CPU each login took, thread by thread.
+// - storm: profile p97.5 at a steady 200 requests/s alone, then while 200 members sign in
 //   at once (`BENCH_ROUNDS` storms, medians), and where the CPU went during them. The sign-ins
 //   come from a process of their own (sign-in-storm.mjs), not from the one timing the profile.
-// - Memory: the product's RSS, idle, on the first start of a fresh data directory and on a later
+// - memory: the product's RSS, idle, on the first start of a fresh data directory and on a later
 //   start of the same one (PGlite), against the reference's.
+// - pages (lighthouse.mjs), interactions (interactions.mjs), production-memory
+//   (production-memory.mjs, with DATABASE_URL and REDIS_URL) and scale (scale.mjs, with the two
+//   seeded databases): see each script's header.
 // The machine's load average is printed: these figures mean little on a busy machine.
 import { spawn, spawnSync } from 'node:child_process';
-import { Worker } from 'node:worker_threads';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -41,12 +49,35 @@ const argon2Path = require.resolve('@node-rs/argon2');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const STORM_LOGINS = 200;
+/** Sign-ins in flight at once, and raw verifications at the same concurrency (issue 30). */
+const SIGN_IN_CONNECTIONS = 10;
 const STORM_PROFILE_RATE = 200;
 const TOKEN_SECRET = 'bench-token-secret-that-is-long-enough-0123456789abcdef';
 const PASSWORD = 'correct horse battery staple';
 const PRODUCT_PORT = 4711;
 const REFERENCE_PORT = 4712;
 const cores = availableParallelism();
+/**
+ * What to measure (`BENCH_PARTS=sign-in,pages`, say); everything by default. This script's own:
+ * profile, sign-in, storm, memory; then the benches of their own scripts, run one after the other
+ * from here (`CHILD_BENCHES`): pages, interactions, production-memory, scale.
+ */
+const ALL_PARTS = [
+  'profile',
+  'sign-in',
+  'storm',
+  'memory',
+  'pages',
+  'interactions',
+  'production-memory',
+  'scale',
+];
+const PARTS = new Set(
+  (process.env.BENCH_PARTS ?? ALL_PARTS.join(',')).split(',').map((part) => part.trim()),
+);
+for (const part of PARTS) {
+  if (!ALL_PARTS.includes(part)) throw new Error(`BENCH_PARTS: no part named ${part}`);
+}
 const PRODUCT_URL = `http://127.0.0.1:${PRODUCT_PORT}`;
 
 /** This process's environment without a database: each suite names its own. */
@@ -141,49 +172,42 @@ async function profileRounds(accessToken) {
 }
 
 /**
- * Raw argon2id verifications per second: the product's library and parameters, one thread per
- * core verifying without pause, at normal priority, nothing else running.
+ * Raw argon2id verifications per second at SIGN_IN_CONNECTIONS at once: the product's library and
+ * parameters, that many verifications always in flight (the library's asynchronous verify, on
+ * libuv's threads), in this process with nothing else running: what the machine can verify.
  */
 async function rawArgon2PerSecond() {
-  const thread = `
-    const { parentPort, workerData } = require('node:worker_threads');
-    const argon2 = require(workerData.argon2Path);
-    const options = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 };
-    const hash = argon2.hashSync(workerData.password, options);
-    let done = 0;
-    const until = Date.now() + workerData.seconds * 1000;
-    while (Date.now() < until) {
-      argon2.verifySync(hash, workerData.password);
-      done += 1;
-    }
-    parentPort.postMessage(done);
-  `;
+  const argon2 = require(argon2Path);
+  const options = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+  const hash = await argon2.hash(PASSWORD, options);
+  const until = performance.now() + SECONDS * 1000;
+  let done = 0;
   const started = performance.now();
-  const counts = await Promise.all(
-    Array.from(
-      { length: cores },
-      () =>
-        new Promise((resolve, reject) => {
-          const worker = new Worker(thread, {
-            eval: true,
-            workerData: { argon2Path, password: PASSWORD, seconds: SECONDS },
-          });
-          worker.once('message', resolve);
-          worker.once('error', reject);
-        }),
-    ),
+  await Promise.all(
+    Array.from({ length: SIGN_IN_CONNECTIONS }, async () => {
+      while (performance.now() < until) {
+        if (!(await argon2.verify(hash, PASSWORD))) throw new Error('argon2: wrong verification');
+        done += 1;
+      }
+    }),
   );
-  return counts.reduce((sum, count) => sum + count, 0) / ((performance.now() - started) / 1000);
+  return done / ((performance.now() - started) / 1000);
 }
 
-/** Successful logins per second through HTTP, members in turn (a member's checks queue). */
-async function loginsPerSecond(emails) {
+/**
+ * Successful logins per second through HTTP at SIGN_IN_CONNECTIONS connections, members in turn
+ * (a member's checks queue), and where the CPU went per login: the product's event loop, its
+ * other threads (hashing above all), and this process sending them.
+ */
+async function loginsPerSecond(productPid, emails, seconds = SECONDS) {
   let next = 0;
+  const threadsBefore = threadCpuMs(productPid);
+  const loadBefore = process.cpuUsage();
   const result = await run({
     url: `http://127.0.0.1:${PRODUCT_PORT}/api/auth/local/login/email`,
     method: 'POST',
-    connections: cores * 4,
-    duration: SECONDS,
+    connections: SIGN_IN_CONNECTIONS,
+    duration: seconds,
     headers: { 'content-type': 'application/json' },
     requests: [
       {
@@ -196,7 +220,53 @@ async function loginsPerSecond(emails) {
     ],
   });
   checkOk(result, 'login');
-  return result.requests.total / SECONDS;
+  const { user, system } = process.cpuUsage(loadBefore);
+  const product = cpuSplit(productPid, threadsBefore, threadCpuMs(productPid));
+  const logins = result.requests.total;
+  return {
+    perSecond: logins / seconds,
+    cpuPerLogin: {
+      eventLoop: product.eventLoop / logins,
+      otherThreads: product.otherThreads / logins,
+      loadGenerator: (user + system) / 1000 / logins,
+    },
+  };
+}
+
+/**
+ * Raw verifications and logins in turn, `ROUNDS` rounds (the order swapped each round), so that a
+ * change in the machine's load falls on both: medians of each, and of each round's ratio.
+ */
+async function signInRounds(productPid, emails) {
+  await loginsPerSecond(productPid, emails, 2); // warm-up
+  const rounds = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    let raw;
+    let logins;
+    if (round % 2 === 0) {
+      raw = await rawArgon2PerSecond();
+      logins = await loginsPerSecond(productPid, emails);
+    } else {
+      logins = await loginsPerSecond(productPid, emails);
+      raw = await rawArgon2PerSecond();
+    }
+    rounds.push({ raw, logins });
+  }
+  const medianOf = (pick) => median(rounds.map(pick));
+  return {
+    rawArgon2: medianOf((round) => round.raw),
+    logins: {
+      perSecond: medianOf((round) => round.logins.perSecond),
+      ratio: medianOf((round) => round.logins.perSecond / round.raw),
+      ratios: rounds.map((round) => round.logins.perSecond / round.raw),
+      cpuPerLogin: Object.fromEntries(
+        Object.keys(rounds[0].logins.cpuPerLogin).map((key) => [
+          key,
+          medianOf((round) => round.logins.cpuPerLogin[key]),
+        ]),
+      ),
+    },
+  };
 }
 
 /** CPU time (ms) of each thread of a process on Linux: its event loop is the thread whose id is its pid. */
@@ -328,30 +398,34 @@ async function suite(name, databaseEnv) {
       email: memberEmail,
       password: PASSWORD,
     });
-    const member = await callApi(PRODUCT_URL, 'GET', '/users/profile', undefined, accessToken);
-    const reference = await startReference({
-      ...databaseEnv,
-      REFERENCE_MEMBER: JSON.stringify({ id: member.id, email: member.email }),
-    });
-    try {
-      // Idle, as the product's is measured below.
-      await sleep(5000);
-      results.referenceRss = rssMegabytes(reference.pid);
-      console.error(`${name}: profile, ${ROUNDS} interleaved rounds of ${SECONDS} s…`);
-      results.profile = await profileRounds(accessToken);
-    } finally {
-      await stopProcess(reference);
+    if (PARTS.has('profile')) {
+      const member = await callApi(PRODUCT_URL, 'GET', '/users/profile', undefined, accessToken);
+      const reference = await startReference({
+        ...databaseEnv,
+        REFERENCE_MEMBER: JSON.stringify({ id: member.id, email: member.email }),
+      });
+      try {
+        // Idle, as the product's is measured below.
+        await sleep(5000);
+        results.referenceRss = rssMegabytes(reference.pid);
+        console.error(`${name}: profile, ${ROUNDS} interleaved rounds of ${SECONDS} s…`);
+        results.profile = await profileRounds(accessToken);
+      } finally {
+        await stopProcess(reference);
+      }
     }
-    if (name === 'PGlite') {
-      console.error(`${name}: sign-in and the storm…`);
-      results.rawArgon2 = await rawArgon2PerSecond();
-      results.logins = await loginsPerSecond(stormEmails);
+    if (PARTS.has('sign-in')) {
+      console.error(`${name}: sign-in, raw verifications and logins in turn, ${ROUNDS} rounds…`);
+      Object.assign(results, await signInRounds(product.pid, stormEmails));
+    }
+    if (name === 'PGlite' && PARTS.has('storm')) {
+      console.error(`${name}: the storm…`);
       results.storm = await storms(product.pid, accessToken, stormEmails);
     }
   } finally {
     await stopProcess(product);
   }
-  if (name === 'PGlite') {
+  if (name === 'PGlite' && PARTS.has('memory')) {
     // Memory: a fresh data directory's first start, and a later start of the same one, idle.
     console.error(`${name}: memory…`);
     const fresh = mkdtempSync(path.join(tmpdir(), 'kegel-bench-fresh-'));
@@ -367,6 +441,88 @@ async function suite(name, databaseEnv) {
   return results;
 }
 
+/**
+ * The benches of their own scripts, in this run, one after the other (each starts and stops what
+ * it measures): their output is kept and printed after this script's table. One that cannot run
+ * here (no PostgreSQL or Redis named, no seeded database) says so instead of a figure.
+ */
+const CHILD_BENCHES = [
+  {
+    part: 'pages',
+    title: 'First pages: Lighthouse beside the reference page (point 1)',
+    script: 'lighthouse.mjs',
+    args: () => ['--runs', String(ROUNDS)],
+  },
+  {
+    part: 'interactions',
+    title: 'Interactions: INP beside the reference page (point 2)',
+    script: 'interactions.mjs',
+    args: () => ['--rounds', String(ROUNDS)],
+  },
+  {
+    part: 'production-memory',
+    title: 'Memory in production beside a bare Fastify + pg + ioredis server (point 4)',
+    script: 'production-memory.mjs',
+    args: () =>
+      process.env.DATABASE_URL && process.env.REDIS_URL
+        ? [
+            '--database-url',
+            process.env.DATABASE_URL,
+            '--redis-url',
+            process.env.REDIS_URL,
+            '--rounds',
+            String(ROUNDS),
+          ]
+        : undefined,
+    unless: 'needs DATABASE_URL (a scratch database) and REDIS_URL',
+  },
+  {
+    part: 'scale',
+    title: 'Flat at a million members: the same calls on an empty and a seeded database (point 3)',
+    script: 'scale.mjs',
+    args: () => (process.env.BENCH_SCALE_URL && process.env.BENCH_EMPTY_URL ? [] : undefined),
+    unless:
+      'needs BENCH_SCALE_URL and BENCH_EMPTY_URL, databases seeded by seed-scale.mjs (docs/benchmarks/scale.md)',
+  },
+];
+
+async function runChildBenches() {
+  const reports = [];
+  for (const bench of CHILD_BENCHES) {
+    if (!PARTS.has(bench.part)) continue;
+    const args = bench.args();
+    if (!args) {
+      reports.push({ title: bench.title, output: `Not measured in this run: ${bench.unless}.` });
+      continue;
+    }
+    console.error(`${bench.part}: ${bench.script}…`);
+    const loadAtStart = load();
+    const child = spawn(
+      process.execPath,
+      [path.join(root, 'scripts/bench', bench.script), ...args],
+      {
+        cwd: root,
+        env: baseEnv,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let output = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      process.stderr.write(chunk);
+    });
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    reports.push({
+      title: bench.title,
+      output:
+        `Load average at its start: ${loadAtStart}\n\n${output}` +
+        (code === 0 ? '' : `\n${bench.script} failed (exit code ${code}).`),
+    });
+  }
+  return reports;
+}
+
 const percent = (value) => `${Math.round(value * 100)} %`;
 const number = (value) => Math.round(value).toLocaleString('en-US');
 
@@ -378,13 +534,20 @@ const build = spawnSync(process.execPath, [path.join(root, 'scripts/start.mjs'),
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const loadBefore = load();
-const suites = [await suite('PGlite', {})];
-if (process.env.DATABASE_URL) {
-  suites.push(await suite('PostgreSQL', { DATABASE_URL: process.env.DATABASE_URL }));
+const OWN_PARTS = ['profile', 'sign-in', 'storm', 'memory'];
+const suites = [];
+if (OWN_PARTS.some((part) => PARTS.has(part))) {
+  suites.push(await suite('PGlite', {}));
+  if (process.env.DATABASE_URL) {
+    suites.push(await suite('PostgreSQL', { DATABASE_URL: process.env.DATABASE_URL }));
+  }
 }
+const loadAfterServer = load();
+const childReports = await runChildBenches();
 
 const rows = [['what', 'reference', 'product', 'ratio', 'goal']];
 for (const result of suites) {
+  if (!result.profile) continue;
   const { reference, product } = result.profile;
   rows.push([
     `GET /api/users/profile, ${result.name}, 50 connections (req/s)`,
@@ -401,60 +564,90 @@ for (const result of suites) {
     '≤ 1.2 ×',
   ]);
 }
-const [pglite] = suites;
-rows.push([
-  'logins/s through HTTP vs raw argon2id verifications/s',
-  pglite.rawArgon2.toFixed(1),
-  pglite.logins.toFixed(1),
-  percent(pglite.logins / pglite.rawArgon2),
-  '≥ 60 %',
-]);
-rows.push([
-  `profile p97.5 at ${STORM_PROFILE_RATE} req/s (ms), alone vs during ${STORM_LOGINS} logins at once, PGlite`,
-  String(pglite.storm.alone),
-  String(pglite.storm.during),
-  `${(pglite.storm.during / pglite.storm.alone).toFixed(2)} ×`,
-  '≤ 2 ×',
-]);
-rows.push([
-  'logins/s during the storm vs raw argon2id/s',
-  pglite.rawArgon2.toFixed(1),
-  pglite.storm.loginsPerSecond.toFixed(1),
-  percent(pglite.storm.loginsPerSecond / pglite.rawArgon2),
-  '≥ 60 %',
-]);
-rows.push([
-  'RSS idle, PGlite: reference vs product first start (MB)',
-  number(pglite.referenceRss),
-  number(pglite.firstStartRss),
-  `${(pglite.firstStartRss / pglite.referenceRss).toFixed(2)} ×`,
-  '≤ 1.2 ×',
-]);
-rows.push([
-  'RSS idle, PGlite: reference vs product later start (MB)',
-  number(pglite.referenceRss),
-  number(pglite.laterStartRss),
-  `${(pglite.laterStartRss / pglite.referenceRss).toFixed(2)} ×`,
-  '≤ 1.2 ×',
-]);
+for (const result of suites) {
+  if (!result.logins) continue;
+  rows.push([
+    `logins/s through HTTP vs raw argon2id verifications/s, ${SIGN_IN_CONNECTIONS} at once, ${result.name}`,
+    result.rawArgon2.toFixed(1),
+    result.logins.perSecond.toFixed(1),
+    `${percent(result.logins.ratio)} (${result.logins.ratios.map(percent).join(', ')})`,
+    '≥ 75 %',
+  ]);
+}
+const [pglite = {}] = suites;
+if (pglite.storm) {
+  rows.push([
+    `profile p97.5 at ${STORM_PROFILE_RATE} req/s (ms), alone vs during ${STORM_LOGINS} logins at once, PGlite`,
+    String(pglite.storm.alone),
+    String(pglite.storm.during),
+    `${(pglite.storm.during / pglite.storm.alone).toFixed(2)} ×`,
+    '≤ 2 ×',
+  ]);
+  rows.push([
+    'logins/s during the storm vs raw argon2id/s',
+    pglite.rawArgon2?.toFixed(1) ?? '-',
+    pglite.storm.loginsPerSecond.toFixed(1),
+    pglite.rawArgon2 ? percent(pglite.storm.loginsPerSecond / pglite.rawArgon2) : '-',
+    '≥ 60 %',
+  ]);
+}
+if (pglite.firstStartRss) {
+  for (const [label, key] of [
+    ['first start', 'firstStartRss'],
+    ['later start', 'laterStartRss'],
+  ]) {
+    rows.push([
+      `RSS idle, PGlite: reference vs product ${label} (MB)`,
+      pglite.referenceRss ? number(pglite.referenceRss) : '-',
+      number(pglite[key]),
+      pglite.referenceRss ? `${(pglite[key] / pglite.referenceRss).toFixed(2)} ×` : '-',
+      '≤ 1.2 ×',
+    ]);
+  }
+}
 
 const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
 const line = (row) => `| ${row.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
-console.log(`\n${cores} cores; load average before ${loadBefore}, after ${load()}`);
-console.log(`${ROUNDS} rounds of ${SECONDS} s, medians\n`);
-console.log(line(rows[0]));
-console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
-for (const row of rows.slice(1)) console.log(line(row));
+if (suites.length > 0) {
+  console.log(`\n## The server, beside a same-shape reference server`);
+  console.log(`\n${cores} cores; load average before ${loadBefore}, after ${loadAfterServer}`);
+  console.log(`${ROUNDS} rounds of ${SECONDS} s, medians\n`);
+  console.log(line(rows[0]));
+  console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
+  for (const row of rows.slice(1)) console.log(line(row));
+}
 
 const { storm } = pglite;
-const perLogin = (ms) => (ms / STORM_LOGINS).toFixed(1);
-console.log(
-  [
-    `\nWhere the ${cores} cores went during a storm (medians; ${Math.round(storm.milliseconds)} ms, ` +
-      `${Math.round(storm.milliseconds * cores)} ms of CPU), per login:`,
-    `  the product's event loop ${perLogin(storm.eventLoop)} ms (its ${STORM_PROFILE_RATE} req/s of profile included)`,
-    `  the product's other threads (hashing, V8's helpers) ${perLogin(storm.otherThreads)} ms`,
-    `  the load generator (this process and the sign-ins' own), on the same cores ${perLogin(storm.loadGenerator)} ms`,
-    `  raw argon2id: ${((1000 * cores) / pglite.rawArgon2).toFixed(1)} ms of CPU per verification`,
-  ].join('\n'),
-);
+if (storm) {
+  const perLogin = (ms) => (ms / STORM_LOGINS).toFixed(1);
+  console.log(
+    [
+      `\nWhere the ${cores} cores went during a storm (medians; ${Math.round(storm.milliseconds)} ms, ` +
+        `${Math.round(storm.milliseconds * cores)} ms of CPU), per login:`,
+      `  the product's event loop ${perLogin(storm.eventLoop)} ms (its ${STORM_PROFILE_RATE} req/s of profile included)`,
+      `  the product's other threads (hashing, V8's helpers) ${perLogin(storm.otherThreads)} ms`,
+      `  the load generator (this process and the sign-ins' own), on the same cores ${perLogin(storm.loadGenerator)} ms`,
+      pglite.rawArgon2
+        ? `  raw argon2id: ${((1000 * cores) / pglite.rawArgon2).toFixed(1)} ms of CPU per verification`
+        : '',
+    ].join('\n'),
+  );
+}
+for (const result of suites) {
+  if (!result.logins) continue;
+  const { cpuPerLogin } = result.logins;
+  console.log(
+    [
+      `\nCPU per login at ${SIGN_IN_CONNECTIONS} connections, ${result.name} (no storm):`,
+      `  the product's event loop ${cpuPerLogin.eventLoop.toFixed(1)} ms`,
+      `  the product's other threads (hashing, V8's helpers) ${cpuPerLogin.otherThreads.toFixed(1)} ms`,
+      `  the load generator (this process) ${cpuPerLogin.loadGenerator.toFixed(1)} ms`,
+      `  raw argon2id: ${((1000 * cores) / result.rawArgon2).toFixed(1)} ms of CPU per verification`,
+    ].join('\n'),
+  );
+}
+for (const report of childReports) {
+  console.log(`\n## ${report.title}\n`);
+  console.log(report.output.trim());
+}
+console.log(`\nLoad average at the end: ${load()}`);

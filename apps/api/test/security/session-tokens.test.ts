@@ -1,4 +1,7 @@
+import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { deriveKey } from '../../src/security/keys';
 
 import {
   ACCESS_TOKEN_TTL_SECONDS,
@@ -64,5 +67,40 @@ describe('session tokens', () => {
     await expect(tokens.verifyAccessToken(refresh)).rejects.toBeInstanceOf(InvalidTokenError);
     expect(await tokens.verifyAccessToken(access)).toEqual(claims);
     await expect(tokens.verifyRefreshToken(access)).rejects.toBeInstanceOf(InvalidTokenError);
+  });
+
+  it('signs the very bytes jose signs, so any JWT library reads them as before', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-26T12:00:00.700Z'));
+    const tokens = createSessionTokens(SECRET);
+    const expiresAt = new Date('2026-12-26T12:00:00Z');
+    const accessByJose = await new SignJWT({ sid: claims.sessionId, typ: 'access' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(claims.userId)
+      .setIssuer('kegel-coach')
+      .setAudience('kegel-coach:access')
+      .setIssuedAt()
+      .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
+      .sign(deriveKey(SECRET, 'access-token'));
+    const refreshByJose = await new SignJWT({ sid: claims.sessionId, typ: 'refresh' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setJti('the-secret')
+      .setIssuer('kegel-coach')
+      .setAudience('kegel-coach:refresh')
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+      .sign(deriveKey(SECRET, 'refresh-token'));
+
+    expect(await tokens.issueAccessToken(claims)).toBe(accessByJose);
+    const refresh = await tokens.issueRefreshToken({
+      sessionId: claims.sessionId,
+      expiresAt,
+      secret: 'the-secret',
+    });
+    expect(refresh.token).toBe(refreshByJose);
+    expect(await tokens.verifyRefreshToken(refresh.token)).toEqual({
+      sessionId: claims.sessionId,
+      secret: 'the-secret',
+      expiresAt,
+    });
   });
 });

@@ -130,9 +130,9 @@ async function login(
   input: { email: string; password: string },
   caller: Caller,
 ): Promise<SignInResponse> {
-  const user = await usersRepo.findUserByEmail(deps.db, input.email);
+  const user = await sessionRepo.findSignInAccount(deps.db, input.email);
   const account = { key: input.email.toLowerCase(), user };
-  const secondStepFollows = user ? await deps.secondStep.isOn(user.id) : false;
+  const secondStepFollows = user?.twoStepOn ?? false;
   const check = await checks.checkPassword(
     account,
     input.password,

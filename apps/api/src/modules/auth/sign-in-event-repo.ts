@@ -1,7 +1,8 @@
 // The SQL of sign-in events: the sign-ins and failed attempts of an account, and the "This wasn't
 // me" codes of the new-device notices (ADR 019). No rules live here; sign-in-history.ts has them.
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
 
+import { preparedStatement } from '../../db/prepared-statements';
 import type { Database, SignInOutcome } from '../../db/schema';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -16,19 +17,37 @@ export interface SignInEventToRecord {
   notMe?: { codeHash: string; validSeconds: number };
 }
 
+/**
+ * Every sign-in and failed attempt writes one event: its SQL is written once and prepared
+ * (db/prepared-statements.ts), as are the other statements of a sign-in. A sign-in's statements
+ * are most of its event loop's time on PGlite (npm run bench, issue 30).
+ */
+const INSERT_SIGN_IN_EVENT_SQL = preparedStatement(
+  'insert_sign_in_event',
+  `insert into sign_in_events
+    (user_id, method, outcome, device_label, client_address, network, not_me_code_hash,
+      not_me_expires_at)
+  values ($1, $2, $3, $4, $5, $6, $7::text,
+    case when $8::int is null then null else now() + make_interval(secs => $8::int) end)
+  returning created_at`,
+);
+
 export async function insertSignInEvent(db: Executor, event: SignInEventToRecord): Promise<Date> {
-  const { notMe, ...fields } = event;
-  const row = await db
-    .insertInto('signInEvents')
-    .values({
-      ...fields,
-      notMeCodeHash: notMe?.codeHash ?? null,
-      notMeExpiresAt: notMe
-        ? sql<Date>`now() + make_interval(secs => ${notMe.validSeconds})`
-        : null,
-    })
-    .returning('createdAt')
-    .executeTakeFirstOrThrow();
+  // Kysely's CamelCasePlugin names the column createdAt.
+  const result = await db.executeQuery<{ createdAt: Date }>(
+    CompiledQuery.raw(INSERT_SIGN_IN_EVENT_SQL, [
+      event.userId,
+      event.method,
+      event.outcome,
+      event.deviceLabel,
+      event.clientAddress,
+      event.network,
+      event.notMe?.codeHash ?? null,
+      event.notMe?.validSeconds ?? null,
+    ]),
+  );
+  const row = result.rows[0];
+  if (!row) throw new Error('sign-in event: nothing was inserted');
   return row.createdAt;
 }
 
@@ -37,6 +56,20 @@ export async function insertSignInEvent(db: Executor, event: SignInEventToRecord
  * signed in from this device and network within `withinDays`, and whether it has any sign-in
  * recorded (the pruning keeps each account's latest).
  */
+const SIGN_IN_FAMILIARITY_SQL = preparedStatement(
+  'sign_in_familiarity',
+  `select
+    exists (
+      select 1 from sign_in_events
+      where user_id = $1 and outcome = 'success'
+        and device_label = $2 and network = $3
+        and created_at > now() - make_interval(days => $4::int)
+    ) as seen_here,
+    exists (
+      select 1 from sign_in_events where user_id = $1 and outcome = 'success'
+    ) as signed_in_before`,
+);
+
 export async function readSignInFamiliarity(
   db: Executor,
   input: {
@@ -46,17 +79,15 @@ export async function readSignInFamiliarity(
     withinDays: number;
   },
 ) {
-  const { rows } = await sql<{ seenHere: boolean; signedInBefore: boolean }>`
-    select
-      exists (
-        select 1 from sign_in_events
-        where user_id = ${input.userId} and outcome = 'success'
-          and device_label = ${input.deviceLabel} and network = ${input.network}
-          and created_at > now() - make_interval(days => ${input.withinDays})
-      ) as seen_here,
-      exists (
-        select 1 from sign_in_events where user_id = ${input.userId} and outcome = 'success'
-      ) as signed_in_before`.execute(db);
+  // Kysely's CamelCasePlugin names the columns seenHere and signedInBefore.
+  const { rows } = await db.executeQuery<{ seenHere: boolean; signedInBefore: boolean }>(
+    CompiledQuery.raw(SIGN_IN_FAMILIARITY_SQL, [
+      input.userId,
+      input.deviceLabel,
+      input.network,
+      input.withinDays,
+    ]),
+  );
   return rows[0] ?? { seenHere: false, signedInBefore: false };
 }
 
