@@ -15,6 +15,7 @@ import {
   GROWN_FOR_FIELD_MESSAGES,
   GROWN_FOR_LANGUAGES,
   GROWN_FOR_MONEY_OPERATIONS,
+  GROWN_FOR_QUICK_PAGES,
   INITIAL_JAVASCRIPT_BUDGETS_KB,
   type InitialJavaScript,
   measureInitialJavaScript,
@@ -65,11 +66,12 @@ describe('the JavaScript a page loads before it shows', () => {
       const grown = GROWN_FOR_MONEY_OPERATIONS[address] ?? { raw: 0, gzip: 0 };
       const named = GROWN_FOR_FIELD_MESSAGES[address] ?? { raw: 0, gzip: 0 };
       const spoken = GROWN_FOR_LANGUAGES[address] ?? { raw: 0, gzip: 0 };
+      const quicker = GROWN_FOR_QUICK_PAGES[address] ?? { raw: 0, gzip: 0 };
       expect(raw, 'raw bytes').toBeLessThanOrEqual(
-        before.raw + over.raw + grown.raw + named.raw + spoken.raw,
+        before.raw + over.raw + grown.raw + named.raw + spoken.raw + quicker.raw,
       );
       expect(gzip, 'gzip bytes').toBeLessThanOrEqual(
-        before.gzip + over.gzip + grown.gzip + named.gzip + spoken.gzip,
+        before.gzip + over.gzip + grown.gzip + named.gzip + spoken.gzip + quicker.gzip,
       );
     },
   );

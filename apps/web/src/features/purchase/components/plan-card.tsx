@@ -1,5 +1,5 @@
 import type { Plan } from '@kegel/contract';
-import { type InputHTMLAttributes, useId } from 'react';
+import { type InputHTMLAttributes, memo, useId } from 'react';
 
 import { formatUsd } from '../../../shared/format/money';
 import { RichText } from '../../../shared/i18n/rich-text';
@@ -13,7 +13,7 @@ import styles from './purchase.module.css';
  * One plan as a radio card (step 1 of the checkout): name, days, price per week, total and
  * billing period. A radio group keeps arrow keys and screen readers working as they expect.
  */
-export function PlanCard({
+export const PlanCard = memo(function PlanCard({
   plan,
   isMostPopular,
   inputProps,
@@ -66,7 +66,7 @@ export function PlanCard({
       </span>
     </label>
   );
-}
+});
 
 export function PlanCardSkeleton(): React.JSX.Element {
   return (

@@ -1,6 +1,6 @@
 import { StartCheckoutRequestSchema } from '@kegel/contract';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect } from 'react';
+import { type FormEvent, useEffect, useMemo } from 'react';
 import { useWatch } from 'react-hook-form';
 
 import { externalLinks } from '../../../config/paths';
@@ -31,6 +31,9 @@ export function PurchasePage(): React.JSX.Element {
   // The plan is a radio group, not one labelled input: its message is placed by hand below.
   const planError = form.getFieldState('planId', form.formState).error?.message;
   const selectedPlanId = useWatch({ control: form.control, name: 'planId' });
+  // One registration for every card, kept across draws: the cards are memoised, so preselecting a
+  // plan (an effect, once the plans arrive) draws the summary again but not the cards (issue 30).
+  const planInputProps = useMemo(() => form.register('planId'), [form]);
   const mostPopular = plans.data ? largestPlan(plans.data) : undefined;
   const selectedPlan = plans.data?.find((plan) => plan.id === selectedPlanId);
 
@@ -96,7 +99,7 @@ export function PurchasePage(): React.JSX.Element {
                         key={plan.id}
                         plan={plan}
                         isMostPopular={plan.id === mostPopular?.id}
-                        inputProps={form.register('planId')}
+                        inputProps={planInputProps}
                       />
                     ))
                   : // As many as the catalogue sells (day, week, month, year): the list keeps
