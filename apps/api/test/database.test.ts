@@ -1,5 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 import { CompiledQuery, sql } from 'kysely';
 import { afterEach, describe, expect, inject, it } from 'vitest';
@@ -59,6 +61,48 @@ describe.each(testDatabaseKinds)('database on $name', (kind) => {
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .executeTakeFirstOrThrow();
     expect(Number(count)).toBe(4);
+  });
+
+  it('builds an index concurrently from a file marked to run outside a transaction, and only from one', async () => {
+    const handle = await open(await freshDatabase());
+    const directory = (files: Record<string, string>): URL => {
+      const folder = mkdtempSync(path.join(tmpdir(), 'kegel-migrations-'));
+      for (const [name, text] of Object.entries(files)) {
+        writeFileSync(path.join(folder, name), text);
+      }
+      return pathToFileURL(`${folder}/`);
+    };
+    const indexes = async () =>
+      (
+        await sql<{ name: string; valid: boolean }>`
+          select c.relname as name, i.indisvalid as valid from pg_index i
+          join pg_class c on c.oid = i.indexrelid where c.relname like 'test_concurrent_%'
+        `.execute(handle.db)
+      ).rows;
+
+    // In the usual transaction, PostgreSQL refuses it: nothing is built, nothing recorded.
+    const inside = directory({
+      '9001-inside.sql':
+        'create index concurrently test_concurrent_inside on users (created_at);\n',
+    });
+    await expect(runMigrations(handle.db, { directory: inside })).rejects.toThrow(
+      /transaction block/,
+    );
+    expect(await indexes()).toEqual([]);
+
+    const outside = directory({
+      '9002-outside.sql': [
+        '-- migrate: outside a transaction',
+        '-- The way a later migration builds an index on a big table.',
+        'drop index concurrently if exists test_concurrent_outside;',
+        'create index concurrently test_concurrent_outside',
+        '  on users (created_at);',
+        '',
+      ].join('\n'),
+    });
+    expect(await runMigrations(handle.db, { directory: outside })).toEqual(['9002-outside.sql']);
+    expect(await indexes()).toEqual([{ name: 'test_concurrent_outside', valid: true }]);
+    expect(await runMigrations(handle.db, { directory: outside })).toEqual([]);
   });
 
   it('keeps every row across a restart', async () => {
