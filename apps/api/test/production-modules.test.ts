@@ -29,7 +29,12 @@ const SANDBOX_SOURCES = ['smtp-inbox', 'stripe-sandbox', 'identity-sandbox', 'ap
  * The npm packages an idle production server does not need, loaded with the first call that
  * does: each weighs megabytes of heap that a server waiting for requests would carry for nothing.
  */
-const LOADED_ON_FIRST_USE = ['@apple/app-store-server-library', 'nodemailer', 'stripe'];
+const LOADED_ON_FIRST_USE = [
+  '@apple/app-store-server-library',
+  'nodemailer',
+  'stripe',
+  '@zxcvbn-ts/language-common',
+];
 
 let scratch: string;
 let buildDir: string;
