@@ -1,4 +1,3 @@
-import { PGlite } from '@electric-sql/pglite';
 import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 
@@ -6,8 +5,6 @@ import { type DatabaseConfig, redactDatabaseUrl } from '../config';
 import { lockDataDir } from './data-dir-lock';
 import { DEV_CLOCK_SEARCH_PATH, installDevClock } from './dev-clock';
 import { runMigrations } from './migrate';
-import { PGliteDialect } from './pglite-dialect';
-import { holdsPgliteDatabase, initialisePgliteDirectory, PGLITE_OPTIONS } from './pglite-init';
 import { preparedNameOf } from './prepared-statements';
 import type { Database } from './schema';
 
@@ -164,15 +161,9 @@ async function connect(
   }
   const unlock = lockDataDir(config.dataDir);
   try {
-    // initdb apart: in this process it would leave the server some 430 MB larger for good
-    // (pglite-init.ts says why).
-    if (!holdsPgliteDatabase(config.dataDir)) await initialisePgliteDirectory(config.dataDir);
-    // A smaller buffer pool than PostgreSQL's default (pglite-init.ts says why).
-    const pglite = await PGlite.create(config.dataDir, PGLITE_OPTIONS);
-    const db = new Kysely<Database>({
-      dialect: new PGliteDialect(pglite),
-      plugins: [new CamelCasePlugin()],
-    });
+    // Loaded here only: a server on PostgreSQL does not carry PGlite.
+    const { openPgliteDatabase } = await import('./pglite-database');
+    const db = await openPgliteDatabase(config.dataDir);
     return {
       db,
       release: unlock,

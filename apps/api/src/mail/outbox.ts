@@ -11,7 +11,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 import type { Database } from '../db/schema';
 import { seal, unseal } from '../security/keys';
@@ -117,7 +117,12 @@ const EXPECT_MAIL_FOR_MS = 2_000;
 const EXPECT_MAIL_POLL_MS = 50;
 
 export class OutboxWorker implements Mailer {
-  private readonly transport: Transporter;
+  private readonly smtpOptions: ReturnType<typeof smtpOptionsFromUrl>;
+  /**
+   * Made with the first mail to send: nodemailer (some 2 MB of heap) is loaded then, not at
+   * start, since a server may idle for long without mail to send.
+   */
+  private transport: Promise<Transporter> | undefined;
   private expectMailUntil = 0;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -129,9 +134,15 @@ export class OutboxWorker implements Mailer {
     private readonly settings: OutboxSettings,
     private readonly log: FastifyBaseLogger,
   ) {
-    this.transport = nodemailer.createTransport(
-      smtpOptionsFromUrl(settings.smtpUrl, settings.requireTls),
+    // Read at start all the same: a malformed SMTP_URL fails the start, not the first mail.
+    this.smtpOptions = smtpOptionsFromUrl(settings.smtpUrl, settings.requireTls);
+  }
+
+  private transportMade(): Promise<Transporter> {
+    this.transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport(this.smtpOptions),
     );
+    return this.transport;
   }
 
   start(): void {
@@ -179,7 +190,8 @@ export class OutboxWorker implements Mailer {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running;
-    this.transport.close();
+    // A transport that failed to be made has nothing to close.
+    (await this.transport?.catch(() => undefined))?.close();
   }
 
   private schedule(delayMs: number): void {
@@ -276,7 +288,8 @@ export class OutboxWorker implements Mailer {
       const content = JSON.parse(
         unseal(this.settings.encryptionKey, row.encryptedPayload),
       ) as RenderedEmail;
-      await this.transport.sendMail({
+      const transport = await this.transportMade();
+      await transport.sendMail({
         from: this.settings.from,
         to: row.recipient,
         subject: content.subject,

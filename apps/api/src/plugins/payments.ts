@@ -4,14 +4,37 @@
 import { apiRoutes } from '@kegel/contract';
 import type { StripeSandbox } from '@kegel/sandbox/stripe-sandbox';
 import fp from 'fastify-plugin';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 
 import type { Config } from '../config';
 
+/**
+ * The server's Stripe client, made with the first call that needs it: the SDK (some 4 MB of heap,
+ * a class per resource of Stripe's API) is loaded then, not at start.
+ */
+export type StripeClient = () => Promise<Stripe>;
+
 declare module 'fastify' {
   interface FastifyInstance {
-    stripe: Stripe;
+    stripe: StripeClient;
   }
+}
+
+let loadingSdk: Promise<typeof Stripe> | undefined;
+let loadedSdk: typeof Stripe | undefined;
+
+/** The Stripe SDK's module, loaded once, with the first call that needs it. */
+export function loadStripeSdk(): Promise<typeof Stripe> {
+  loadingSdk ??= import('stripe').then(({ default: sdk }) => (loadedSdk = sdk));
+  return loadingSdk;
+}
+
+/**
+ * The SDK if it is loaded, without loading it: for telling Stripe's errors from others, since no
+ * error can be Stripe's before the SDK is loaded.
+ */
+export function loadedStripeSdk(): typeof Stripe | undefined {
+  return loadedSdk;
 }
 
 /** The key the local sandbox takes, and refuses any other, as Stripe does. */
@@ -36,24 +59,26 @@ export const paymentsPlugin = fp<{ config: Pick<Config, 'stripe' | 'port'> }>(
         `no STRIPE_SECRET_KEY: payments go to the local Stripe sandbox, ${sandbox.baseUrl}`,
       );
     }
-    const stripe = sandbox
-      ? new Stripe(SANDBOX_SECRET_KEY, {
-          host: sandbox.host,
-          port: sandbox.port,
-          protocol: 'http',
-          maxNetworkRetries: 2,
-        })
-      : new Stripe(config.stripe.secretKey ?? '', {
-          maxNetworkRetries: 2,
-          ...(config.stripe.apiUrl ? sdkEndpoint(config.stripe.apiUrl) : {}),
-        });
-    app.decorate('stripe', stripe);
+    // Read at start all the same: a malformed STRIPE_API_URL fails the start, not the first call.
+    const endpoint = sandbox
+      ? { host: sandbox.host, port: sandbox.port, protocol: 'http' as const }
+      : config.stripe.apiUrl
+        ? sdkEndpoint(config.stripe.apiUrl)
+        : {};
+    const secretKey = sandbox ? SANDBOX_SECRET_KEY : (config.stripe.secretKey ?? '');
+    app.decorate('stripe', stripeClientOf(secretKey, { maxNetworkRetries: 2, ...endpoint }));
     app.addHook('onClose', async () => {
       await sandbox?.close();
     });
   },
   { name: 'payments' },
 );
+
+/** A Stripe client of `secretKey`, made (and the SDK loaded) with its first use, then kept. */
+export function stripeClientOf(secretKey: string, options?: Stripe.StripeConfig): StripeClient {
+  let client: Promise<Stripe> | undefined;
+  return () => (client ??= loadStripeSdk().then((Sdk) => new Sdk(secretKey, options)));
+}
 
 /** The SDK's host, port and protocol settings for a base URL (STRIPE_API_URL). */
 function sdkEndpoint(apiUrl: string): { host: string; port: number; protocol: 'http' | 'https' } {

@@ -5,13 +5,14 @@
 // Sandbox against the production server, so both are honoured unless the Sandbox is refused.
 // Nothing is decoded for use without being verified; Xcode and local-testing payloads, which the
 // library would accept unsigned, are refused outright.
-import {
-  Environment,
-  type JWSRenewalInfoDecodedPayload,
-  type JWSTransactionDecodedPayload,
-  type ResponseBodyV2DecodedPayload,
+import type {
+  JWSRenewalInfoDecodedPayload,
+  JWSTransactionDecodedPayload,
+  ResponseBodyV2DecodedPayload,
   SignedDataVerifier,
 } from '@apple/app-store-server-library';
+
+import { loadAppStoreLibrary } from './app-store-library';
 
 export interface AppStoreVerifierSettings {
   bundleId: string;
@@ -57,40 +58,58 @@ async function verified<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The verifier of the environment a payload claims, if this server accepts that environment. */
+/**
+ * The verifier of the environment a payload claims, if this server accepts that environment.
+ * Apple's verifiers are made with the first payload (the library loads then): the refusals that
+ * need no verifier are decided before it, as they were.
+ */
 function environmentVerifiers(settings: AppStoreVerifierSettings) {
-  // enableOnlineChecks: false: certificate dates are checked against the payload's signedDate
-  // (a notification retried for days stays valid), and no OCSP call can hang a webhook.
-  const sandbox = new SignedDataVerifier(
-    settings.rootCertificates,
-    false,
-    Environment.SANDBOX,
-    settings.bundleId,
-  );
-  const production =
-    settings.appAppleId === undefined
-      ? undefined
-      : new SignedDataVerifier(
-          settings.rootCertificates,
-          false,
-          Environment.PRODUCTION,
-          settings.bundleId,
-          settings.appAppleId,
-        );
+  let made: Promise<{ sandbox: SignedDataVerifier; production?: SignedDataVerifier }> | undefined;
+  async function makeVerifiers() {
+    const { Environment, SignedDataVerifier } = await loadAppStoreLibrary();
+    // enableOnlineChecks: false: certificate dates are checked against the payload's signedDate
+    // (a notification retried for days stays valid), and no OCSP call can hang a webhook.
+    return {
+      sandbox: new SignedDataVerifier(
+        settings.rootCertificates,
+        false,
+        Environment.SANDBOX,
+        settings.bundleId,
+      ),
+      production:
+        settings.appAppleId === undefined
+          ? undefined
+          : new SignedDataVerifier(
+              settings.rootCertificates,
+              false,
+              Environment.PRODUCTION,
+              settings.bundleId,
+              settings.appAppleId,
+            ),
+    };
+  }
 
   function verifierFor(environment: string | undefined): {
-    verifier: SignedDataVerifier;
+    verifier: () => Promise<SignedDataVerifier>;
     environment: AppStoreEnvironment;
   } {
+    const verifiers = () => (made ??= makeVerifiers());
     if (environment === 'Sandbox') {
       if (settings.refuseSandbox) throw new AppStorePayloadRefused('Sandbox payloads are refused');
-      return { verifier: sandbox, environment: 'Sandbox' };
+      return { verifier: async () => (await verifiers()).sandbox, environment: 'Sandbox' };
     }
     if (environment === 'Production') {
-      if (!production) {
+      if (settings.appAppleId === undefined) {
         throw new AppStorePayloadRefused('Production payloads need APPLE_APP_APPLE_ID');
       }
-      return { verifier: production, environment: 'Production' };
+      return {
+        verifier: async () => {
+          const { production } = await verifiers();
+          if (!production) throw new Error('no production verifier without an Apple id');
+          return production;
+        },
+        environment: 'Production',
+      };
     }
     throw new AppStorePayloadRefused('Not an App Store payload');
   }
@@ -109,16 +128,17 @@ export function createAppStoreVerifier(settings: AppStoreVerifierSettings) {
         }),
       );
       return verified(async () => {
-        const notification = await verifier.verifyAndDecodeNotification(signedPayload);
+        const verifierOfEnvironment = await verifier();
+        const notification = await verifierOfEnvironment.verifyAndDecodeNotification(signedPayload);
         const data = notification.data;
         return {
           notification,
           environment,
           transaction: data?.signedTransactionInfo
-            ? await verifier.verifyAndDecodeTransaction(data.signedTransactionInfo)
+            ? await verifierOfEnvironment.verifyAndDecodeTransaction(data.signedTransactionInfo)
             : undefined,
           renewal: data?.signedRenewalInfo
-            ? await verifier.verifyAndDecodeRenewalInfo(data.signedRenewalInfo)
+            ? await verifierOfEnvironment.verifyAndDecodeRenewalInfo(data.signedRenewalInfo)
             : undefined,
         };
       });
@@ -131,7 +151,7 @@ export function createAppStoreVerifier(settings: AppStoreVerifierSettings) {
         claimedEnvironment(signedTransaction, (payload) => payload.environment),
       );
       return verified(async () => ({
-        transaction: await verifier.verifyAndDecodeTransaction(signedTransaction),
+        transaction: await (await verifier()).verifyAndDecodeTransaction(signedTransaction),
         environment,
       }));
     },

@@ -8,7 +8,6 @@
 // repeated character or block, a straight run such as 'abcdefgh' or '87654321'), so those two
 // patterns are refused here as well; keyboard walks ('qwertyuiop', '1qaz2wsx') are in the list.
 import { fieldMessages, PASSWORD_MIN_LENGTH } from '@kegel/contract';
-import { dictionary } from '@zxcvbn-ts/language-common';
 
 import { AppError } from '../errors';
 
@@ -17,13 +16,25 @@ function comparable(password: string): string {
   return password.normalize('NFKC').toLowerCase();
 }
 
-// Built once, when the module loads at the server's start (about 30 ms and 3 MB of heap on a
-// 2-core machine), from the entries that pass the length rule: shorter ones never get this far.
-const commonPasswords: ReadonlySet<string> = new Set(
-  dictionary['passwords-common']
-    .map(comparable)
-    .filter((candidate) => candidate.length >= PASSWORD_MIN_LENGTH),
-);
+let building: Promise<ReadonlySet<string>> | undefined;
+
+/**
+ * Built once, with the first password checked (about 30 ms on a 2-core machine), from the
+ * entries that pass the length rule: shorter ones never get this far. Not at start: the
+ * dictionaries and the set weigh some 5 MB of heap, which a server that sets no password would
+ * carry for nothing.
+ */
+function commonPasswords(): Promise<ReadonlySet<string>> {
+  building ??= import('@zxcvbn-ts/language-common').then(
+    ({ dictionary }) =>
+      new Set(
+        dictionary['passwords-common']
+          .map(comparable)
+          .filter((candidate) => candidate.length >= PASSWORD_MIN_LENGTH),
+      ),
+  );
+  return building;
+}
 
 /** 'aaaaaaaa', 'abababab', '123123123', '12341234': one block of up to four characters, again and again. */
 function isRepeatedBlock(password: string): boolean {
@@ -44,12 +55,18 @@ function isStraightRun(password: string): boolean {
   return true;
 }
 
-export function isCommonPassword(password: string): boolean {
+export async function isCommonPassword(password: string): Promise<boolean> {
   const candidate = comparable(password);
-  return commonPasswords.has(candidate) || isRepeatedBlock(candidate) || isStraightRun(candidate);
+  return (
+    (await commonPasswords()).has(candidate) ||
+    isRepeatedBlock(candidate) ||
+    isStraightRun(candidate)
+  );
 }
 
 /** Throws the field message the web forms show under the new password (400). */
-export function assertNotCommonPassword(password: string): void {
-  if (isCommonPassword(password)) throw new AppError(400, fieldMessages.passwordTooCommon);
+export async function assertNotCommonPassword(password: string): Promise<void> {
+  if (await isCommonPassword(password)) {
+    throw new AppError(400, fieldMessages.passwordTooCommon);
+  }
 }

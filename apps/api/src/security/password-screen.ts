@@ -15,7 +15,7 @@ export interface PasswordScreen {
 export function createPasswordScreen(pwned: PwnedPasswords): PasswordScreen {
   return {
     async assertAcceptable(password) {
-      assertNotCommonPassword(password);
+      await assertNotCommonPassword(password);
       if (await pwned.isBreached(password)) {
         throw new AppError(400, fieldMessages.passwordBreached);
       }

@@ -119,7 +119,7 @@ describe.each(testDatabaseKinds)('checkout through the Stripe sandbox on $name',
     expect(started.statusCode, started.body).toBe(200);
     const paymentURL = started.json<{ paymentURL: string }>().paymentURL;
     const sessionId = new URL(paymentURL).pathname.split('/').pop() ?? '';
-    const session = await server.app.stripe.checkout.sessions.retrieve(sessionId);
+    const session = await (await server.app.stripe()).checkout.sessions.retrieve(sessionId);
     expect(session.locale).toBe('es');
     expect(session.metadata?.locale).toBe('es');
 
@@ -146,12 +146,14 @@ describe.each(testDatabaseKinds)('checkout through the Stripe sandbox on $name',
     expect(started.statusCode, started.body).toBe(200);
     const paymentURL = started.json<{ paymentURL: string }>().paymentURL;
     const sessionId = new URL(paymentURL).pathname.split('/').pop() ?? '';
-    expect((await server.app.stripe.checkout.sessions.retrieve(sessionId)).locale).toBe('de');
+    expect((await (await server.app.stripe()).checkout.sessions.retrieve(sessionId)).locale).toBe(
+      'de',
+    );
     await payOnSandboxPage(paymentURL);
     expect(await premiumEndOf(email)).not.toBeNull();
 
     // He registered in English: his portal is English, whatever page he opens it from.
-    const createPortal = vi.spyOn(server.app.stripe.billingPortal.sessions, 'create');
+    const createPortal = vi.spyOn((await server.app.stripe()).billingPortal.sessions, 'create');
     try {
       const portal = await server.app.inject({
         method: 'GET',

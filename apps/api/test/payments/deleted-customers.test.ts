@@ -56,7 +56,10 @@ describe.each(testDatabaseKinds)('deleted Stripe customers on $name', (kind) => 
     );
     expect(deleted.statusCode, deleted.body).toBe(200);
     await expect
-      .poll(async () => (await server.app.stripe.customers.retrieve(deletedCustomer!)).deleted)
+      .poll(
+        async () =>
+          (await (await server.app.stripe()).customers.retrieve(deletedCustomer!)).deleted,
+      )
       .toBe(true);
 
     // Then he pays in that tab: the purchase makes him an account again, with a mailed password.
@@ -81,7 +84,7 @@ describe.each(testDatabaseKinds)('deleted Stripe customers on $name', (kind) => 
     const replacement = await stripeCustomerOf(email);
     expect(replacement).toMatch(/^cus_/);
     expect(replacement).not.toBe(deletedCustomer);
-    const customer = await server.app.stripe.customers.retrieve(replacement!);
+    const customer = await (await server.app.stripe()).customers.retrieve(replacement!);
     expect(customer.deleted).toBeFalsy();
 
     // Anyone starting a checkout for the address, signed in or not, pays as the new customer.
@@ -102,7 +105,7 @@ describe.each(testDatabaseKinds)('deleted Stripe customers on $name', (kind) => 
     const tokens = await registerAndLogin(server.app, email, 'correct horse');
     expect((await startCheckout(email, tokens.accessToken)).statusCode).toBe(200);
     const original = await stripeCustomerOf(email);
-    await server.app.stripe.customers.del(original!);
+    await (await server.app.stripe()).customers.del(original!);
 
     const again = await startCheckout(email);
     expect(again.statusCode, again.body).toBe(200);

@@ -69,7 +69,7 @@ describe.each(testDatabaseKinds)('money through the Stripe sandbox on $name', (k
     // The customer follows the account's email (after the change commits, not within it).
     await expect
       .poll(async () => {
-        const customer = await server.app.stripe.customers.retrieve(customerId);
+        const customer = await (await server.app.stripe()).customers.retrieve(customerId);
         return 'email' in customer ? customer.email : undefined;
       })
       .toBe(newEmail);
@@ -105,7 +105,9 @@ describe.each(testDatabaseKinds)('money through the Stripe sandbox on $name', (k
       .execute();
     const endBefore = (await accountOf(email))!.subscriptionEndDate!.getTime();
 
-    const refund = await server.app.stripe.refunds.create({
+    const refund = await (
+      await server.app.stripe()
+    ).refunds.create({
       payment_intent: refunded!.paymentIntentId!,
     });
     expect(refund.status).toBe('succeeded');

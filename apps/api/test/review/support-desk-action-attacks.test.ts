@@ -97,7 +97,9 @@ describe.each(testDatabaseKinds)('review: support desk actions under attack on $
   }
 
   async function refundsAtStripe(paymentIntentId: string) {
-    const list = await server.app.stripe.refunds.list({ payment_intent: paymentIntentId });
+    const list = await (
+      await server.app.stripe()
+    ).refunds.list({ payment_intent: paymentIntentId });
     return list.data;
   }
 

@@ -248,7 +248,9 @@ describe.each(testDatabaseKinds)('refunds from the support desk on $name', (kind
     expect(made.length + refused.length).toBe(2);
     expect(made.length).toBeGreaterThan(0);
     expect(new Set(made.map((response) => response.json<Refund>().id)).size).toBe(1);
-    const atStripe = await server.app.stripe.refunds.list({
+    const atStripe = await (
+      await server.app.stripe()
+    ).refunds.list({
       payment_intent: purchase.paymentIntentId!,
     });
     expect(atStripe.data).toHaveLength(1);

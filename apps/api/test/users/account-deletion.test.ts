@@ -218,7 +218,7 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
     // Stripe forgets the customer too (after the commit, not within it), and nothing waits.
     await expect
       .poll(async () => {
-        const customer = await server.app.stripe.customers.retrieve(stripeCustomerId!);
+        const customer = await (await server.app.stripe()).customers.retrieve(stripeCustomerId!);
         return customer.deleted === true;
       })
       .toBe(true);
@@ -303,7 +303,7 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
   it('leaves no Stripe customer behind when the account goes while its first checkout makes one', async () => {
     const email = uniqueEmail('leaving-mid-checkout');
     const tokens = await registerAndLogin(server.app, email, 'correct horse');
-    const customers = server.app.stripe.customers;
+    const customers = (await server.app.stripe()).customers;
     const create = customers.create.bind(customers);
     let madeForHim: string | undefined;
     // The member deletes his account (another tab) just as Stripe answers with his new customer.
@@ -323,7 +323,7 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
     // The checkout goes on as a newcomer's, and the customer made for the gone account is gone.
     expect(started.statusCode, started.body).toBe(200);
     expect(madeForHim).toMatch(/^cus_/);
-    const customer = await server.app.stripe.customers.retrieve(madeForHim!);
+    const customer = await (await server.app.stripe()).customers.retrieve(madeForHim!);
     expect(customer.deleted).toBe(true);
   });
 
@@ -341,7 +341,7 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
         .where('customerId', '=', stripeCustomerId!)
         .execute();
 
-    const customers = server.app.stripe.customers;
+    const customers = (await server.app.stripe()).customers;
     const del = customers.del.bind(customers);
     customers.del = () => Promise.reject(new Error('Stripe is down'));
     try {
@@ -352,7 +352,9 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
     } finally {
       customers.del = del;
     }
-    expect((await server.app.stripe.customers.retrieve(stripeCustomerId!)).deleted).toBeFalsy();
+    expect(
+      (await (await server.app.stripe()).customers.retrieve(stripeCustomerId!)).deleted,
+    ).toBeFalsy();
 
     // A later run (customer-deletion-retries.ts runs it every 10 minutes) finds it due and deletes it.
     const payments = createStripeCustomerCleanUp({
@@ -368,7 +370,9 @@ describe.each(testDatabaseKinds)('account deletion on $name', (kind) => {
       .execute();
     expect(await payments.retryCustomerDeletions()).toBe(1);
     expect(await pending()).toEqual([]);
-    expect((await server.app.stripe.customers.retrieve(stripeCustomerId!)).deleted).toBe(true);
+    expect((await (await server.app.stripe()).customers.retrieve(stripeCustomerId!)).deleted).toBe(
+      true,
+    );
   });
 
   it("keeps a refund of a deleted account's purchase in the books", async () => {

@@ -3,8 +3,8 @@
 // commit, and what Stripe did not do then is tried again by every process
 // (customer-deletion-retries.ts), each row under a lease, until Stripe has answered.
 import type { Kysely } from 'kysely';
-import type Stripe from 'stripe';
 
+import type { StripeClient } from '../../plugins/payments';
 import type { Database } from '../../db/schema';
 import type { OperatorLog } from '../payments';
 import * as repo from './repo';
@@ -22,7 +22,7 @@ export type StripeCustomerCleanUp = ReturnType<typeof createStripeCustomerCleanU
 
 interface CleanUpDependencies {
   db: Kysely<Database>;
-  stripe: Stripe;
+  stripe: StripeClient;
   log: OperatorLog;
 }
 
@@ -75,7 +75,7 @@ async function attemptCustomerDeletion(
   attempt: number,
 ): Promise<boolean> {
   try {
-    await deps.stripe.customers.del(customerId);
+    await (await deps.stripe()).customers.del(customerId);
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code !== 'resource_missing') {

@@ -10,6 +10,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AppleRefundPreference } from '../../config';
 import type { Database } from '../../db/schema';
 import type { AppStoreServerApi } from '../../plugins/app-store';
+import { loadAppStoreLibrary } from '../../security/app-store-library';
 import type { AppStoreEnvironment } from '../../security/app-store-verifier';
 import { usersRepo } from '../users';
 import * as repo from './consumption-repo';
@@ -142,7 +143,11 @@ async function answerReport(
     return close('consent-withdrawn');
   }
   const facts = await factsOf(db, report, at);
-  const request = consumptionRequestOf(facts, context.refundPreference);
+  const request = consumptionRequestOf(
+    facts,
+    context.refundPreference,
+    await loadAppStoreLibrary(),
+  );
   try {
     await api.sendConsumptionInformation(
       report.environment as AppStoreEnvironment,

@@ -6,11 +6,8 @@
 // auto-renewable subscription's consumption out itself and refuses a consumptionPercentage for
 // one. V2 has no field for the account's age or earlier refunds (V1's accountTenure and
 // lifetimeDollarsRefunded are gone); they are kept and logged with the answer.
-import {
-  type ConsumptionRequest,
-  DeliveryStatus,
-  RefundPreference,
-} from '@apple/app-store-server-library';
+import type * as AppStoreLibrary from '@apple/app-store-server-library';
+import type { ConsumptionRequest } from '@apple/app-store-server-library';
 import type { Kysely } from 'kysely';
 
 import type { AppleRefundPreference } from '../../config';
@@ -28,10 +25,14 @@ export interface ConsumptionFacts {
   earlierRefunds: number;
 }
 
+/** Apple's enums a request is written with, from its library as loaded on first use. */
+type ConsumptionEnums = Pick<typeof AppStoreLibrary, 'DeliveryStatus' | 'RefundPreference'>;
+
 /** The ConsumptionRequest (V2) these figures and the configured preference make. */
 export function consumptionRequestOf(
   facts: ConsumptionFacts,
   preference: AppleRefundPreference,
+  { DeliveryStatus, RefundPreference }: ConsumptionEnums,
 ): ConsumptionRequest {
   return {
     customerConsented: true,
@@ -41,13 +42,14 @@ export function consumptionRequestOf(
     // The site's and the App Store's pages describe what premium gives before it is bought
     // (Apple's "information about its functionality").
     sampleContentProvided: true,
-    ...refundPreferenceOf(facts, preference),
+    ...refundPreferenceOf(facts, preference, RefundPreference),
   };
 }
 
 function refundPreferenceOf(
   facts: ConsumptionFacts,
   preference: AppleRefundPreference,
+  RefundPreference: ConsumptionEnums['RefundPreference'],
 ): Pick<ConsumptionRequest, 'refundPreference'> {
   switch (preference.kind) {
     case 'none':

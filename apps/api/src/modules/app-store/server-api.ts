@@ -9,13 +9,8 @@
 // What Apple answers is signed like a notification and is verified the same way (the server's
 // App Store verifier: the chain up to the configured roots, the bundle id, the environment
 // rules) before anything of it is used.
-import {
-  APIError,
-  APIException,
-  AppStoreServerAPIClient,
-  Environment,
-  OrderLookupStatus,
-} from '@apple/app-store-server-library';
+import type * as AppStoreLibrary from '@apple/app-store-server-library';
+import type { AppStoreServerAPIClient, Environment } from '@apple/app-store-server-library';
 
 import { AppError } from '../../errors';
 import type {
@@ -24,7 +19,10 @@ import type {
   AppStoreServerApiSettings,
   NotificationHistorySource,
 } from '../../plugins/app-store';
+import { loadAppStoreLibrary } from '../../security/app-store-library';
 import { AppStorePayloadRefused } from '../../security/app-store-verifier';
+
+type AppStoreLibrary = typeof AppStoreLibrary;
 
 export const appStoreServerApiMessages = {
   unreachable: 'The App Store could not be reached; try again',
@@ -41,6 +39,7 @@ const CALL_TIMEOUT_MS = 15_000;
 
 /** The library's client for one environment, calling `baseUrl` instead of Apple when given. */
 function clientFor(
+  { AppStoreServerAPIClient }: AppStoreLibrary,
   settings: AppStoreServerApiSettings,
   environment: Environment.PRODUCTION | Environment.SANDBOX,
   baseUrl?: string,
@@ -67,11 +66,17 @@ function clientFor(
  * then (an order Production does not know may be a TestFlight or App Review purchase) its
  * Sandbox host, unless Sandbox purchases are refused.
  */
-function clientsOf(settings: AppStoreServerApiSettings): AppStoreServerAPIClient[] {
-  if (settings.baseUrl) return [clientFor(settings, Environment.PRODUCTION, settings.baseUrl)];
+function clientsOf(
+  library: AppStoreLibrary,
+  settings: AppStoreServerApiSettings,
+): AppStoreServerAPIClient[] {
+  const { Environment } = library;
+  if (settings.baseUrl) {
+    return [clientFor(library, settings, Environment.PRODUCTION, settings.baseUrl)];
+  }
   return [
-    clientFor(settings, Environment.PRODUCTION),
-    ...(settings.refuseSandbox ? [] : [clientFor(settings, Environment.SANDBOX)]),
+    clientFor(library, settings, Environment.PRODUCTION),
+    ...(settings.refuseSandbox ? [] : [clientFor(library, settings, Environment.SANDBOX)]),
   ];
 }
 
@@ -79,30 +84,21 @@ function clientsOf(settings: AppStoreServerApiSettings): AppStoreServerAPIClient
 const HISTORY_KEPT_DAYS = { production: 180, sandbox: 30 };
 
 /**
- * The notification histories to read and the client of each: Apple keeps one per host; the
- * stand-in answers for every environment at one address, and is held to the shorter keeping.
+ * The notification histories to read: Apple keeps one per host; the stand-in answers for every
+ * environment at one address, and is held to the shorter keeping.
  */
 function historiesOf(
   settings: AppStoreServerApiSettings,
-): Array<NotificationHistorySource & { client: AppStoreServerAPIClient }> {
+): Array<NotificationHistorySource & { environment: 'Production' | 'Sandbox' }> {
   if (settings.baseUrl) {
-    const client = clientFor(settings, Environment.PRODUCTION, settings.baseUrl);
-    return [{ name: 'stand-in', keptDays: HISTORY_KEPT_DAYS.sandbox, client }];
+    return [{ name: 'stand-in', keptDays: HISTORY_KEPT_DAYS.sandbox, environment: 'Production' }];
   }
   return [
-    {
-      name: 'Production',
-      keptDays: HISTORY_KEPT_DAYS.production,
-      client: clientFor(settings, Environment.PRODUCTION),
-    },
+    { name: 'Production', keptDays: HISTORY_KEPT_DAYS.production, environment: 'Production' },
     ...(settings.refuseSandbox
       ? []
       : [
-          {
-            name: 'Sandbox',
-            keptDays: HISTORY_KEPT_DAYS.sandbox,
-            client: clientFor(settings, Environment.SANDBOX),
-          },
+          { name: 'Sandbox', keptDays: HISTORY_KEPT_DAYS.sandbox, environment: 'Sandbox' as const },
         ]),
   ];
 }
@@ -119,7 +115,7 @@ export class NotificationHistoryTokenRefused extends AppError {
 }
 
 /** A call to Apple, its failures told as the AppError a caller can act on. */
-async function call<T>(work: () => Promise<T>): Promise<T> {
+async function call<T>(library: AppStoreLibrary, work: () => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(
@@ -130,13 +126,13 @@ async function call<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await Promise.race([work(), timedOut]);
   } catch (error) {
-    throw appStoreFailure(error);
+    throw appStoreFailure(library, error);
   } finally {
     clearTimeout(timer);
   }
 }
 
-function appStoreFailure(error: unknown): AppError {
+function appStoreFailure({ APIException }: AppStoreLibrary, error: unknown): AppError {
   let message = appStoreServerApiMessages.unreachable;
   if (error instanceof APIException && error.httpStatusCode < 500) {
     // 429 is Apple's rate limit: worth another try, like an outage.
@@ -149,8 +145,38 @@ function appStoreFailure(error: unknown): AppError {
   return Object.assign(new AppError(502, message), { cause: error });
 }
 
+/**
+ * The client made at start; Apple's library and its API clients are loaded and made with the
+ * first call (security/app-store-library.ts), and kept.
+ */
 export function createAppStoreServerApi(settings: AppStoreServerApiSettings): AppStoreServerApi {
-  const clients = clientsOf(settings);
+  const histories = historiesOf(settings);
+  let made:
+    | Promise<{
+        library: AppStoreLibrary;
+        clients: AppStoreServerAPIClient[];
+        /** The client of each history, by its name. */
+        historyClients: Map<string, AppStoreServerAPIClient>;
+      }>
+    | undefined;
+  const clientsMade = () =>
+    (made ??= loadAppStoreLibrary().then((library) => ({
+      library,
+      clients: clientsOf(library, settings),
+      historyClients: new Map(
+        histories.map(({ name, environment }) => [
+          name,
+          clientFor(
+            library,
+            settings,
+            environment === 'Sandbox'
+              ? library.Environment.SANDBOX
+              : library.Environment.PRODUCTION,
+            settings.baseUrl,
+          ),
+        ]),
+      ),
+    })));
 
   async function verifiedTransactions(signed: string[]): Promise<AppStoreOrderTransaction[]> {
     const transactions: AppStoreOrderTransaction[] = [];
@@ -175,16 +201,18 @@ export function createAppStoreServerApi(settings: AppStoreServerApiSettings): Ap
     return transactions;
   }
 
-  const histories = historiesOf(settings);
-
   return {
     notificationHistories: histories.map(({ name, keptDays }) => ({ name, keptDays })),
     async getNotificationHistory({ history, startDate, endDate, paginationToken }) {
       const source = histories.find((each) => each.name === history);
       if (!source) throw new Error(`no App Store notification history named ${history}`);
+      const { library, historyClients } = await clientsMade();
+      const client = historyClients.get(source.name);
+      if (!client) throw new Error(`no App Store client for the history ${history}`);
+      const { APIError, APIException } = library;
       try {
-        const page = await call(() =>
-          source.client.getNotificationHistory(paginationToken ?? null, { startDate, endDate }),
+        const page = await call(library, () =>
+          client.getNotificationHistory(paginationToken ?? null, { startDate, endDate }),
         );
         return {
           signedPayloads: (page.notificationHistory ?? []).flatMap((item) =>
@@ -207,9 +235,10 @@ export function createAppStoreServerApi(settings: AppStoreServerApiSettings): Ap
     },
     async lookUpOrder(orderId) {
       if (!ORDER_ID.test(orderId)) return [];
+      const { library, clients } = await clientsMade();
       for (const client of clients) {
-        const answer = await call(() => client.lookUpOrderId(orderId));
-        if (answer.status === OrderLookupStatus.VALID)
+        const answer = await call(library, () => client.lookUpOrderId(orderId));
+        if (answer.status === library.OrderLookupStatus.VALID)
           return verifiedTransactions(answer.signedTransactions ?? []);
       }
       return [];
@@ -218,14 +247,18 @@ export function createAppStoreServerApi(settings: AppStoreServerApiSettings): Ap
     async sendConsumptionInformation(environment, transactionId, request) {
       // A transaction is answered where it was made: the stand-in alone, else Apple's host of
       // that environment (the request names a transaction only that host knows).
+      const { library, clients } = await clientsMade();
       const client =
         settings.baseUrl && clients[0]
           ? clients[0]
           : clientFor(
+              library,
               settings,
-              environment === 'Sandbox' ? Environment.SANDBOX : Environment.PRODUCTION,
+              environment === 'Sandbox'
+                ? library.Environment.SANDBOX
+                : library.Environment.PRODUCTION,
             );
-      await call(() => client.sendConsumptionInformation(transactionId, request));
+      await call(library, () => client.sendConsumptionInformation(transactionId, request));
     },
   };
 }

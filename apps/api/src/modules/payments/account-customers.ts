@@ -40,7 +40,9 @@ async function adoptNewCustomer(
   email: string,
   replacing?: string,
 ): Promise<string | undefined> {
-  const customer = await deps.stripe.customers.create(
+  const customer = await (
+    await deps.stripe()
+  ).customers.create(
     { email, metadata: { userId } },
     {
       idempotencyKey: replacing
@@ -70,7 +72,7 @@ async function readCustomer(
   userId: string,
 ): Promise<Stripe.Customer | 'deleted' | undefined> {
   try {
-    const customer = await deps.stripe.customers.retrieve(customerId);
+    const customer = await (await deps.stripe()).customers.retrieve(customerId);
     return customer.deleted ? 'deleted' : customer;
   } catch (error) {
     if ((error as { code?: string }).code === 'resource_missing') return 'deleted';
@@ -87,7 +89,7 @@ async function tryUpdateCustomerEmail(
   email: string,
 ): Promise<void> {
   try {
-    await deps.stripe.customers.update(customerId, { email });
+    await (await deps.stripe()).customers.update(customerId, { email });
   } catch (error) {
     deps.log.error({ err: error, userId }, 'stripe: customer email not updated');
   }

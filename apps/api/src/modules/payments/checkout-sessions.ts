@@ -3,9 +3,10 @@
 import { randomUUID } from 'node:crypto';
 
 import { type CheckoutSession, fieldMessages, fromMinorUnits } from '@kegel/contract';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 
 import { AppError } from '../../errors';
+import { loadStripeSdk } from '../../plugins/payments';
 import type { Caller } from '../../security/client-address';
 import { isAddressHeldForUndo } from '../auth';
 import { usersRepo } from '../users';
@@ -54,7 +55,8 @@ export async function startCheckout(
   // An account deleted meanwhile: the email buys as a newcomer's would.
   const user = customer ? account : undefined;
   const successQuery = `registered=${user ? 'true' : 'false'}&email=${encodeURIComponent(input.email)}`;
-  const session = await deps.stripe.checkout.sessions.create(
+  const stripe = await deps.stripe();
+  const session = await stripe.checkout.sessions.create(
     {
       mode: 'payment',
       // Cards only (wallets such as Apple Pay pay by card too): the receipt says "Card".
@@ -106,10 +108,12 @@ export async function describeCheckout(
     throw new AppError(429, checkoutMessages.tooManyLookupsFromAddress, lookups.retryAfterSeconds);
   }
   let session: Stripe.Checkout.Session;
+  const stripe = await deps.stripe();
   try {
-    session = await deps.stripe.checkout.sessions.retrieve(sessionId);
+    session = await stripe.checkout.sessions.retrieve(sessionId);
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) {
+    const { errors } = await loadStripeSdk();
+    if (error instanceof errors.StripeInvalidRequestError && error.statusCode === 404) {
       throw new AppError(404, 'Payment not found');
     }
     throw error;

@@ -62,7 +62,9 @@ export async function applyReversal(
 async function findPurchaseOfPayment(deps: StripeEventsDependencies, paymentIntentId: string) {
   const purchase = await purchasesRepo.findPurchaseByPaymentIntent(deps.db, paymentIntentId);
   if (purchase) return purchase;
-  const sessions = await deps.stripe.checkout.sessions.list({
+  const sessions = await (
+    await deps.stripe()
+  ).checkout.sessions.list({
     payment_intent: paymentIntentId,
     limit: 1,
   });

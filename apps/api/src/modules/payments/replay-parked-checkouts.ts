@@ -2,9 +2,9 @@
 // say): once the cause is fixed, `npm run payments:replay -- <event id> …` grants it, exactly once,
 // as the webhook would have. It writes to the database the server uses; mail it writes (a new
 // account's password) is sent by the server's outbox.
-import Stripe from 'stripe';
 
 import type { Config } from '../../config';
+import { stripeClientOf } from '../../plugins/payments';
 import { type DatabaseHandle, openDatabase } from '../../db/database';
 import { outboxWriter } from '../../mail/outbox';
 import { deriveKey } from '../../security/keys';
@@ -43,7 +43,7 @@ export async function replayParkedCheckouts(
       mail: outboxWriter(deriveKey(config.tokenSecret, 'outbox-encryption')),
       publicUrl: config.publicUrl,
       // Only refunds and disputes call Stripe; a replay grants, so no call is made.
-      stripe: new Stripe(config.stripe.secretKey ?? 'sk_test_replay_makes_no_calls'),
+      stripe: stripeClientOf(config.stripe.secretKey ?? 'sk_test_replay_makes_no_calls'),
       log: options.log ?? stderrLog,
     });
     const results: ReplayResult[] = [];

@@ -1,12 +1,12 @@
 import { endpoints } from '@kegel/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type Stripe from 'stripe';
 
 import {
   answerInCallersLanguage,
   requestLocale,
   storedOrRequestLocale,
 } from '../../http/request-locale';
+import type { StripeClient } from '../../plugins/payments';
 import { serveEndpoint } from '../../http/serve-endpoint';
 import { callerOf } from '../../plugins/authenticate';
 import type { WebhookOutcome } from '../../plugins/metrics';
@@ -18,7 +18,7 @@ import { stripeWebhookRoutes } from './stripe-webhook-routes';
 export interface PaymentRoutesOptions {
   paymentsService: PaymentsService;
   stripeEvents: StripeEventHandler;
-  stripe: Stripe;
+  stripe: StripeClient;
   webhookSecret: string;
   /** Tells the metrics what became of each webhook delivery. */
   countWebhook: (outcome: WebhookOutcome) => void;

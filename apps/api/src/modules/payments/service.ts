@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { fromMinorUnits, type Plan, type PurchaseItem } from '@kegel/contract';
 import type { Locale, PageLocale } from '@kegel/contract/i18n';
 import type { Kysely } from 'kysely';
-import type Stripe from 'stripe';
 
+import type { StripeClient } from '../../plugins/payments';
 import type { Database } from '../../db/schema';
 import { AppError, SESSION_ENDED_MESSAGE } from '../../errors';
 import type { Caller } from '../../security/client-address';
@@ -24,7 +24,7 @@ export interface PaymentsServiceDependencies {
   db: Kysely<Database>;
   log: OperatorLog;
   publicUrl: string;
-  stripe: Stripe;
+  stripe: StripeClient;
   rateLimiter: RateLimiter;
   /**
    * Checkout starts per client address; per email from anyone but the email's own member, signed
@@ -87,7 +87,9 @@ export function createPaymentsService(deps: PaymentsServiceDependencies) {
     ): Promise<string> {
       const customer = await currentCustomerFor(deps, userId);
       if (!customer) throw new AppError(401, SESSION_ENDED_MESSAGE);
-      const portal = await deps.stripe.billingPortal.sessions.create(
+      const portal = await (
+        await deps.stripe()
+      ).billingPortal.sessions.create(
         { customer, return_url: `${deps.publicUrl}/dashboard/history`, locale },
         { idempotencyKey: `portal-${randomUUID()}` },
       );

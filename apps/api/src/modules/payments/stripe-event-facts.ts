@@ -5,6 +5,7 @@ import { HANDLED_STRIPE_EVENT_TYPES } from '@kegel/contract';
 import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
 
+import type { StripeClient } from '../../plugins/payments';
 import { isUuid } from '../../db/ids';
 import type { Database } from '../../db/schema';
 import type { Mailer } from '../../mail/outbox';
@@ -72,7 +73,7 @@ export interface StripeEventsDependencies {
   hasher: PasswordHasher;
   mail: Mailer;
   publicUrl: string;
-  stripe: Stripe;
+  stripe: StripeClient;
   /** Where what an operator must act on is written (the server's log, or the replay's). */
   log: OperatorLog;
 }

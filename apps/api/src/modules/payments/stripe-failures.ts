@@ -2,16 +2,17 @@
 // key, our request. None of it is for the caller (a 401 there means our key, not his session; a
 // 400 names customer ids), so whatever a payments call lets through becomes a ProviderError,
 // answered 502 or 503 with the generic message and logged in full for an operator.
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 
 import { ProviderError } from '../../errors';
+import { loadedStripeSdk } from '../../plugins/payments';
 
 /** Rate limited (429, lock timeouts too), unreachable, or Stripe's own 5xx: a moment may cure it. */
-function isTemporary(error: Stripe.errors.StripeError): boolean {
+function isTemporary({ errors }: typeof Stripe, error: Stripe.errors.StripeError): boolean {
   return (
-    error instanceof Stripe.errors.StripeRateLimitError ||
-    error instanceof Stripe.errors.StripeConnectionError ||
-    error instanceof Stripe.errors.StripeAPIError ||
+    error instanceof errors.StripeRateLimitError ||
+    error instanceof errors.StripeConnectionError ||
+    error instanceof errors.StripeAPIError ||
     error.statusCode === 429 ||
     (error.statusCode ?? 0) >= 500
   );
@@ -19,8 +20,10 @@ function isTemporary(error: Stripe.errors.StripeError): boolean {
 
 /** A Stripe error as a ProviderError; anything else (ours, the database's) as it was. */
 export function asProviderError(error: unknown): unknown {
-  if (!(error instanceof Stripe.errors.StripeError)) return error;
-  return new ProviderError('Stripe', isTemporary(error), error);
+  // Stripe's SDK is loaded with the first call to Stripe: an error before it is not Stripe's.
+  const sdk = loadedStripeSdk();
+  if (!sdk || !(error instanceof sdk.errors.StripeError)) return error;
+  return new ProviderError('Stripe', isTemporary(sdk, error), error);
 }
 
 /** `work`, whose Stripe errors reach its caller as ProviderErrors. */

@@ -34,7 +34,7 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> =
         }
         let event: Stripe.Event;
         try {
-          event = stripe.webhooks.constructEvent(
+          event = (await stripe()).webhooks.constructEvent(
             request.body,
             signature,
             webhookSecret,

@@ -3,11 +3,12 @@
 // for a refund made in Stripe's dashboard, so both ways end the same. Nothing is recorded unless
 // Stripe refunded: the audit row is written after its answer, in a transaction of its own.
 import { formatMoney, type Refund, type RefundRequest, supportDeskMessages } from '@kegel/contract';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 
 import { AppError, ProviderError } from '../../errors';
 import { mailLocaleOf } from '../../mail/mail-locale';
 import { refundIssuedEmail } from '../../mail/support-desk-templates';
+import { loadStripeSdk } from '../../plugins/payments';
 import { type Operator, requireAdmin } from '../operators';
 import { purchasesRepo } from '../premium';
 import { usersRepo } from '../users';
@@ -37,7 +38,7 @@ export async function refundPurchase(
   refuseOwnAccount(operator, purchase.userId);
   const paymentIntentId = purchase.paymentIntentId;
 
-  const { refund, refundedBefore } = await createStripeRefund(deps.stripe, operator, {
+  const { refund, refundedBefore } = await createStripeRefund(await deps.stripe(), operator, {
     purchase,
     paymentIntentId,
     amountCents: request.amountCents,
@@ -134,15 +135,16 @@ async function createStripeRefund(
     return { refund, refundedBefore };
   } catch (error) {
     if (error instanceof AppError) throw error;
+    const { errors } = await loadStripeSdk();
     if (
-      error instanceof Stripe.errors.StripeInvalidRequestError &&
+      error instanceof errors.StripeInvalidRequestError &&
       TOO_LARGE_CODES.includes(error.code ?? '')
     ) {
       throw new AppError(409, supportDeskMessages.refundTooLarge);
     }
     // The same key from the same state, asked by another admin at once: his refund is the one
     // (the metadata, naming the operator, differs, so Stripe refuses to replay it as ours).
-    if (error instanceof Stripe.errors.StripeIdempotencyError) {
+    if (error instanceof errors.StripeIdempotencyError) {
       throw new AppError(409, supportDeskMessages.refundUnderWay);
     }
     // Logged in full and answered 502: Stripe's text is about our account, not for the desk.

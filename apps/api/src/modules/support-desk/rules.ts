@@ -2,8 +2,8 @@
 // the audit trail, and what it asks of other modules and of the outside world.
 import { type AuditAction, supportDeskMessages } from '@kegel/contract';
 import type { Kysely, Transaction } from 'kysely';
-import type Stripe from 'stripe';
 
+import type { StripeClient } from '../../plugins/payments';
 import type { Database } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Mailer } from '../../mail/outbox';
@@ -21,7 +21,7 @@ export interface SupportDeskDependencies {
   /** The member is told of each change an operator makes, in the change's transaction. */
   mail: Mailer;
   /** Refunds go through Stripe's API (the official SDK; the local sandbox without a key). */
-  stripe: Stripe;
+  stripe: StripeClient;
   /** The auth module's own reset mail, sent for the member (same template, same code rules). */
   auth: {
     mailPasswordReset(
