@@ -169,15 +169,30 @@ export const GROWN_FOR_LANGUAGES = {
 /**
  * What each page's first JavaScript grew by for quicker first pages (issue 30), beyond the
  * figures above, measured on the build that added it (raw exact; gzip plus 40 B of room for the
- * file names' hashes): the checkout's pages write English prices themselves (shared/format/money.ts)
- * rather than wait on Intl's first NumberFormat, 62 ms of /purchase's main thread at a 4 x
- * slower CPU, /purchase keeps its plan cards from drawing again when a plan is preselected, and
- * it makes the formatter of plural messages' counts in a task of its own when its module loads
- * (shared/i18n/count-formatting.ts).
+ * file names' hashes):
+ * - every page: the entry takes over the page (or draws it) in a transition (main.tsx), so that
+ *   React works in slices rather than in one long task (29 B raw);
+ * - the checkout's pages write English prices themselves (shared/format/money.ts) rather than
+ *   wait on Intl's first NumberFormat, 62 ms of /purchase's main thread at a 4 x slower CPU;
+ *   /purchase keeps its plan cards from drawing again when a plan is preselected, and makes the
+ *   formatter of plural messages' counts in a task of its own when its module loads
+ *   (shared/i18n/count-formatting.ts).
  */
 export const GROWN_FOR_QUICK_PAGES = {
-  '/purchase': { raw: 503, gzip: 324 },
-  '/purchase/complete': { raw: 377, gzip: 264 },
+  '/home': { raw: 29, gzip: 64 },
+  '/auth/login': { raw: 29, gzip: 63 },
+  '/auth/register': { raw: 29, gzip: 69 },
+  '/auth/reset': { raw: 29, gzip: 60 },
+  '/account/recover/new': { raw: 29, gzip: 67 },
+  '/account/verify-email': { raw: 29, gzip: 58 },
+  '/account/cancel-email-change': { raw: 29, gzip: 60 },
+  '/account/sign-in-not-me': { raw: 29, gzip: 58 },
+  '/account/deleted': { raw: 29, gzip: 61 },
+  '/purchase': { raw: 532, gzip: 349 },
+  '/purchase/complete': { raw: 406, gzip: 280 },
+  '/dashboard': { raw: 29, gzip: 64 },
+  '/dashboard/history': { raw: 29, gzip: 61 },
+  '/dashboard/settings': { raw: 29, gzip: 63 },
 };
 
 /** The files of the member area, the auth forms and checkout, none of which /home may load. */
