@@ -178,6 +178,10 @@ function issueRefreshToken(
     secret = randomSecret(),
   }: { sessionId: string; expiresAt: Date; secret?: string },
 ): { token: string; secret: string } {
+  // jose refused an expiry that is not a date; JSON would write it as null.
+  if (!Number.isFinite(expiresAt.getTime())) {
+    throw new TypeError('A refresh token needs a valid expiry');
+  }
   // No iat: the same (session, secret, expiry) always encodes to the same token string.
   const token = signHs256(refreshKey, {
     sid: sessionId,

@@ -69,6 +69,13 @@ describe('session tokens', () => {
     await expect(tokens.verifyRefreshToken(access)).rejects.toBeInstanceOf(InvalidTokenError);
   });
 
+  it('refuses to sign a refresh token whose expiry is not a date, as jose did', async () => {
+    const tokens = createSessionTokens(SECRET);
+    await expect(
+      tokens.issueRefreshToken({ sessionId: claims.sessionId, expiresAt: new Date(Number.NaN) }),
+    ).rejects.toThrow('valid expiry');
+  });
+
   it('signs the very bytes jose signs, so any JWT library reads them as before', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-11-26T12:00:00.700Z'));

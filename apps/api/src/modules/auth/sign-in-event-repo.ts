@@ -52,43 +52,40 @@ export async function insertSignInEvent(db: Executor, event: SignInEventToRecord
 }
 
 /**
- * What a sign-in needs to know before it is recorded, in one statement: whether the account
- * signed in from this device and network within `withinDays`, and whether it has any sign-in
- * recorded (the pruning keeps each account's latest).
+ * The usual sign-in in one statement: its event is inserted only if it needs no notice, that is if
+ * the account signed in from this device and network within `withinDays`, or has no sign-in
+ * recorded at all (the pruning keeps each account's latest). No row back: the sign-in is new here,
+ * and the caller records it with its notice.
  */
-const SIGN_IN_FAMILIARITY_SQL = preparedStatement(
-  'sign_in_familiarity',
-  `select
-    exists (
+const INSERT_FAMILIAR_SIGN_IN_SQL = preparedStatement(
+  'insert_familiar_sign_in',
+  `insert into sign_in_events (user_id, method, outcome, device_label, client_address, network)
+  select $1::uuid, $2::text, 'success', $3::text, $4::text, $5::text
+  where exists (
       select 1 from sign_in_events
-      where user_id = $1 and outcome = 'success'
-        and device_label = $2 and network = $3
-        and created_at > now() - make_interval(days => $4::int)
-    ) as seen_here,
-    exists (
-      select 1 from sign_in_events where user_id = $1 and outcome = 'success'
-    ) as signed_in_before`,
+      where user_id = $1::uuid and outcome = 'success'
+        and device_label = $3::text and network = $5::text
+        and created_at > now() - make_interval(days => $6::int)
+    )
+    or not exists (select 1 from sign_in_events where user_id = $1::uuid and outcome = 'success')
+  returning created_at`,
 );
 
-export async function readSignInFamiliarity(
+export async function insertFamiliarSignIn(
   db: Executor,
-  input: {
-    userId: string;
-    deviceLabel: string;
-    network: string;
-    withinDays: number;
-  },
-) {
-  // Kysely's CamelCasePlugin names the columns seenHere and signedInBefore.
-  const { rows } = await db.executeQuery<{ seenHere: boolean; signedInBefore: boolean }>(
-    CompiledQuery.raw(SIGN_IN_FAMILIARITY_SQL, [
-      input.userId,
-      input.deviceLabel,
-      input.network,
-      input.withinDays,
+  event: Omit<SignInEventToRecord, 'outcome' | 'notMe'> & { withinDays: number },
+): Promise<boolean> {
+  const { rows } = await db.executeQuery(
+    CompiledQuery.raw(INSERT_FAMILIAR_SIGN_IN_SQL, [
+      event.userId,
+      event.method,
+      event.deviceLabel,
+      event.clientAddress,
+      event.network,
+      event.withinDays,
     ]),
   );
-  return rows[0] ?? { seenHere: false, signedInBefore: false };
+  return rows.length > 0;
 }
 
 /** The account's latest events, newest first. */

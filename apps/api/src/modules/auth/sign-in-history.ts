@@ -98,32 +98,24 @@ export async function recordSignInSuccess(
 /**
  * Records the sign-in; when it comes from a device and network the account has not signed in
  * from lately, the event and the notice to the owner go in together, in one transaction. The
- * usual sign-in, from somewhere familiar, is one statement and no transaction: a sign-in's
- * statements are most of its event loop's time (npm run bench, issue 30).
+ * usual sign-in, from somewhere familiar, is one statement (which asks and inserts) and no
+ * transaction: a sign-in's statements are most of its event loop's time (npm run bench, issue 30).
  */
 async function recordAndNotify(
   deps: SignInNoticeDependencies,
   attempt: SignInAttempt,
 ): Promise<void> {
   const from = whereFrom(attempt.caller);
-  const familiarity = await signInEventRepo.readSignInFamiliarity(deps.db, {
+  // An account with no sign-in recorded is signing in for the first time: after registering, or
+  // made just now by a Google or Apple sign-in, or older than the history (ADR 019). That needs
+  // no notice either.
+  const isRecorded = await signInEventRepo.insertFamiliarSignIn(deps.db, {
     userId: attempt.userId,
-    deviceLabel: from.deviceLabel,
-    network: from.network,
+    method: attempt.method,
+    ...from,
     withinDays: FAMILIAR_WITHIN_DAYS,
   });
-  // An account with no sign-in recorded is signing in for the first time: after registering, or
-  // made just now by a Google or Apple sign-in, or older than the history (ADR 019).
-  const isFirstSignIn = !familiarity.signedInBefore;
-  if (familiarity.seenHere || isFirstSignIn) {
-    await signInEventRepo.insertSignInEvent(deps.db, {
-      userId: attempt.userId,
-      method: attempt.method,
-      outcome: 'success',
-      ...from,
-    });
-    return;
-  }
+  if (isRecorded) return;
   const code = randomSecret();
   await deps.db.transaction().execute(async (transaction) => {
     const signedInAt = await signInEventRepo.insertSignInEvent(transaction, {
