@@ -62,15 +62,12 @@ const queries = [
     [member.id],
   ],
   [
-    'sign-in: the account by email',
-    `select id, email, password_hash, subscription_end_date, email_verified_at,
-       credential_version, locale from users where lower(email) = lower($1)`,
+    'sign-in: the account by email, with whether two-step is on (sign_in_account)',
+    `select u.id, u.password_hash, u.credential_version,
+       exists (select 1 from two_step_authenticators t
+         where t.user_id = u.id and t.confirmed_at is not null) as two_step_on
+     from users u where lower(u.email) = lower($1)`,
     ['bench.member@example.com'],
-  ],
-  [
-    'sign-in: two-step on?',
-    `select user_id from two_step_authenticators where user_id = $1 and confirmed_at is not null`,
-    [member.id],
   ],
   [
     'sign-in: open the session and its refresh token (write, rolled back)',
@@ -86,17 +83,27 @@ const queries = [
     [member.id, 0, later],
   ],
   [
-    'sign-in: seen from this device and network lately?',
-    `select exists (select 1 from sign_in_events where user_id = $1 and outcome = 'success'
-         and device_label = $2 and network = $3 and created_at > now() - make_interval(days => 30)
-       ) as seen_here,
-       exists (select 1 from sign_in_events where user_id = $1 and outcome = 'success') as signed_in_before`,
+    'sign-in: recorded if seen from this device and network lately (insert_familiar_sign_in; write, rolled back)',
+    `insert into sign_in_events (user_id, method, outcome, device_label, client_address, network)
+     select $1::uuid, 'password', 'success', $2::text, '127.0.0.1', $3::text
+     where exists (
+         select 1 from sign_in_events
+         where user_id = $1::uuid and outcome = 'success'
+           and device_label = $2::text and network = $3::text
+           and created_at > now() - make_interval(days => 30)
+       )
+       or not exists (select 1 from sign_in_events where user_id = $1::uuid and outcome = 'success')
+     returning created_at`,
     [member.id, '', '127.0.0.0/24'],
   ],
   [
-    'sign-in: record the sign-in (write, rolled back)',
-    `insert into sign_in_events (user_id, method, outcome, device_label, client_address, network)
-     values ($1, 'password', 'success', '', '127.0.0.1', '127.0.0.0/24') returning created_at`,
+    'sign-in: recorded with its notice, from somewhere new (insert_sign_in_event; write, rolled back)',
+    `insert into sign_in_events
+       (user_id, method, outcome, device_label, client_address, network, not_me_code_hash,
+         not_me_expires_at)
+     values ($1, 'password', 'success', '', '127.0.0.1', '127.0.0.0/24', md5('explain'),
+       now() + make_interval(secs => 604800))
+     returning created_at`,
     [member.id],
   ],
   [

@@ -157,6 +157,18 @@ const files = [
       .split(/;\s*\n/)
       .filter((statement) => /^\s*update purchases/m.test(statement.replace(/^--.*$/gm, ''))),
   },
+  {
+    name: '0028-time-ordered-session-ids.sql (the ids of sessions, tokens and events: defaults)',
+    undo: [
+      'alter table auth_sessions alter column id set default gen_random_uuid()',
+      'alter table refresh_tokens alter column id set default gen_random_uuid()',
+      'alter table sign_in_events alter column id set default gen_random_uuid()',
+      'drop function uuid_v7()',
+    ],
+    redo: migration('0028-time-ordered-session-ids.sql')
+      .split(/;\s*\n/)
+      .filter((statement) => statement.replace(/^--.*$/gm, '').trim() !== ''),
+  },
 ];
 
 const client = new pg.Client({ connectionString: process.env.DATABASE_URL });

@@ -105,6 +105,62 @@ describe.each(testDatabaseKinds)('database on $name', (kind) => {
     expect(await runMigrations(handle.db, { directory: outside })).toEqual([]);
   });
 
+  it('gives sessions, refresh tokens and sign-in events ids that begin with the time (UUID version 7)', async () => {
+    const handle = await open(await freshDatabase());
+    const user = await handle.db
+      .insertInto('users')
+      .values({ email: 'ordered.ids@example.com' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const sessionIds: string[] = [];
+    const tokenIds: string[] = [];
+    const eventIds: string[] = [];
+    for (const index of [1, 2, 3]) {
+      const before = Date.now();
+      const session = await handle.db
+        .insertInto('authSessions')
+        .values({ userId: user.id, expiresAt: new Date(before + 60_000) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const token = await handle.db
+        .insertInto('refreshTokens')
+        .values({ sessionId: session.id, tokenHash: `hash-${index}` })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const event = await handle.db
+        .insertInto('signInEvents')
+        .values({
+          userId: user.id,
+          method: 'password',
+          outcome: 'success',
+          deviceLabel: 'Unknown device',
+          clientAddress: '127.0.0.1',
+          network: '127.0.0.0/24',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const after = Date.now();
+      for (const id of [session.id, token.id, event.id]) {
+        // 8-4-4-4-12 hex digits: the time is the first 12, the version the 13th.
+        const hex = id.replaceAll('-', '');
+        expect(hex[12], id).toBe('7');
+        expect(['8', '9', 'a', 'b'], id).toContain(hex[16]);
+        const milliseconds = Number.parseInt(hex.slice(0, 12), 16);
+        expect(milliseconds).toBeGreaterThanOrEqual(before - 1);
+        expect(milliseconds).toBeLessThanOrEqual(after + 1);
+      }
+      sessionIds.push(session.id);
+      tokenIds.push(token.id);
+      eventIds.push(event.id);
+      // The next millisecond: the ids of one millisecond share their time and differ at random.
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    // In the order they were made, which is how an index on them fills: at its end.
+    expect([...sessionIds].sort()).toEqual(sessionIds);
+    expect([...tokenIds].sort()).toEqual(tokenIds);
+    expect([...eventIds].sort()).toEqual(eventIds);
+  });
+
   it('keeps every row across a restart', async () => {
     const database = await freshDatabase();
     const first = await openDatabase(testConfig(database).database);

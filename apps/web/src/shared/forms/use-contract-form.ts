@@ -24,6 +24,7 @@ import {
   useForm,
   type UseFormRegisterReturn,
 } from 'react-hook-form';
+import { useState } from 'react';
 import type * as z from 'zod/v4/core';
 
 import { ApiError } from '../http/api-client';
@@ -48,28 +49,41 @@ export function useContractForm<Schema extends z.$ZodType<FieldValues, FieldValu
     resolver: zodResolver(schema),
     defaultValues,
   });
+  const [fieldRefs] = useState(() => new Map<string, FieldBinding['ref']>());
 
   /** `<EmailInput label="Email" {...field('email')} />`: bound, with its message under it. */
   function field(name: FieldPath<Values>): FieldBinding {
-    const registration = form.register(name);
     return {
-      ...registration,
+      ...form.register(name),
+      ref: fieldRefOf(name),
+      error: localizeField(form.getFieldState(name, form.formState).error?.message),
+    };
+  }
+
+  /**
+   * The same ref callback for a field on every render: a new one each time would make React
+   * detach and attach it again in every commit, and react-hook-form register the element anew
+   * (a few milliseconds of each commit of a form at a phone's speed, issue 30).
+   */
+  function fieldRefOf(name: FieldPath<Values>): FieldBinding['ref'] {
+    const known = fieldRefs.get(name);
+    if (known) return known;
+    const ref = (element: HTMLInputElement | null) => {
       // On a prerendered page the field is there before the app: what the visitor typed or his
       // browser filled in meanwhile is kept when the form takes the field over (registering
       // writes the default value into it). Boxes are left alone: their value is not what is
       // ticked, and no prerendered page has one.
-      ref: (element: HTMLInputElement | null) => {
-        const isBox = element?.type === 'checkbox' || element?.type === 'radio';
-        const typedBeforeApp = isBox ? undefined : element?.value;
-        registration.ref(element);
-        if (typedBeforeApp && typedBeforeApp !== form.getValues(name)) {
-          form.setValue(name, typedBeforeApp as PathValue<Values, FieldPath<Values>>, {
-            shouldDirty: true,
-          });
-        }
-      },
-      error: localizeField(form.getFieldState(name, form.formState).error?.message),
+      const isBox = element?.type === 'checkbox' || element?.type === 'radio';
+      const typedBeforeApp = isBox ? undefined : element?.value;
+      form.register(name).ref(element);
+      if (typedBeforeApp && typedBeforeApp !== form.getValues(name)) {
+        form.setValue(name, typedBeforeApp as PathValue<Values, FieldPath<Values>>, {
+          shouldDirty: true,
+        });
+      }
     };
+    fieldRefs.set(name, ref);
+    return ref;
   }
 
   /** Whether the form has a field at the server's dotted `path` (`newPassword`, `device.name`). */

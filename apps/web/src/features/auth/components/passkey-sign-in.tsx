@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 
 import {
   browserSupportsPasskeyDialogs,
@@ -20,8 +20,11 @@ import { useAfterFirstStep } from '../use-code-step';
  * (conditional mediation: the field is marked `autocomplete="username webauthn"`). Either way the
  * sign-in is complete once the passkey has signed: there is no second step. The passkey library
  * is fetched as the page draws (the autofill asks at once), not with the page's first JavaScript.
+ *
+ * Memoised (it takes no props): the form around it draws again as soon as it runs, and this need
+ * not (issue 30).
  */
-export function PasskeySignIn(): React.JSX.Element | null {
+export const PasskeySignIn = memo(function PasskeySignIn(): React.JSX.Element | null {
   const text = useAuthText();
   const isAppRunning = useIsAppRunning();
   const passkeyLogin = usePasskeyLogin();
@@ -84,4 +87,4 @@ export function PasskeySignIn(): React.JSX.Element | null {
       {text('signInWithPasskey')}
     </Button>
   );
-}
+});

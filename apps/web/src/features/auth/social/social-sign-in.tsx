@@ -1,6 +1,6 @@
 import { socialMessages } from '@kegel/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 
 import { loadScript } from '../../../shared/browser/load-script';
 import '../../../shared/i18n/contract-messages';
@@ -18,8 +18,11 @@ import { requestAppleIdentityToken, requestGoogleCode, SignInCancelled } from '.
  * The 'or' divider and 'Continue with Google' / 'Continue with Apple', on the login and register
  * pages. Each runs its provider's own popup (or the local identity sandbox's stand-in, whichever
  * script the server names), then hands the result to our API.
+ *
+ * Memoised (it takes no props): the form beside it draws again as soon as it runs, and this need
+ * not (issue 30).
  */
-export function SocialSignIn(): React.JSX.Element | null {
+export const SocialSignIn = memo(function SocialSignIn(): React.JSX.Element | null {
   const text = useAuthText();
   const providers = useQuery(socialQueries.providers());
   const googleLogin = useGoogleLogin();
@@ -104,4 +107,4 @@ export function SocialSignIn(): React.JSX.Element | null {
       ) : null}
     </div>
   );
-}
+});
