@@ -37,6 +37,10 @@ const operatorSession = await one(
   `select id from auth_sessions where user_id = $1 order by created_at desc limit 1`,
   [operator.id],
 );
+const memberToken = await one(
+  `select token_hash from refresh_tokens where session_id = $1 order by created_at desc limit 1`,
+  [memberSession.id],
+);
 const checkoutSession = `cs_live_${(await one(`select md5('checkout-1') as id`)).id}`;
 const later = new Date(Date.now() + 30 * 86_400_000);
 const ended = new Date(Date.now() - 30 * 86_400_000);
@@ -81,6 +85,16 @@ const queries = [
      )
      select id, expires_at from session`,
     [member.id, 0, later],
+  ],
+  [
+    'refresh: the token by its session and hash, locked (refresh_tokens_session_token, 0029)',
+    `select refresh_tokens.id, refresh_tokens.session_id, refresh_tokens.rotated_at,
+       auth_sessions.user_id, auth_sessions.expires_at, auth_sessions.revoked_at,
+       auth_sessions.expires_at <= now() as is_expired
+     from refresh_tokens join auth_sessions on auth_sessions.id = refresh_tokens.session_id
+     where refresh_tokens.session_id = $1 and refresh_tokens.token_hash = $2
+     for update of refresh_tokens`,
+    [memberSession.id, memberToken.token_hash],
   ],
   [
     'sign-in: recorded if seen from this device and network lately (insert_familiar_sign_in; write, rolled back)',

@@ -105,6 +105,38 @@ describe.each(testDatabaseKinds)('database on $name', (kind) => {
     expect(await runMigrations(handle.db, { directory: outside })).toEqual([]);
   });
 
+  it('lets two processes that start together build an index concurrently: one builds, the other waits its turn without deadlock', async () => {
+    // PGlite is one connection in one process: no second process can wait on its lock.
+    if (kind.name !== 'PostgreSQL') return;
+    const database = await freshDatabase();
+    const first = await open(database);
+    const second = await open(database);
+    const folder = mkdtempSync(path.join(tmpdir(), 'kegel-migrations-'));
+    writeFileSync(
+      path.join(folder, '9003-concurrently.sql'),
+      [
+        '-- migrate: outside a transaction',
+        // Long enough for the second process to be waiting on the lock when the build starts.
+        'select pg_sleep(0.5);',
+        'drop index concurrently if exists test_concurrent_together;',
+        'create index concurrently test_concurrent_together on users (created_at);',
+        '',
+      ].join('\n'),
+    );
+    const directory = pathToFileURL(`${folder}/`);
+    const applied = await Promise.all([
+      runMigrations(first.db, { directory }),
+      new Promise((resolve) => setTimeout(resolve, 100)).then(() =>
+        runMigrations(second.db, { directory }),
+      ),
+    ]);
+    expect(applied).toEqual([['9003-concurrently.sql'], []]);
+    const { rows } = await sql<{ valid: boolean }>`
+      select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid
+      where c.relname = 'test_concurrent_together'`.execute(first.db);
+    expect(rows).toEqual([{ valid: true }]);
+  });
+
   it('gives sessions, refresh tokens and sign-in events ids that begin with the time (UUID version 7)', async () => {
     const handle = await open(await freshDatabase());
     const user = await handle.db

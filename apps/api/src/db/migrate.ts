@@ -1,7 +1,8 @@
 // Plain SQL migrations (migrations/NNNN-name.sql), the same files for PGlite and PostgreSQL,
 // applied in name order at start. Each file runs in its own transaction together with its row in
 // schema_migrations, so a failed file leaves nothing half-applied. A session-level advisory lock
-// makes processes that start together take turns: the first applies, the others find it done.
+// makes processes that start together take turns: the first applies, the others find it done
+// (they ask for the lock again and again rather than wait on it: see takeMigrationLock).
 //
 // A file whose first line is `-- migrate: outside a transaction` runs statement by statement,
 // each on its own, and is recorded once all have run: what `create index concurrently` needs (it
@@ -53,6 +54,25 @@ export function statementsOf(fileSql: string): string[] {
     .filter((statement) => statement.replace(/^--.*$/gm, '').trim() !== '');
 }
 
+/** How long a process that finds the migrations under way waits before asking again. */
+const MIGRATION_LOCK_RETRY_MS = 200;
+
+/**
+ * Takes the session-level migration lock, asking again every 200 ms while another process holds
+ * it, rather than waiting inside `pg_advisory_lock`: a statement waiting there holds a snapshot,
+ * and `create index concurrently`, run by the process that holds the lock, waits for every older
+ * snapshot to end. Each would wait for the other: PostgreSQL ends one with "deadlock detected",
+ * either the waiting process's start or the migration itself (two instances started together).
+ */
+async function takeMigrationLock(connection: Kysely<Database>): Promise<void> {
+  for (;;) {
+    const { rows } = await sql<{ locked: boolean }>`
+      select pg_try_advisory_lock(${MIGRATION_LOCK_KEY}) as locked`.execute(connection);
+    if (rows[0]?.locked) return;
+    await new Promise((resolve) => setTimeout(resolve, MIGRATION_LOCK_RETRY_MS));
+  }
+}
+
 /**
  * Applies the migrations not applied yet; returns their names. `through` stops after the named
  * file (tests of a migration build the data it meets first).
@@ -66,7 +86,7 @@ export async function runMigrations(
   if (options.through && last < 0) throw new Error(`no migration named ${options.through}`);
   const files = last < 0 ? all : all.slice(0, last + 1);
   return db.connection().execute(async (connection) => {
-    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
+    await takeMigrationLock(connection);
     try {
       await sql`
         create table if not exists schema_migrations (

@@ -2,8 +2,14 @@ import type { TokenPair } from '@kegel/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { decodeJwt, getProfile, post, registerAndLogin } from '../support/accounts';
-import { startTestServer, type TestServer, uniqueEmail } from '../support/test-app';
+import { createSessionTokens } from '../../src/security/session-tokens';
+import { decodeJwt, getProfile, login, post, registerAndLogin } from '../support/accounts';
+import {
+  startTestServer,
+  TEST_TOKEN_SECRET,
+  type TestServer,
+  uniqueEmail,
+} from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
 
 describe.each(testDatabaseKinds)('refresh, rotation and logout on $name', (kind) => {
@@ -69,6 +75,16 @@ describe.each(testDatabaseKinds)('refresh, rotation and logout on $name', (kind)
     expect((await getProfile(server.app, second.accessToken)).statusCode).toBe(401);
   });
 
+  it('revokes the session when a token two rotations old comes back, even within the grace', async () => {
+    const first = await registerAndLogin(server.app, uniqueEmail('two-old'), 'correct horse');
+    const second = (await refresh(first.refreshToken)).json<TokenPair>();
+    const third = (await refresh(second.refreshToken)).json<TokenPair>();
+
+    expect((await refresh(first.refreshToken)).statusCode).toBe(401);
+    expect((await refresh(third.refreshToken)).statusCode).toBe(401);
+    expect((await getProfile(server.app, third.accessToken)).statusCode).toBe(401);
+  });
+
   it('ends a session 30 days after sign-in, whatever the refreshes', async () => {
     const tokens = await registerAndLogin(server.app, uniqueEmail('expiry'), 'correct horse');
     await server.app.database.db
@@ -120,6 +136,26 @@ describe.each(testDatabaseKinds)('refresh, rotation and logout on $name', (kind)
     }
     // Nothing was ended by them.
     expect((await getProfile(server.app, tokens.accessToken)).statusCode).toBe(200);
+  });
+
+  it("refuses one session's token secret under another session's id, signed with our key: neither session ends", async () => {
+    // A token is found by its session and its secret's hash together (migration 0029): a secret
+    // that is ours, presented for a session it was not issued in, matches nothing there.
+    const email = uniqueEmail('cross');
+    const laptop = await registerAndLogin(server.app, email, 'correct horse');
+    const phone = await login(server.app, email, 'correct horse');
+    const moved = await createSessionTokens(TEST_TOKEN_SECRET).issueRefreshToken({
+      sessionId: String(decodeJwt(phone.refreshToken).sid),
+      secret: String(decodeJwt(laptop.refreshToken).jti),
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    expect((await refresh(moved.token)).statusCode).toBe(401);
+    expect((await post(server.app, '/auth/logout', { refreshToken: moved.token })).statusCode).toBe(
+      200,
+    );
+    expect((await getProfile(server.app, phone.accessToken)).statusCode).toBe(200);
+    expect((await getProfile(server.app, laptop.accessToken)).statusCode).toBe(200);
+    expect((await refresh(laptop.refreshToken)).statusCode).toBe(200);
   });
 
   it('refuses a refresh token of 128+ random bits forged without the key', async () => {

@@ -44,8 +44,11 @@ export async function refresh(deps: RenewalDependencies, refreshToken: string): 
   }
   const successorSecret = tokens.successorSecret(claims.secret);
   const outcome = await db.transaction().execute(async (transaction) => {
-    const row = await sessionRepo.lockRefreshToken(transaction, hashSecret(claims.secret));
-    if (!row || row.sessionId !== claims.sessionId) return { kind: 'unknown' as const };
+    const row = await sessionRepo.lockRefreshToken(transaction, {
+      sessionId: claims.sessionId,
+      tokenHash: hashSecret(claims.secret),
+    });
+    if (!row) return { kind: 'unknown' as const };
     if (row.revokedAt || row.isExpired) return { kind: 'ended' as const };
     if (row.rotatedAt === null) {
       await sessionRepo.markRefreshTokenRotated(transaction, row.id);
@@ -58,10 +61,10 @@ export async function refresh(deps: RenewalDependencies, refreshToken: string): 
     }
     // Only the direct predecessor of the current token gets the grace: a token two or more
     // rotations old is a copy, whoever shows it.
-    const isPredecessor = !(await sessionRepo.isRefreshTokenRotated(
-      transaction,
-      hashSecret(successorSecret),
-    ));
+    const isPredecessor = !(await sessionRepo.isRefreshTokenRotated(transaction, {
+      sessionId: row.sessionId,
+      tokenHash: hashSecret(successorSecret),
+    }));
     if (isPredecessor && row.secondsSinceRotation <= REFRESH_GRACE_SECONDS) {
       return { kind: 'rotated' as const, userId: row.userId, expiresAt: row.expiresAt };
     }
@@ -86,9 +89,11 @@ export async function logout(
   deps: Pick<AuthServiceDependencies, 'db' | 'tokens'>,
   refreshToken: string,
 ): Promise<void> {
-  const { secret } = await deps.tokens.verifyRefreshToken(refreshToken).catch(() => {
+  const { sessionId, secret } = await deps.tokens.verifyRefreshToken(refreshToken).catch(() => {
     throw new AppError(401, messages.sessionEnded);
   });
-  const token = await sessionRepo.findSessionIdByRefreshTokenHash(deps.db, hashSecret(secret));
-  if (token) await sessionRepo.revokeSession(deps.db, token.sessionId, 'logout');
+  const token = { sessionId, tokenHash: hashSecret(secret) };
+  if (await sessionRepo.isRefreshTokenKnown(deps.db, token)) {
+    await sessionRepo.revokeSession(deps.db, sessionId, 'logout');
+  }
 }

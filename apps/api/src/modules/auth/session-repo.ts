@@ -224,8 +224,18 @@ export async function insertRefreshToken(
   await db.insertInto('refreshTokens').values(token).execute();
 }
 
-/** The token row, locked until the transaction ends, so concurrent refreshes take turns. */
-export function lockRefreshToken(db: Transaction<Database>, tokenHash: string) {
+/** A refresh token as the database knows it: its session and the SHA-256 of its secret. */
+export interface RefreshTokenKey {
+  sessionId: string;
+  tokenHash: string;
+}
+
+/**
+ * The token row, locked until the transaction ends, so concurrent refreshes take turns. Found
+ * through its session (refresh_tokens_session_token, migration 0029): the hash alone is random,
+ * and an index of it alone put every new token on a random leaf.
+ */
+export function lockRefreshToken(db: Transaction<Database>, token: RefreshTokenKey) {
   return db
     .selectFrom('refreshTokens')
     .innerJoin('authSessions', 'authSessions.id', 'refreshTokens.sessionId')
@@ -241,7 +251,8 @@ export function lockRefreshToken(db: Transaction<Database>, tokenHash: string) {
         'secondsSinceRotation',
       ),
     ])
-    .where('refreshTokens.tokenHash', '=', tokenHash)
+    .where('refreshTokens.sessionId', '=', token.sessionId)
+    .where('refreshTokens.tokenHash', '=', token.tokenHash)
     .forUpdate('refreshTokens')
     .executeTakeFirst();
 }
@@ -254,22 +265,29 @@ export async function markRefreshTokenRotated(db: Executor, tokenId: string): Pr
     .execute();
 }
 
-/** Whether the token with this hash has been exchanged for its own successor already. */
-export async function isRefreshTokenRotated(db: Executor, tokenHash: string): Promise<boolean> {
-  const token = await db
+/** Whether the token has been exchanged for its own successor already. */
+export async function isRefreshTokenRotated(
+  db: Executor,
+  token: RefreshTokenKey,
+): Promise<boolean> {
+  const row = await db
     .selectFrom('refreshTokens')
     .select('rotatedAt')
-    .where('tokenHash', '=', tokenHash)
+    .where('sessionId', '=', token.sessionId)
+    .where('tokenHash', '=', token.tokenHash)
     .executeTakeFirst();
-  return token?.rotatedAt !== null && token?.rotatedAt !== undefined;
+  return row?.rotatedAt !== null && row?.rotatedAt !== undefined;
 }
 
-export function findSessionIdByRefreshTokenHash(db: Executor, tokenHash: string) {
-  return db
+/** Whether the database knows this refresh token (issued by us, its session not yet pruned). */
+export async function isRefreshTokenKnown(db: Executor, token: RefreshTokenKey): Promise<boolean> {
+  const row = await db
     .selectFrom('refreshTokens')
-    .select('sessionId')
-    .where('tokenHash', '=', tokenHash)
+    .select('id')
+    .where('sessionId', '=', token.sessionId)
+    .where('tokenHash', '=', token.tokenHash)
     .executeTakeFirst();
+  return row !== undefined;
 }
 
 /**
