@@ -159,8 +159,8 @@ const EnvSchema = z.object({
     .default('false'),
   APPLE_ROOT_CERTIFICATES: optionalString,
   // The App Store Server API key, which the server signs its calls to Apple with (Look Up Order ID
-  // finds a member by the order id of Apple's receipt email). App Store Connect → Users and Access
-  // → Integrations → In-App Purchase: the issuer id above the list, the key's id, and the .p8
+  // finds a member by the order id of Apple's receipt email). App Store Connect > Users and Access
+  // > Integrations > In-App Purchase: the issuer id above the list, the key's id, and the .p8
   // file downloaded once when the key is made. All three or none; none turns order lookups off.
   APPLE_ISSUER_ID: optionalString.pipe(
     z

@@ -224,7 +224,7 @@ export const RefundSchema = z.object({
   id: z.string(),
   amountCents: z.number(),
   currency: z.string(),
-  /** Stripe's status: 'succeeded', 'pending', … The days go when Stripe's event arrives. */
+  /** Stripe's status: 'succeeded', 'pending', ... The days go when Stripe's event arrives. */
   status: z.string(),
 });
 export type Refund = z.infer<typeof RefundSchema>;

@@ -32,8 +32,8 @@ export function serveEndpoint<E extends Endpoint>(
       url,
       schema: {
         // One operation per call in the API document: an alias (a path the specification keeps,
-        // such as the capitalised /auth/oauth/Google/…) answers the same, and is named in the
-        // call's description instead of becoming a second operation (…VerifyToken2).
+        // such as the capitalised /auth/oauth/Google/...) answers the same, and is named in the
+        // call's description instead of becoming a second operation (...VerifyToken2).
         ...(isAlias ? { hide: true } : { operationId: endpoint.operationId }),
         summary: endpoint.summary,
         description: describedWithAliases(endpoint),

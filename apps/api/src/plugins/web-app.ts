@@ -149,7 +149,7 @@ export const webAppPlugin = fp<WebAppOptions>(
       root,
       preCompressed: true,
       cacheControl: false,
-      // Refused paths reach the not-found handler below, which answers /assets/… with a 404.
+      // Refused paths reach the not-found handler below, which answers /assets/... with a 404.
       allowedPath: (pathname) => serveSourceMaps || !SOURCE_MAP.test(pathname),
       setHeaders(response, filePath) {
         const isHashedAsset = filePath.startsWith(path.join(root, 'assets') + path.sep);

@@ -6,7 +6,10 @@
 // The popup flow has no redirect URL: Google expects the literal `redirect_uri=postmessage` in
 // the exchange, which openid-client cannot derive from a callback URL, so it is set on the way
 // out (openid-client's documented customFetch hook).
-import * as oidc from 'openid-client';
+//
+// openid-client is loaded with the first Google sign-in, not at start: a server that idles, or
+// has no Google client configured, does not carry it (test/production-modules.test.ts).
+import type * as OpenIdClient from 'openid-client';
 
 export interface GoogleCodeExchange {
   /** The ID token of the code's sign-in; throws if Google refuses the code. */
@@ -41,25 +44,31 @@ const UNREACHABLE_CODES = new Set([
   'OAUTH_RESPONSE_IS_NOT_JSON',
 ]);
 
+/** openid-client, and the issuer's configuration it discovered. */
+interface Discovered {
+  oidc: typeof OpenIdClient;
+  config: OpenIdClient.Configuration;
+}
+
 export function createGoogleCodeExchange(options: {
   issuer: string;
   clientId: string;
   clientSecret: string;
 }): GoogleCodeExchange {
-  let configuration: Promise<oidc.Configuration> | undefined;
+  let configuration: Promise<Discovered> | undefined;
 
   /** Discovered once; a failed discovery is tried again on the next sign-in. */
-  function discover(): Promise<oidc.Configuration> {
-    configuration ??= oidc
-      .discovery(
-        new URL(options.issuer),
-        options.clientId,
-        undefined,
-        oidc.ClientSecretBasic(options.clientSecret),
-        // Plain http only for the local identity sandbox on loopback; Google is https.
-        { execute: options.issuer.startsWith('http://') ? [oidc.allowInsecureRequests] : [] },
-      )
-      .then((discovered) => {
+  function discover(): Promise<Discovered> {
+    configuration ??= import('openid-client')
+      .then(async (oidc) => {
+        const discovered = await oidc.discovery(
+          new URL(options.issuer),
+          options.clientId,
+          undefined,
+          oidc.ClientSecretBasic(options.clientSecret),
+          // Plain http only for the local identity sandbox on loopback; Google is https.
+          { execute: options.issuer.startsWith('http://') ? [oidc.allowInsecureRequests] : [] },
+        );
         discovered[oidc.customFetch] = (url, init) => {
           if (
             init.body instanceof URLSearchParams &&
@@ -69,7 +78,7 @@ export function createGoogleCodeExchange(options: {
           }
           return fetch(url, init);
         };
-        return discovered;
+        return { oidc, config: discovered };
       })
       .catch((error: unknown) => {
         configuration = undefined;
@@ -80,7 +89,7 @@ export function createGoogleCodeExchange(options: {
 
   return {
     async exchange(code) {
-      const config = await discover();
+      const { oidc, config } = await discover();
       const callback = new URL('https://popup.invalid/');
       callback.searchParams.set('code', code);
       try {
@@ -110,7 +119,7 @@ export function createGoogleCodeExchange(options: {
       }
     },
     async jwksUrl() {
-      const jwksUri = (await discover()).serverMetadata().jwks_uri;
+      const jwksUri = (await discover()).config.serverMetadata().jwks_uri;
       if (!jwksUri) throw new ProviderUnavailableError(new Error('no jwks_uri in discovery'));
       return jwksUri;
     },
