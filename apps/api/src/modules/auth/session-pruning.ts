@@ -3,11 +3,16 @@
 // process runs the job; a session-level advisory lock lets one at a time do the work, and a
 // DELETE run twice deletes nothing twice anyway.
 //
-// It deletes in batches of `batchSize` rows, each its own statement and so its own transaction:
-// on a table of millions a single DELETE of everything due would hold its row locks (and keep
-// the member whose old session it is waiting, should he sign out everywhere or delete his
-// account) for as long as the whole deletion takes. A batch of 500 sessions with their
-// refresh tokens takes about 20 ms among ten million (docs/benchmarks/scale.md).
+// It deletes in batches, each its own statement and so its own transaction: on a table of
+// millions a single DELETE of everything due would hold its row locks (and keep the member whose
+// old session it is waiting, should he sign out everywhere or delete his account) for as long as
+// the whole deletion takes. How many rows a batch can take within its time depends on where they
+// are: sessions that ended a month ago, with their refresh tokens and index entries, are mostly
+// on disk, not in PostgreSQL's buffers: among ten million sessions, a batch of 500 that met 181
+// of them took 301 ms, where 500 written a moment before take 9 to 12 ms (deleting a session
+// deletes its refresh tokens by cascade, one index lookup each; docs/benchmarks/scale.md). So
+// each batch is sized by the last one's time: it starts at 50 rows, halves after a batch slower
+// than 40 ms and doubles after one quicker than 20 ms, between 10 rows and `batchSize`.
 import { type Kysely, sql } from 'kysely';
 
 import type { Database } from '../../db/schema';
@@ -16,6 +21,10 @@ import { SIGN_IN_EVENTS_KEEP_DAYS } from './sign-in-history';
 import * as signInEventRepo from './sign-in-event-repo';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** How long a batch should take, and so hold its row locks, at most as a rule (issue 30: 100 ms). */
+const BATCH_TARGET_MS = 40;
+const FIRST_BATCH_ROWS = 50;
+const SMALLEST_BATCH_ROWS = 10;
 /** Any constant shared by every process of this product; it only has to be stable. */
 const PRUNING_LOCK_KEY = 7_246_530_002;
 
@@ -29,7 +38,7 @@ export interface SessionPruningOptions {
   keepMs?: number;
   /** How often the job runs: every 6 hours, and once a minute after start. */
   intervalMs?: number;
-  /** The most rows one statement deletes: 500. */
+  /** The most rows one statement deletes: 500 (batches are sized by time below that). */
   batchSize?: number;
 }
 
@@ -52,25 +61,35 @@ export function createSessionPruning(options: SessionPruningOptions) {
       try {
         let batches = 0;
         let longestBatchMs = 0;
-        /** Runs one kind of batch until it deletes fewer than a batch; the rows deleted. */
-        const inBatches = async (deleteBatch: () => Promise<number>) => {
+        /**
+         * Runs one kind of batch until it deletes fewer rows than it asked for, each batch sized
+         * by the time the one before took; the rows deleted.
+         */
+        const inBatches = async (deleteBatch: (rows: number) => Promise<number>) => {
           let deleted = 0;
+          let rows = Math.min(FIRST_BATCH_ROWS, batchSize);
           for (;;) {
             const started = performance.now();
-            const count = await deleteBatch();
-            longestBatchMs = Math.max(longestBatchMs, performance.now() - started);
+            const count = await deleteBatch(rows);
+            const batchMs = performance.now() - started;
+            longestBatchMs = Math.max(longestBatchMs, batchMs);
             batches += 1;
             deleted += count;
-            if (count < batchSize) return deleted;
+            if (count < rows) return deleted;
+            if (batchMs > BATCH_TARGET_MS) {
+              rows = Math.max(Math.min(SMALLEST_BATCH_ROWS, batchSize), Math.floor(rows / 2));
+            } else if (batchMs < BATCH_TARGET_MS / 2) {
+              rows = Math.min(batchSize, rows * 2);
+            }
           }
         };
         const sessionsEndedBefore = new Date(Date.now() - keepMs);
-        const sessions = await inBatches(() =>
-          sessionRepo.deleteEndedSessions(connection, sessionsEndedBefore, batchSize),
+        const sessions = await inBatches((rows) =>
+          sessionRepo.deleteEndedSessions(connection, sessionsEndedBefore, rows),
         );
         const eventsBefore = new Date(Date.now() - SIGN_IN_EVENTS_KEEP_DAYS * DAY_MS);
-        const signInEvents = await inBatches(() =>
-          signInEventRepo.deleteSignInEventsBefore(connection, eventsBefore, batchSize),
+        const signInEvents = await inBatches((rows) =>
+          signInEventRepo.deleteSignInEventsBefore(connection, eventsBefore, rows),
         );
         if (sessions + signInEvents > 0) {
           options.log.info(
