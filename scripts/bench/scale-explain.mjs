@@ -209,13 +209,14 @@ const queries = [
     ['2000000000000003'],
   ],
   [
-    'pruning: one batch of ended sessions (write, rolled back)',
+    'pruning: one batch of ended sessions, 50 at most (write, rolled back)',
     `delete from auth_sessions where id in (select id from auth_sessions
-       where coalesce(revoked_at, expires_at) < $1 limit 1000)`,
+       where coalesce(revoked_at, expires_at) < $1
+       order by coalesce(revoked_at, expires_at) limit 50)`,
     [ended],
   ],
   [
-    'pruning: one batch of old sign-in events (write, rolled back)',
+    'pruning: one batch of old sign-in events, 50 at most (write, rolled back)',
     `delete from sign_in_events where id in (
        select old.id from sign_in_events old
        where old.created_at < $1
@@ -223,7 +224,7 @@ const queries = [
            select 1 from sign_in_events newer
            where newer.user_id = old.user_id and newer.outcome = 'success'
              and (newer.created_at, newer.id) > (old.created_at, old.id)))
-       limit 1000)`,
+       order by old.created_at limit 50)`,
     [eventsBefore],
   ],
 ];

@@ -8,12 +8,13 @@
 // old session it is waiting, should he sign out everywhere or delete his account) for as long as
 // the whole deletion takes. How many rows a batch can take within its time depends on where they
 // are: sessions that ended a month ago, with their refresh tokens and index entries, are mostly
-// on disk, not in PostgreSQL's buffers, and each costs about 1 ms to delete among ten million
-// (its refresh tokens go by cascade, one index lookup each), where rows written a moment before
-// cost 0.02 ms. A batch of 500 took 301 ms in a bench run that met 181 of them; batches of 50,
-// at most 52 ms (docs/benchmarks/scale.md). So a batch is 50 rows at most, and sized by the time
+// on disk, not in PostgreSQL's buffers, and each costs about 2 ms to delete among ten million (a
+// heap page and a primary-key leaf read, and its refresh tokens by cascade, one index lookup
+// each), where rows written a moment before cost 0.02 ms. A batch of 500 took 301 ms in a bench
+// run that met 181 of them; an EXPLAIN of 50 of them, 126 ms; batches of 20 over 616 of them, at
+// most 51 ms (docs/benchmarks/scale.md). So a batch is 20 rows at most, and sized by the time
 // the one before took: halved after a batch slower than 40 ms (a busy disk), doubled back after
-// one quicker than 20 ms, never under 10.
+// one quicker than 20 ms, never under 5.
 import { type Kysely, sql } from 'kysely';
 
 import type { Database } from '../../db/schema';
@@ -24,7 +25,7 @@ import * as signInEventRepo from './sign-in-event-repo';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How long a batch should take, and so hold its row locks, at most as a rule (issue 30: 100 ms). */
 const BATCH_TARGET_MS = 40;
-const SMALLEST_BATCH_ROWS = 10;
+const SMALLEST_BATCH_ROWS = 5;
 /** Any constant shared by every process of this product; it only has to be stable. */
 const PRUNING_LOCK_KEY = 7_246_530_002;
 
@@ -38,14 +39,14 @@ export interface SessionPruningOptions {
   keepMs?: number;
   /** How often the job runs: every 6 hours, and once a minute after start. */
   intervalMs?: number;
-  /** The most rows one statement deletes: 50 (batches are sized by time below that). */
+  /** The most rows one statement deletes: 20 (batches are sized by time below that). */
   batchSize?: number;
 }
 
 export function createSessionPruning(options: SessionPruningOptions) {
   const keepMs = options.keepMs ?? 30 * DAY_MS;
   const intervalMs = options.intervalMs ?? 6 * 60 * 60 * 1000;
-  const batchSize = options.batchSize ?? 50;
+  const batchSize = options.batchSize ?? 20;
   let timer: NodeJS.Timeout | undefined;
 
   /**
