@@ -209,14 +209,14 @@ const queries = [
     ['2000000000000003'],
   ],
   [
-    'pruning: one batch of ended sessions, 50 at most (write, rolled back)',
+    'pruning: a batch of 50 ended sessions (the job takes 20 at most; write, rolled back)',
     `delete from auth_sessions where id in (select id from auth_sessions
        where coalesce(revoked_at, expires_at) < $1
        order by coalesce(revoked_at, expires_at) limit 50)`,
     [ended],
   ],
   [
-    'pruning: one batch of old sign-in events, 50 at most (write, rolled back)',
+    'pruning: a batch of 50 old sign-in events (the job takes 20 at most; write, rolled back)',
     `delete from sign_in_events where id in (
        select old.id from sign_in_events old
        where old.created_at < $1
