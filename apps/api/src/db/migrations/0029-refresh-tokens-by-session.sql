@@ -4,7 +4,8 @@
 -- lookup knows it. The hash is random by nature: its own unique index (1.2 GB at ten million
 -- tokens) took each sign-in's entry to a random leaf, seldom in PostgreSQL's buffers at a million
 -- members, and its first write after each checkpoint went whole to the write-ahead log (issue
--- 30: a sign-in's p99 at scale 2.2-2.9 x the empty database's, its median within 1.4 x). Ordered
+-- 30: a sign-in's p99 at scale 2.2-2.9 x the empty database's, its median within 1.4 x; whether
+-- this index was the cause is not settled, docs/benchmarks/scale.md). Ordered
 -- by session (time-ordered ids since 0028), a new session's entry goes to the end of the index
 -- and a rotated token's beside its predecessor's, the leaf the refresh has just read. The new
 -- index also serves the cascade from auth_sessions, so the session-only index goes too.
