@@ -9,9 +9,10 @@
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/kegel_scale node scripts/bench/scale-migrate-live.mjs
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { loadAverage as load } from './support.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const require = createRequire(path.join(root, 'apps/api/package.json'));
@@ -56,12 +57,6 @@ async function probe() {
     await client.query('rollback');
   }
 }
-
-const load = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(1))
-    .join(' ');
 
 const waits = [];
 let migrating = true;

@@ -61,10 +61,11 @@ export async function refresh(deps: RenewalDependencies, refreshToken: string): 
     }
     // Only the direct predecessor of the current token gets the grace: a token two or more
     // rotations old is a copy, whoever shows it.
-    const isPredecessor = !(await sessionRepo.isRefreshTokenRotated(transaction, {
+    const successor = await sessionRepo.findRefreshToken(transaction, {
       sessionId: row.sessionId,
       tokenHash: hashSecret(successorSecret),
-    }));
+    });
+    const isPredecessor = !successor?.rotatedAt;
     if (isPredecessor && row.secondsSinceRotation <= REFRESH_GRACE_SECONDS) {
       return { kind: 'rotated' as const, userId: row.userId, expiresAt: row.expiresAt };
     }
@@ -93,7 +94,7 @@ export async function logout(
     throw new AppError(401, messages.sessionEnded);
   });
   const token = { sessionId, tokenHash: hashSecret(secret) };
-  if (await sessionRepo.isRefreshTokenKnown(deps.db, token)) {
+  if (await sessionRepo.findRefreshToken(deps.db, token)) {
     await sessionRepo.revokeSession(deps.db, sessionId, 'logout');
   }
 }

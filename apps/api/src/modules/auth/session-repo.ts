@@ -265,29 +265,14 @@ export async function markRefreshTokenRotated(db: Executor, tokenId: string): Pr
     .execute();
 }
 
-/** Whether the token has been exchanged for its own successor already. */
-export async function isRefreshTokenRotated(
-  db: Executor,
-  token: RefreshTokenKey,
-): Promise<boolean> {
-  const row = await db
+/** The token's row (undefined when the database does not know it): when it was rotated, if it was. */
+export function findRefreshToken(db: Executor, token: RefreshTokenKey) {
+  return db
     .selectFrom('refreshTokens')
     .select('rotatedAt')
     .where('sessionId', '=', token.sessionId)
     .where('tokenHash', '=', token.tokenHash)
     .executeTakeFirst();
-  return row?.rotatedAt !== null && row?.rotatedAt !== undefined;
-}
-
-/** Whether the database knows this refresh token (issued by us, its session not yet pruned). */
-export async function isRefreshTokenKnown(db: Executor, token: RefreshTokenKey): Promise<boolean> {
-  const row = await db
-    .selectFrom('refreshTokens')
-    .select('id')
-    .where('sessionId', '=', token.sessionId)
-    .where('tokenHash', '=', token.tokenHash)
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 /**
