@@ -227,6 +227,33 @@ const queries = [
        order by old.created_at limit 50)`,
     [eventsBefore],
   ],
+  [
+    'reminders job (a minute after start, then every 15 minutes): the members due',
+    `select users.id, users.email, users.locale, users.subscription_end_date as ends_at
+     from purchases inner join users on users.id = purchases.user_id
+       and users.subscription_end_date = purchases.expires_at
+     where purchases.provider in ('Stripe', 'Support') and purchases.revoked_at is null
+       and purchases.expires_at > now() and purchases.expires_at <= now() + interval '72 hours'
+       and purchases.created_at <= purchases.expires_at - make_interval(secs => 259200)
+       and (select true from premium_expiry_reminders
+         where premium_expiry_reminders.user_id = purchases.user_id
+         and premium_expiry_reminders.ends_at = purchases.expires_at) is null
+       and users.expiry_reminders = true
+       and not exists (select 1 from app_store_subscriptions
+         where app_store_subscriptions.user_id = users.id
+           and app_store_subscriptions.auto_renew = true
+           and coalesce(app_store_subscriptions.status, 1) not in (2, 5))
+     order by users.subscription_end_date`,
+  ],
+  [
+    'reminders job: the reminder mails gone stale',
+    `select outbox_emails.id from premium_expiry_reminders
+     inner join outbox_emails on outbox_emails.id = premium_expiry_reminders.outbox_email_id
+     inner join users on users.id = premium_expiry_reminders.user_id
+     where outbox_emails.sent_at is null and outbox_emails.failed_at is null
+       and (users.expiry_reminders = false
+         or premium_expiry_reminders.ends_at is distinct from users.subscription_end_date)`,
+  ],
 ];
 
 const { rows: sizes } = await client.query(

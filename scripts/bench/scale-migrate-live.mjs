@@ -1,7 +1,7 @@
 // Applies the migrations a seeded database has not had yet, as the product does at start (the
-// built operator command opens the database, which migrates it), while a sign-in and a refresh go
-// on beside it, one after the other, as fast as they can: the statements that meet a migration of
-// the sessions' tables. Prints how long the migration took and how long the probes waited, so a
+// built operator command opens the database, which migrates it), while a sign-in, a refresh and a
+// Stripe grant's purchase go on beside it, one after the other, as fast as they can: the
+// statements that meet a migration of the sessions' tables (0029) or of purchases (0030). Prints how long the migration took and how long the probes waited, so a
 // file that runs outside a transaction (`create index concurrently`, then a short `alter table`)
 // shows what the members would have felt. The other migrations are replayed by
 // scale-migrations.mjs, in a transaction, as the runner applies them.
@@ -34,7 +34,10 @@ const { rows: members } = await client.query(
 if (!members[0]) throw new Error('not a seeded database: no bench.member@example.com');
 const memberId = members[0].id;
 
-/** One sign-in's session and token, then a refresh's locked lookup of it; rolled back. */
+/**
+ * One sign-in's session and token, a refresh's locked lookup of it, and a grant's purchase with
+ * the payment looked up by its id alone (the desk's search); rolled back.
+ */
 async function probe() {
   await client.query('begin');
   try {
@@ -53,6 +56,15 @@ async function probe() {
       `select id from refresh_tokens where session_id = $1 and token_hash = $2 for update`,
       [session.rows[0].id, tokenHash],
     );
+    const paymentId = `cs_probe_${Math.random()}`;
+    await client.query(
+      `insert into purchases (user_id, plan_id, plan_name, provider, provider_payment_id,
+         amount_cents, currency, days, starts_at, expires_at)
+       values ($1, '1-week', '1 Week', 'Stripe', $2, 999, 'usd', 7, now(), now())
+       on conflict (provider, environment, provider_payment_id) do nothing`,
+      [memberId, paymentId],
+    );
+    await client.query('select id from purchases where provider_payment_id = $1', [paymentId]);
   } finally {
     await client.query('rollback');
   }
@@ -98,7 +110,7 @@ const at = (fraction) => waits[Math.min(waits.length - 1, Math.floor(fraction * 
 console.log(`migrations applied: ${after.map((row) => row.name).join(', ') || 'none'}`);
 console.log(`migration time: ${(migrationMs / 1000).toFixed(1)} s (load ${loadAtStart})`);
 console.log(
-  `probes (session + token insert, locked lookup; rolled back): ${waits.length}, ` +
+  `probes (session + token insert, locked lookup, purchase insert and lookup; rolled back): ${waits.length}, ` +
     `median ${at(0.5).toFixed(1)} ms, p99 ${at(0.99).toFixed(1)} ms, ` +
     `longest ${waits.at(-1).toFixed(1)} ms, over 100 ms: ${waits.filter((ms) => ms > 100).length}`,
 );

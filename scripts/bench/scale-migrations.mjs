@@ -108,7 +108,7 @@ const files = [
     name: '0015-app-store-environments.sql (purchases check and unique key)',
     undo: [
       'alter table purchases drop constraint purchases_environment',
-      'alter table purchases drop constraint purchases_payment',
+      'alter table purchases drop constraint if exists purchases_payment',
     ],
     redo: [
       `alter table purchases add constraint purchases_environment check (
@@ -135,7 +135,7 @@ const files = [
       'alter table auth_sessions drop column second_factor_at',
       'drop index users_email_prefix',
       'drop index app_store_subscriptions_original',
-      'drop index purchases_provider_payment',
+      'drop index if exists purchases_provider_payment',
     ],
     redo: [
       'alter table auth_sessions add column second_factor_at timestamptz',

@@ -6,6 +6,7 @@
 //   node scripts/bench/seed-scale.mjs   (DATABASE_URL=…/kegel_scale, once; SEED_MEMBERS=1 for …/kegel_empty)
 //   BENCH_EMPTY_URL=postgres://…/kegel_empty BENCH_SCALE_URL=postgres://…/kegel_scale npm run bench:scale
 //   BENCH_SECONDS=10 (default) per call; BENCH_CONNECTIONS=10 (default; sign-in: one per core)
+//   BENCH_CALLS=webhook,pruning (say) measures only those (the keys of `calls` below, and pruning)
 //
 // The calls, each with the same data around it on both databases (the bench's own members, the
 // same purchases for the member, the same backlog for the pruning job):
@@ -54,6 +55,9 @@ const WEBHOOK_SECRET = 'whsec_bench_scale_0123456789abcdef';
 const PORT = 4713;
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 const cores = availableParallelism();
+const onlyCalls = process.env.BENCH_CALLS?.split(',');
+/** Whether BENCH_CALLS asks for this call (all are measured without it). */
+const wanted = (key) => !onlyCalls || onlyCalls.includes(key);
 // The first purchase of member 1 is a Stripe one, the third an App Store one, on both databases.
 const CHECKOUT_SESSION_SQL = `select 'cs_live_' || md5('checkout-1') as id`;
 const ORIGINAL_TRANSACTION = String(2000000000000000 + 3);
@@ -305,56 +309,72 @@ async function suite(name, url) {
       email: MEMBER_EMAIL,
       password: PASSWORD,
     });
-    console.error(`${name}: the operator's desk session (waits for the next code)…`);
-    const operatorToken = await operatorSession(url);
-    const [{ id: checkoutSession }] = await query(url, CHECKOUT_SESSION_SQL);
+    const searches = ['searchEmail', 'searchCheckout', 'searchTransaction'].filter(wanted);
+    let operatorToken;
+    if (searches.length > 0) {
+      console.error(`${name}: the operator's desk session (waits for the next code)…`);
+      operatorToken = await operatorSession(url);
+    }
 
     console.error(`${name}: measuring, ${SECONDS} s per call…`);
-    results.profile = await measure(get('/users/profile', member.accessToken));
-    results.history = await measure(get('/users/subscriptions/personal', member.accessToken));
-    results.signIn = await measure({
-      url: `http://127.0.0.1:${PORT}/api/auth/local/login/email`,
-      method: 'POST',
-      connections: cores,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: MEMBER_EMAIL, password: PASSWORD }),
-    });
+    if (wanted('profile'))
+      results.profile = await measure(get('/users/profile', member.accessToken));
+    if (wanted('history')) {
+      results.history = await measure(get('/users/subscriptions/personal', member.accessToken));
+    }
+    if (wanted('signIn')) {
+      results.signIn = await measure({
+        url: `http://127.0.0.1:${PORT}/api/auth/local/login/email`,
+        method: 'POST',
+        connections: cores,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: MEMBER_EMAIL, password: PASSWORD }),
+      });
+    }
     let next = 0;
-    results.webhook = await measure({
-      url: `http://127.0.0.1:${PORT}/api/payments/stripe/webhook`,
-      method: 'POST',
-      connections: CONNECTIONS,
-      requests: [
-        {
-          setupRequest(request) {
-            next += 1;
-            const { body, signature } = signedCheckout(
-              `bench.grant.${1 + (next % GRANT_MEMBERS)}@example.com`,
-            );
-            return {
-              ...request,
-              headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-              body,
-            };
+    if (wanted('webhook')) {
+      results.webhook = await measure({
+        url: `http://127.0.0.1:${PORT}/api/payments/stripe/webhook`,
+        method: 'POST',
+        connections: CONNECTIONS,
+        requests: [
+          {
+            setupRequest(request) {
+              next += 1;
+              const { body, signature } = signedCheckout(
+                `bench.grant.${1 + (next % GRANT_MEMBERS)}@example.com`,
+              );
+              return {
+                ...request,
+                headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+                body,
+              };
+            },
           },
-        },
-      ],
-    });
+        ],
+      });
+    }
     const search = async (term) => {
       const route = `/ops/members?query=${encodeURIComponent(term)}`;
       const { data } = await callApi(BASE_URL, 'GET', route, undefined, operatorToken);
       return { ...(await measure(get(route, operatorToken))), matches: data.length };
     };
-    results.searchEmail = await search('bench.grant.1');
-    results.searchCheckout = await search(checkoutSession);
-    results.searchTransaction = await search(ORIGINAL_TRANSACTION);
+    const [{ id: checkoutSession }] = await query(url, CHECKOUT_SESSION_SQL);
+    const terms = {
+      searchEmail: 'bench.grant.1',
+      searchCheckout: checkoutSession,
+      searchTransaction: ORIGINAL_TRANSACTION,
+    };
+    for (const key of searches) results[key] = await search(terms[key]);
   } finally {
     await stopProcess(product);
     rmSync(dataDir, { recursive: true, force: true });
   }
-  console.error(`${name}: the pruning job over its backlog…`);
-  await addPruningBacklog(url);
-  results.pruning = await pruneOnce(url);
+  if (wanted('pruning')) {
+    console.error(`${name}: the pruning job over its backlog…`);
+    await addPruningBacklog(url);
+    results.pruning = await pruneOnce(url);
+  }
   return results;
 }
 
@@ -389,7 +409,7 @@ const rows = [
     'load average (empty; scale)',
   ],
 ];
-for (const [key, label] of calls) {
+for (const [key, label] of calls.filter(([key]) => wanted(key))) {
   const [a, b] = [empty[key], scale[key]];
   rows.push([
     label,
@@ -400,27 +420,29 @@ for (const [key, label] of calls) {
     `${a.load}; ${b.load}`,
   ]);
 }
-const prune = (result) =>
-  `${Math.round(result.milliseconds)} ms, ${result.deleted} rows, ${result.batches} batches`;
-rows.push([
-  'pruning job, one run (time, rows, batches)',
-  prune(empty.pruning),
-  prune(scale.pruning),
-  `${(scale.pruning.milliseconds / empty.pruning.milliseconds).toFixed(2)} ×`,
-  '',
-  `${empty.pruning.load}; ${scale.pruning.load}`,
-]);
-// The job times each batch itself (a batch is one statement, so one transaction: its round trip
-// bounds the locks it held); the sample from pg_stat_activity is a check from outside, and on a
-// busy machine it includes the sampler's own wait for a core.
-rows.push([
-  "pruning job, longest batch (ms, the job's own timing; sampled)",
-  `${empty.pruning.longestBatchMs}; ${empty.pruning.longestTransactionMs.toFixed(0)}`,
-  `${scale.pruning.longestBatchMs}; ${scale.pruning.longestTransactionMs.toFixed(0)}`,
-  '',
-  'goal ≤ 100',
-  '',
-]);
+if (wanted('pruning')) {
+  const prune = (result) =>
+    `${Math.round(result.milliseconds)} ms, ${result.deleted} rows, ${result.batches} batches`;
+  rows.push([
+    'pruning job, one run (time, rows, batches)',
+    prune(empty.pruning),
+    prune(scale.pruning),
+    `${(scale.pruning.milliseconds / empty.pruning.milliseconds).toFixed(2)} ×`,
+    '',
+    `${empty.pruning.load}; ${scale.pruning.load}`,
+  ]);
+  // The job times each batch itself (a batch is one statement, so one transaction: its round trip
+  // bounds the locks it held); the sample from pg_stat_activity is a check from outside, and on a
+  // busy machine it includes the sampler's own wait for a core.
+  rows.push([
+    "pruning job, longest batch (ms, the job's own timing; sampled)",
+    `${empty.pruning.longestBatchMs}; ${empty.pruning.longestTransactionMs.toFixed(0)}`,
+    `${scale.pruning.longestBatchMs}; ${scale.pruning.longestTransactionMs.toFixed(0)}`,
+    '',
+    'goal ≤ 100',
+    '',
+  ]);
+}
 
 const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
 const line = (row) => `| ${row.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;

@@ -107,6 +107,11 @@ export async function adoptPurchase(
     .execute();
 }
 
+/**
+ * Writes a purchase's period, counting again; a purchase whose period and state are already these
+ * is left as it is. The ledger writes every purchase of the member after each change, and a row
+ * written again for nothing is a page dirtied and logged, read from disk first at scale (issue 30).
+ */
 export async function writePurchasePeriod(
   db: Transaction<Database>,
   purchaseId: string,
@@ -121,9 +126,18 @@ export async function writePurchasePeriod(
       revokedReason: null,
     })
     .where('id', '=', purchaseId)
+    .where((eb) =>
+      eb.or([
+        eb('startsAt', 'is distinct from', period.startsAt),
+        eb('expiresAt', 'is distinct from', period.expiresAt),
+        eb('revokedAt', 'is not', null),
+        eb('revokedReason', 'is not', null),
+      ]),
+    )
     .execute();
 }
 
+/** Marks a purchase revoked; one revoked so already is left as it is (writePurchasePeriod). */
 export async function markPurchaseRevoked(
   db: Transaction<Database>,
   purchaseId: string,
@@ -133,6 +147,12 @@ export async function markPurchaseRevoked(
     .updateTable('purchases')
     .set({ revokedAt: revocation.at, revokedReason: revocation.reason })
     .where('id', '=', purchaseId)
+    .where((eb) =>
+      eb.or([
+        eb('revokedAt', 'is distinct from', revocation.at),
+        eb('revokedReason', 'is distinct from', revocation.reason),
+      ]),
+    )
     .execute();
 }
 
