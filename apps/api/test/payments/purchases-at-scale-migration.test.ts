@@ -97,4 +97,18 @@ describe.each(testDatabaseKinds)("purchases' payment key rebuilt on $name", (kin
       /UNIQUE INDEX .* \(provider_payment_id, provider, environment\) NULLS NOT DISTINCT/,
     );
   });
+
+  it('finds a reminder by its outbox mail (0031), as the stale mails and an account deleted look for it', async () => {
+    const database = await kind.create({ empty: true });
+    cleanups.push(() => database.drop());
+    const app = await buildTestApp(database);
+    cleanups.push(() => app.close());
+    const indexes = await sql<{ definition: string }>`
+      select indexdef as definition from pg_indexes
+      where tablename = 'premium_expiry_reminders'
+        and indexname = 'premium_expiry_reminders_outbox_email'`.execute(app.database.db);
+    expect(indexes.rows[0]?.definition).toMatch(
+      /\(outbox_email_id\) WHERE \(outbox_email_id IS NOT NULL\)/,
+    );
+  });
 });
