@@ -7,6 +7,7 @@ import { buildTestApp, testConfig } from '../support/test-app';
 import { testDatabaseKinds } from '../support/test-databases';
 
 const BEFORE_THE_PAYMENT_KEY = '0029-refresh-tokens-by-session.sql';
+const THE_PAYMENT_KEY_BUILT = '0030-purchases-at-scale.sql';
 
 /**
  * Migration 0030 rebuilds purchases' unique key with the payment id first, drops the payment id's
@@ -96,6 +97,47 @@ describe.each(testDatabaseKinds)("purchases' payment key rebuilt on $name", (kin
     expect(indexes.rows[2]?.definition).toMatch(
       /UNIQUE INDEX .* \(provider_payment_id, provider, environment\) NULLS NOT DISTINCT/,
     );
+  });
+
+  it('runs 0030 again without ever leaving the payments unguarded: the old key goes in 0032', async () => {
+    const database = await kind.create({ empty: true });
+    cleanups.push(() => database.drop());
+    const options = testConfig(database).database;
+    const keysOfPurchases = async (db: Awaited<ReturnType<typeof openDatabase>>['db']) =>
+      (
+        await sql<{ name: string }>`
+          select indexname as name from pg_indexes
+          where tablename = 'purchases' and indexdef like 'CREATE UNIQUE INDEX%'
+            and indexname <> 'purchases_pkey'
+          order by indexname`.execute(db)
+      ).rows.map((row) => row.name);
+
+    const first = await openDatabase(options, { through: THE_PAYMENT_KEY_BUILT });
+    expect(await keysOfPurchases(first.db)).toEqual([
+      'purchases_payment',
+      'purchases_payment_intent',
+      'purchases_payment_key',
+    ]);
+    // As if the process had stopped after the file's last statement, before its record.
+    await first.db
+      .deleteFrom('schemaMigrations')
+      .where('name', '=', THE_PAYMENT_KEY_BUILT)
+      .execute();
+    await first.close();
+    const again = await openDatabase(options, { through: THE_PAYMENT_KEY_BUILT });
+    expect(await keysOfPurchases(again.db)).toEqual([
+      'purchases_payment',
+      'purchases_payment_intent',
+      'purchases_payment_key',
+    ]);
+    await again.close();
+
+    const app = await buildTestApp(database);
+    cleanups.push(() => app.close());
+    expect(await keysOfPurchases(app.database.db)).toEqual([
+      'purchases_payment_intent',
+      'purchases_payment_key',
+    ]);
   });
 
   it('finds a reminder by its outbox mail (0031), as the stale mails and an account deleted look for it', async () => {

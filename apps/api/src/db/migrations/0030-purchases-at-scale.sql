@@ -21,11 +21,15 @@
 --   fall in the next 72 hours). Its entries go where the new passes end (a day, a week, a month,
 --   a year from now): a few leaves, not random ones.
 --
--- Built concurrently: writes go on during the build. The two `alter table`s take ACCESS
--- EXCLUSIVE on purchases for an instant (no scan, no rewrite), but queue behind any open
--- transaction on the table and every grant behind them: they give up after 5 s instead (the start
--- fails and is tried again, and the file runs again whole). The old unique key goes last, so that
--- a run again never finds the table without one while it builds the new key again.
+-- Built concurrently: writes go on during the build. The `alter table` takes ACCESS EXCLUSIVE on
+-- purchases for an instant (no change to any row), but queues behind any open transaction on the
+-- table and every grant behind it: it gives up after 5 s instead (the start fails and is tried
+-- again, and the file runs again whole). The old unique constraint stays until 0032, which drops it
+-- in a transaction with its own record: a run again of this file drops and builds the new key
+-- while the old one still guards the payments. While the new key builds, two deliveries of one
+-- payment at the same instant can meet it as a duplicate key rather than a conflict to skip (an
+-- index being built is checked but not yet used for ON CONFLICT): the grant runs again on a
+-- unique violation and then finds the payment recorded.
 set lock_timeout = '5s';
 alter table purchases alter column id set default uuid_v7();
 reset lock_timeout;
@@ -36,6 +40,3 @@ drop index concurrently if exists purchases_provider_payment;
 drop index concurrently if exists purchases_ending;
 create index concurrently purchases_ending on purchases (expires_at) include (user_id, created_at)
   where revoked_at is null and provider in ('Stripe', 'Support');
-set lock_timeout = '5s';
-alter table purchases drop constraint if exists purchases_payment;
-reset lock_timeout;

@@ -35,8 +35,10 @@ export function findDueReminders(
         .onRef('users.subscriptionEndDate', '=', 'purchases.expiresAt'),
     )
     .select(['users.id', 'users.email', 'users.locale', 'users.subscriptionEndDate as endsAt'])
-    // purchases_ending's own predicate: a web pass or support grant that counts.
-    .where('purchases.provider', 'in', ['Stripe', 'Support'])
+    // purchases_ending's own predicate, a web pass or support grant that counts, written as
+    // literals: a plan made without the values (a prepared statement's generic plan) could not
+    // know the index covers them, and would read all of purchases.
+    .where(sql<boolean>`purchases.provider in ('Stripe', 'Support')`)
     .where('purchases.revokedAt', 'is', null)
     .where('purchases.expiresAt', '>', window.now)
     .where('purchases.expiresAt', '<=', window.until)
