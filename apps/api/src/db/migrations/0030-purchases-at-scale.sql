@@ -11,8 +11,8 @@
 -- - The unique key is built again with the payment id first, so that it also serves every read
 --   by the payment id alone, and the payment id's own index goes. Of the leaves a new purchase
 --   writes into, two are random now (the member's index and the payment intent's), and the
---   unique key's is the one the grant's own `on conflict` check has just read. The conflict target names the same three
---   columns, in any order.
+--   unique key's is the one the grant's own `on conflict` check has just read. The conflict
+--   target names the same three columns, in any order.
 -- - The reminders job (modules/premium-reminders) finds the premium ends of the next 72 hours
 --   through a new index of the passes' and support grants' ends: it scanned all of users, 1.8 s
 --   at a million members, a minute after every start and every 15 minutes. The index holds the
