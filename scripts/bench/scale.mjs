@@ -317,8 +317,9 @@ async function suite(name, url) {
     }
 
     console.error(`${name}: measuring, ${SECONDS} s per call…`);
-    if (wanted('profile'))
+    if (wanted('profile')) {
       results.profile = await measure(get('/users/profile', member.accessToken));
+    }
     if (wanted('history')) {
       results.history = await measure(get('/users/subscriptions/personal', member.accessToken));
     }
