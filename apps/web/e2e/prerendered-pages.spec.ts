@@ -60,9 +60,15 @@ test.describe('prerendered pages', () => {
   }) => {
     const email = uniqueEmail('typed-early');
     await createUser(request, email, 'correct horse battery');
-    // A slow network: the page shows at once, its code two seconds later.
+    // A slow network: the page shows at once, its code only once the visitor has typed. (Held
+    // for two seconds, as it was, the code arrived before the typing was done on a busy CI
+    // machine, and the button was enabled already.)
+    let releaseTheCode!: () => void;
+    const codeHeld = new Promise<void>((resolve) => {
+      releaseTheCode = resolve;
+    });
     await page.route('**/assets/*.js', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await codeHeld;
       await route.continue();
     });
     // The drawn page, not its code (module scripts hold back DOMContentLoaded).
@@ -76,6 +82,7 @@ test.describe('prerendered pages', () => {
     await page.keyboard.type('correct horse battery');
     // Typed while the app was not running yet (its submit is still held).
     await expect(signInButton).toBeDisabled({ timeout: 1 });
+    releaseTheCode();
     await expect(signInButton).toBeEnabled();
     await expect(page.getByLabel('Email')).toHaveValue(email);
     await expect(page.getByLabel('Password', { exact: true })).toHaveValue('correct horse battery');

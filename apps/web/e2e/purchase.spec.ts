@@ -114,6 +114,9 @@ test.describe('buying premium', () => {
     page,
     request,
   }, testInfo) => {
+    // Two checkouts, two waits for the webhook and the portal: 30.8 s once on a busy CI machine,
+    // where the default 30 s ran out with the page showing what the test expected.
+    test.setTimeout(90_000);
     const email = uniqueEmail('member');
     await createUser(request, email, PASSWORD);
     await signIn(page, email, PASSWORD);
