@@ -35,8 +35,14 @@ async function runLane(lane) {
   return outcomes;
 }
 
+// How much of a failed part's output is printed again at the end: CI keeps only the tail of the
+// whole run, and a part that failed early would otherwise have its summary (which test, what
+// error) buried under the parts still running beside it.
+const TAIL_LINES_OF_A_FAILURE = 60;
+
 function run({ name, command }) {
   const startedAt = Date.now();
+  const tail = [];
   return new Promise((resolve) => {
     const child = spawn(command[0], command.slice(1), {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -48,15 +54,22 @@ function run({ name, command }) {
       stream.on('data', (chunk) => {
         const lines = (pending + chunk).split('\n');
         pending = lines.pop() ?? '';
-        for (const line of lines) process.stdout.write(`[${name}] ${line}\n`);
+        for (const line of lines) {
+          process.stdout.write(`[${name}] ${line}\n`);
+          tail.push(line);
+        }
+        if (tail.length > TAIL_LINES_OF_A_FAILURE)
+          tail.splice(0, tail.length - TAIL_LINES_OF_A_FAILURE);
       });
       stream.on('end', () => {
-        if (pending) process.stdout.write(`[${name}] ${pending}\n`);
+        if (!pending) return;
+        process.stdout.write(`[${name}] ${pending}\n`);
+        tail.push(pending);
       });
     }
     child.on('close', (code) => {
       const seconds = Math.round((Date.now() - startedAt) / 1000);
-      resolve({ name, ok: code === 0, seconds });
+      resolve({ name, ok: code === 0, seconds, tail });
     });
   });
 }
@@ -71,6 +84,10 @@ console.log(
   `\n${results.map(({ name, ok, seconds }) => `${name} ${ok ? 'passed' : 'FAILED'} (${seconds} s)`).join(', ')}`,
 );
 const failed = results.filter((outcome) => !outcome.ok);
+for (const { name, tail } of failed) {
+  console.log(`\n--- the last ${tail.length} lines of ${name}, which failed ---`);
+  for (const line of tail) console.log(`[${name}] ${line}`);
+}
 if (failed.length > 0 || results.length < rounds.flat(2).length) {
   console.error(`npm test failed: ${failed.map((outcome) => outcome.name).join(', ')}`);
   process.exit(1);
