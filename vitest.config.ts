@@ -24,8 +24,9 @@ const webTestProject = {
   setupFiles: ['apps/web/src/testing/setup.ts'],
   // A page test renders, types and waits as a person would: on a loaded 2-core machine (CI runs
   // the API's files and the browser journeys beside these) a whole journey took over Vitest's
-  // default 5 s. What each step waits for is still bounded by Testing Library's own timeouts.
-  testTimeout: 15_000,
+  // default 5 s. What each step waits for is still bounded by Testing Library's own timeouts
+  // (15 s, src/testing/setup.ts).
+  testTimeout: 30_000,
 } as const;
 
 // Unit and integration tests of every workspace. The API's run on PGlite always and also on

@@ -32,6 +32,12 @@ export default defineConfig({
   workers: 1,
   forbidOnly: true,
   retries: 0,
+  // Time limits are not what these journeys test (speed is the bench's, beside a reference), and
+  // CI shares two cores between them, the unit tests and the server: a 25-s journey took over 30
+  // s (Playwright's default) there. A journey that hangs still fails, after 90 s; an expectation
+  // that waits for a page to show something waits up to 15 s (default 5) before it fails.
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
   reporter: [
     ['list'],
     ['html', { open: 'never', outputFolder: path.join(repositoryRoot, 'playwright-report') }],
