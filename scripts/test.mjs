@@ -35,14 +35,23 @@ async function runLane(lane) {
   return outcomes;
 }
 
-// How much of a failed part's output is printed again at the end: CI keeps only the tail of the
-// whole run, and a part that failed early would otherwise have its summary (which test, what
-// error) buried under the parts still running beside it.
-const TAIL_LINES_OF_A_FAILURE = 60;
+// What of a failed part's output is printed again at the end: CI keeps only the tail of the whole
+// run, and a part that failed early would otherwise have its summary (which test, what error)
+// buried under the parts still running beside it. Its lines naming a failed test (Vitest's "FAIL",
+// Playwright's "✘" and numbered failures) with the few lines after each (the error), then its
+// last lines.
+const TAIL_LINES_OF_A_FAILURE = 20;
+const FAILURE_LINES_KEPT = 40;
+// eslint-disable-next-line no-control-regex -- the colours' escape sequences, to read the text
+const COLOURS = /\u001b\[[0-9;]*m/g;
+const NAMES_A_FAILURE = /\bFAIL\b|✘|^\s*\d+\) \[/;
+const LINES_AFTER_A_FAILURE = 4;
 
 function run({ name, command }) {
   const startedAt = Date.now();
   const tail = [];
+  const failures = [];
+  let linesStillToKeep = 0;
   return new Promise((resolve) => {
     const child = spawn(command[0], command.slice(1), {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -57,6 +66,13 @@ function run({ name, command }) {
         for (const line of lines) {
           process.stdout.write(`[${name}] ${line}\n`);
           tail.push(line);
+          if (NAMES_A_FAILURE.test(line.replace(COLOURS, ''))) {
+            linesStillToKeep = 1 + LINES_AFTER_A_FAILURE;
+          }
+          if (linesStillToKeep > 0 && failures.length < FAILURE_LINES_KEPT && line.trim()) {
+            failures.push(line);
+            linesStillToKeep -= 1;
+          }
         }
         if (tail.length > TAIL_LINES_OF_A_FAILURE)
           tail.splice(0, tail.length - TAIL_LINES_OF_A_FAILURE);
@@ -69,7 +85,7 @@ function run({ name, command }) {
     }
     child.on('close', (code) => {
       const seconds = Math.round((Date.now() - startedAt) / 1000);
-      resolve({ name, ok: code === 0, seconds, tail });
+      resolve({ name, ok: code === 0, seconds, tail, failures });
     });
   });
 }
@@ -84,9 +100,9 @@ console.log(
   `\n${results.map(({ name, ok, seconds }) => `${name} ${ok ? 'passed' : 'FAILED'} (${seconds} s)`).join(', ')}`,
 );
 const failed = results.filter((outcome) => !outcome.ok);
-for (const { name, tail } of failed) {
-  console.log(`\n--- the last ${tail.length} lines of ${name}, which failed ---`);
-  for (const line of tail) console.log(`[${name}] ${line}`);
+for (const { name, tail, failures } of failed) {
+  console.log(`\n--- ${name} failed: its lines naming a failure, then its last ${tail.length} ---`);
+  for (const line of [...failures, '...', ...tail]) console.log(`[${name}] ${line}`);
 }
 if (failed.length > 0 || results.length < rounds.flat(2).length) {
   console.error(`npm test failed: ${failed.map((outcome) => outcome.name).join(', ')}`);

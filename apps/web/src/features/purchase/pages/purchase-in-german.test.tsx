@@ -31,7 +31,8 @@ describe('the checkout in German', () => {
     expect(screen.getByText('AM BELIEBTESTEN')).toBeVisible();
 
     const summary = screen.getByRole('region', { name: 'Bestellübersicht' });
-    expect(within(summary).getByText('Premium — 1 Jahr')).toBeVisible();
+    // The preselected radio is checked at once; the summary follows in the next draw (useWatch).
+    expect(await within(summary).findByText('Premium — 1 Jahr')).toBeVisible();
     expect(within(summary).getByText('Gesamtbetrag').nextElementSibling).toHaveTextContent(
       /^119,99\s\$$/,
     );
