@@ -9,6 +9,10 @@
 //
 // Usage: node scripts/bench/lighthouse.mjs [--url http://localhost:3000] [--runs 3]
 //          [--pages /home,/auth/login,/purchase,/dashboard] [--save folder]
+//          [--previous http://localhost:4602]
+// --previous measures the same pages of another running product (the previous release, started
+// from its own checkout) in the same rounds, interleaved, and prints each page's TBT beside its
+// own there: a change's effect, read on one machine at one moment.
 // --save writes each run's full Lighthouse report (JSON) into the folder, to see where time went.
 // Without --url it starts the product itself (`node scripts/start.mjs`, building if needed) on
 // PORT (4601) with a fresh DATA_DIR, and stops it at the end. Chromium is the system's
@@ -36,6 +40,7 @@ const { values: options } = parseArgs({
     runs: { type: 'string', default: '3' },
     pages: { type: 'string', default: '/home,/auth/login,/purchase,/dashboard' },
     save: { type: 'string' },
+    previous: { type: 'string' },
   },
 });
 const runs = Number(options.runs);
@@ -120,41 +125,52 @@ function line(label, { score, fcp, lcp, tbt, cls, blockingBeforePaint, blockingA
 const product = options.url ? null : await startProduct();
 const removeReference = await buildReferencePage();
 const url = (options.url ?? product.url).replace(/\/+$/, '');
+const previousUrl = options.previous?.replace(/\/+$/, '');
+const PREVIOUS = ' (previous)';
 try {
   const member = {
     email: `lighthouse-${Date.now()}@example.com`,
     password: 'a long and unguessable bench password',
   };
   if (pages.some((page) => page.startsWith(MEMBER_AREA))) {
-    await callApi(url, 'POST', '/auth/local/register/email', member);
+    for (const base of [url, previousUrl].filter(Boolean)) {
+      await callApi(base, 'POST', '/auth/local/register/email', member);
+    }
   }
   console.log(
     `Lighthouse (mobile, default settings) on ${url}, ${runs} runs a page, interleaved with the ` +
       `reference page (${REFERENCE_PATH}); load average ${load()}`,
   );
   const references = [REFERENCE_PATH, PRERENDERED_REFERENCE_PATH];
-  const measured = [...references, ...pages];
+  // A page of the previous release is named by its path and PREVIOUS.
+  const measured = [
+    ...references,
+    ...pages.flatMap((page) => (previousUrl ? [page, `${page}${PREVIOUS}`] : [page])),
+  ];
   const results = new Map(measured.map((page) => [page, []]));
   // Round after round over every page, the reference among them: a busy moment of the machine
   // falls on all of them alike.
   for (let run = 1; run <= runs; run += 1) {
-    for (const page of measured) {
+    for (const label of measured) {
+      const isPrevious = label.endsWith(PREVIOUS);
+      const base = isPrevious ? previousUrl : url;
+      const page = isPrevious ? label.slice(0, -PREVIOUS.length) : label;
       let result;
       // Lighthouse now and then loses its trace (NO_NAVSTART and the like): such a run is made
       // again, from a fresh browser.
       for (let attempt = 1; !result || (result.failure && attempt <= 3); attempt += 1) {
         if (result) console.log(`  (${page} run ${run}: ${result.failure}, once more)`);
         const tokens = page.startsWith(MEMBER_AREA)
-          ? await callApi(url, 'POST', '/auth/local/login/email', member)
+          ? await callApi(base, 'POST', '/auth/local/login/email', member)
           : undefined;
-        const reportName = `${page.replaceAll('/', '-').replace(/^-|-$/g, '')}-${run}`;
-        result = await measure(url, page, tokens, reportName);
+        const reportName = `${page.replaceAll('/', '-').replace(/^-|-$/g, '')}${isPrevious ? '-previous' : ''}-${run}`;
+        result = await measure(base, page, tokens, reportName);
       }
       if (result.failure) throw new Error(`${page}: Lighthouse failed (${result.failure})`);
       if (result.finalPath !== page)
         console.log(`  (${page} run ${run} ended on ${result.finalPath})`);
-      results.get(page).push(result);
-      console.log(`  ${line(`${page} ${run}`, result)}`);
+      results.get(label).push(result);
+      console.log(`  ${line(`${label} ${run}`, result)}`);
     }
     console.log(`round ${run} done (load average ${load()})`);
   }
@@ -185,11 +201,13 @@ try {
       "(when its FCP is earlier than the reference's: a script this small may still run first).",
   );
   console.log(
-    '| page | score | FCP | LCP | TBT | TBT beside the reference | beside the prerendered reference | CLS | long tasks over 50 ms before / after FCP | goals |',
+    '| page | score | FCP | LCP | TBT | TBT beside the reference | beside the prerendered reference | CLS | long tasks over 50 ms before / after FCP | goals |' +
+      (previousUrl ? ' TBT beside the previous release |' : ''),
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log(`|---|---|---|---|---|---|---|---|---|---|${previousUrl ? '---|' : ''}`);
   for (const [page, middle] of medians) {
     const isReference = references.includes(page);
+    const previous = medians.get(`${page}${PREVIOUS}`);
     const extraTbt = middle.tbt - reference.tbt;
     const met = middle.score >= SCORE_GOAL && extraTbt <= TBT_ROOM_MS;
     console.log(
@@ -197,7 +215,8 @@ try {
         `${Math.round(middle.tbt)} ms | ${page === REFERENCE_PATH ? '' : signed(extraTbt)} | ` +
         `${isReference ? '' : signed(middle.tbt - prerenderedReference.tbt)} | ` +
         `${middle.cls.toFixed(3)} | ${Math.round(middle.blockingBeforePaint)} / ${Math.round(middle.blockingAfterPaint)} ms | ` +
-        `${isReference ? '' : met ? 'met' : 'MISSED'} |`,
+        `${isReference || page.endsWith(PREVIOUS) ? '' : met ? 'met' : 'MISSED'} |` +
+        (previousUrl ? ` ${previous ? signed(middle.tbt - previous.tbt) : ''} |` : ''),
     );
   }
   console.log(`\nLoad average at the end: ${load()}`);

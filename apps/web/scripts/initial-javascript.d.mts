@@ -17,6 +17,9 @@ export declare const GROWN_FOR_FIELD_MESSAGES: Readonly<
 export declare const GROWN_FOR_LANGUAGES: Readonly<Record<string, { raw: number; gzip: number }>>;
 
 export declare const GROWN_FOR_QUICK_PAGES: Readonly<Record<string, { raw: number; gzip: number }>>;
+export declare const GROWN_FOR_LAZY_SCHEMAS: Readonly<
+  Record<string, { raw: number; gzip: number }>
+>;
 
 export declare const NOT_FOR_HOME: RegExp;
 

@@ -1,7 +1,7 @@
 // The first page's weight, held to its budget on a fresh build of the web app (into a folder of
 // its own: apps/web/dist may be serving the end-to-end tests meanwhile). Bytes of a build are the
 // same on every run, so these are exact; `npm run measure:bundle` prints the same figures.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import {
   deskFiles,
   GROWN_FOR_FIELD_MESSAGES,
   GROWN_FOR_LANGUAGES,
+  GROWN_FOR_LAZY_SCHEMAS,
   GROWN_FOR_MONEY_OPERATIONS,
   GROWN_FOR_QUICK_PAGES,
   INITIAL_JAVASCRIPT_BUDGETS_KB,
@@ -24,6 +25,21 @@ import {
 } from './initial-javascript.mjs';
 
 const webRoot = fileURLToPath(new URL('..', import.meta.url));
+/**
+ * The pages the build draws whose forms are the first thing a visitor uses (sign-in, registration,
+ * password reset, checkout) and the emailed "This wasn't me" page: none builds zod's schemas as it
+ * starts (shared/forms/lazy-schema.ts, issue 30).
+ */
+const PAGES_DRAWN_BEFORE_THE_APP = [
+  '/home',
+  '/auth/login',
+  '/auth/register',
+  '/auth/reset',
+  '/account/recover/new',
+  '/account/sign-in-not-me',
+  '/purchase',
+];
+
 let outDir: string;
 let pages: InitialJavaScript[];
 let desk: string[];
@@ -67,11 +83,12 @@ describe('the JavaScript a page loads before it shows', () => {
       const named = GROWN_FOR_FIELD_MESSAGES[address] ?? { raw: 0, gzip: 0 };
       const spoken = GROWN_FOR_LANGUAGES[address] ?? { raw: 0, gzip: 0 };
       const quicker = GROWN_FOR_QUICK_PAGES[address] ?? { raw: 0, gzip: 0 };
+      const lazy = GROWN_FOR_LAZY_SCHEMAS[address] ?? { raw: 0, gzip: 0 };
       expect(raw, 'raw bytes').toBeLessThanOrEqual(
-        before.raw + over.raw + grown.raw + named.raw + spoken.raw + quicker.raw,
+        before.raw + over.raw + grown.raw + named.raw + spoken.raw + quicker.raw + lazy.raw,
       );
       expect(gzip, 'gzip bytes').toBeLessThanOrEqual(
-        before.gzip + over.gzip + grown.gzip + named.gzip + spoken.gzip + quicker.gzip,
+        before.gzip + over.gzip + grown.gzip + named.gzip + spoken.gzip + quicker.gzip + lazy.gzip,
       );
     },
   );
@@ -114,4 +131,19 @@ describe('the JavaScript a page loads before it shows', () => {
         .filter((file) => NOT_FOR_HOME.test(file)),
     ).toEqual([]);
   });
+
+  it.each(PAGES_DRAWN_BEFORE_THE_APP)(
+    'carries no zod on %s: its forms import it on first touch',
+    (address) => {
+      const modules = page(address).files.flatMap(({ file }) => {
+        // Rolldown's runtime, a few lines of its own, is the one file without a map.
+        const mapFile = path.join(outDir, `${file}.map`);
+        if (!existsSync(mapFile)) return [];
+        return (JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[] }).sources;
+      });
+      // The check sees the modules, not only their absence: a page is made of the app's own files.
+      expect(modules.some((source) => source.includes('/src/'))).toBe(true);
+      expect(modules.filter((source) => source.includes('/node_modules/zod/'))).toEqual([]);
+    },
+  );
 });

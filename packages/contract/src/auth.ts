@@ -1,12 +1,7 @@
 import * as z from 'zod/mini';
 
-import {
-  CurrentPasswordSchema,
-  EmailedCodeSchema,
-  EmailSchema,
-  fieldMessages,
-  NewPasswordSchema,
-} from './fields';
+import { CurrentPasswordSchema, EmailedCodeSchema, EmailSchema, NewPasswordSchema } from './fields';
+import { fieldMessages } from './field-messages';
 import { MfaRequiredSchema, SecondFactorCodeSchema } from './two-step';
 
 /** Sign-in, login and refresh responses: two JWTs, whose `exp` the web app reads. */

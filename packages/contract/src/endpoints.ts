@@ -20,7 +20,7 @@ import {
 } from './auth';
 import { defineEndpoint, type Endpoint } from './endpoint';
 import { AcknowledgementSchema, HealthSchema } from './errors';
-import { fieldMessages } from './fields';
+import { fieldMessages } from './field-messages';
 import { DataExportSchema } from './data-export';
 import { PreferencesSchema, UpdatePreferencesRequestSchema } from './preferences';
 import {

@@ -3,6 +3,7 @@ export * from './auth';
 export * from './endpoint';
 export * from './endpoints';
 export * from './errors';
+export * from './field-messages';
 export * from './fields';
 export * from './messages';
 export * from './ops';

@@ -76,3 +76,10 @@ export const passkeyMessages = {
   registrationFailed: 'The passkey could not be added. Please try again.',
   alreadyRegistered: 'This passkey is already added to an account.',
 } as const;
+
+/** What "This wasn't me" answers, and the page shows. */
+export const signInNoticeMessages = {
+  linkInvalid: 'This link is invalid, was used already or has expired.',
+  secured:
+    'Every device was signed out and your password was cleared. We emailed you a link to choose a new one.',
+} as const;

@@ -4,7 +4,8 @@
 // @simplewebauthn/browser as they come and the server verifies them with @simplewebauthn/server.
 import * as z from 'zod/mini';
 
-import { fieldMessages, IsoDateTimeSchema, PATH_PARAMETER_MAX_LENGTH } from './fields';
+import { IsoDateTimeSchema, PATH_PARAMETER_MAX_LENGTH } from './fields';
+import { fieldMessages } from './field-messages';
 import { SecondFactorCodeSchema } from './two-step';
 
 /** base64url, as WebAuthn's JSON forms carry every binary value; bounded like any input. */

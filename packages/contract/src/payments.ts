@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 
-import { EmailSchema, fieldMessages, IsoDateTimeSchema, PATH_PARAMETER_MAX_LENGTH } from './fields';
+import { EmailSchema, IsoDateTimeSchema, PATH_PARAMETER_MAX_LENGTH } from './fields';
+import { fieldMessages } from './field-messages';
 
 /** A plan as the web shows it; `price` is in US dollars (the API stores integer cents). */
 export const PlanSchema = z.object({

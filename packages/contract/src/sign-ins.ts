@@ -25,10 +25,3 @@ export type SignInsResponse = z.infer<typeof SignInsResponseSchema>;
 /** The "This wasn't me" link of the notice of a sign-in from a new device or network. */
 export const ReportSignInRequestSchema = z.object({ code: EmailedCodeSchema });
 export type ReportSignInRequest = z.infer<typeof ReportSignInRequestSchema>;
-
-/** What "This wasn't me" answers, and the page shows. */
-export const signInNoticeMessages = {
-  linkInvalid: 'This link is invalid, was used already or has expired.',
-  secured:
-    'Every device was signed out and your password was cleared. We emailed you a link to choose a new one.',
-} as const;

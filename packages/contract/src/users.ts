@@ -1,12 +1,8 @@
 import * as z from 'zod/mini';
 
 import { AcknowledgementSchema } from './errors';
-import {
-  CurrentPasswordSchema,
-  fieldMessages,
-  IsoDateTimeSchema,
-  PATH_PARAMETER_MAX_LENGTH,
-} from './fields';
+import { CurrentPasswordSchema, IsoDateTimeSchema, PATH_PARAMETER_MAX_LENGTH } from './fields';
+import { fieldMessages } from './field-messages';
 import { SUPPORTED_LOCALES } from './i18n/locales';
 import { SecondFactorCodeSchema } from './two-step';
 

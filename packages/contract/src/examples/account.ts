@@ -1,8 +1,7 @@
 // Examples of the Account calls (call-example.ts says what an example is; story.ts, who Alex is).
 // The acknowledgements the API writes in its routes, not in the contract's messages, are copied
 // here word for word (apps/api/src/modules/auth/routes.ts and email-change-undo.ts).
-import { authMessages } from '../messages';
-import { signInNoticeMessages } from '../sign-ins';
+import { authMessages, signInNoticeMessages } from '../messages';
 import type { CallExamples } from './call-example';
 import {
   AUTHENTICATOR_CODE,

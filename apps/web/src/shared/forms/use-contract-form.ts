@@ -15,6 +15,10 @@
 // The contract's messages are English; a field shows its message in the page's language
 // (localizeMessage, the catalogs' `messages` namespace, loaded with every form). The server's
 // arrive in that language already, and localizeMessage leaves them as they are.
+//
+// The pages drawn before the app (sign-in, registration, checkout) hand it a LazySchema instead of
+// the schema: zod then arrives when the visitor first touches the page, and a check that comes
+// sooner waits for it (lazy-schema.ts).
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   type DefaultValues,
@@ -24,12 +28,13 @@ import {
   useForm,
   type UseFormRegisterReturn,
 } from 'react-hook-form';
-import { useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type * as z from 'zod/v4/core';
 
 import { ApiError } from '../http/api-client';
 import '../i18n/contract-messages';
 import { localizeMessage } from '../i18n/i18n';
+import type { LazySchema } from './lazy-schema';
 
 /** What a labelled input of shared/ui needs: react-hook-form's binding and the field's message. */
 export type FieldBinding = UseFormRegisterReturn & { error: string | undefined };
@@ -40,16 +45,21 @@ export interface ContractFormOptions<Values extends FieldValues> {
 }
 
 export function useContractForm<Schema extends z.$ZodType<FieldValues, FieldValues>>(
-  schema: Schema,
+  schema: Schema | LazySchema<Schema>,
   defaultValues: DefaultValues<z.input<Schema>>,
   options: ContractFormOptions<z.input<Schema>> = {},
 ) {
   type Values = z.input<Schema>;
-  const form = useForm<Values, unknown, z.output<Schema>>({
-    resolver: zodResolver(schema),
-    defaultValues,
-  });
+  // Kept across draws for the same schema. The LazySchema brings its own resolver, so that a page
+  // whose forms have their schema at hand does not carry the lazy one's code.
+  const resolver = useMemo(
+    () => (isLazy(schema) ? schema.resolver() : zodResolver(schema)),
+    [schema],
+  );
+  const form = useForm<Values, unknown, z.output<Schema>>({ resolver, defaultValues });
   const [fieldRefs] = useState(() => new Map<string, FieldBinding['ref']>());
+
+  useEffect(() => (isLazy(schema) ? schema.loadOnFirstTouch() : undefined), [schema]);
 
   /** `<EmailInput label="Email" {...field('email')} />`: bound, with its message under it. */
   function field(name: FieldPath<Values>): FieldBinding {
@@ -134,6 +144,13 @@ export function useContractForm<Schema extends z.$ZodType<FieldValues, FieldValu
   }
 
   return { form, field, showOnField };
+}
+
+/** Told by shape, not `instanceof`: that would bring LazySchema's code to every form's page. */
+function isLazy<Schema extends z.$ZodType<FieldValues, FieldValues>>(
+  schema: Schema | LazySchema<Schema>,
+): schema is LazySchema<Schema> {
+  return typeof (schema as Partial<LazySchema<Schema>>).loadOnFirstTouch === 'function';
 }
 
 function localizeField(message: string | undefined): string | undefined {

@@ -1,4 +1,4 @@
-import { RecoveryCodeFormSchema, twoStepMessages, TwoStepCodeFormSchema } from '@kegel/contract';
+import { twoStepMessages } from '@kegel/contract';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
@@ -10,6 +10,7 @@ import { AuthCard } from '../../../shared/ui/card';
 import { ShieldIcon } from '../../../shared/ui/icons/icon-set';
 import { TextInput } from '../../../shared/ui/text-input';
 import { useVerifyTwoStep } from '../api';
+import { appCodeFormSchema, recoveryCodeFormSchema } from '../form-schemas';
 import { useAuthText } from '../text';
 import { useGoOnAfterSignIn } from '../use-go-on-after-sign-in';
 import styles from './auth-form.module.css';
@@ -74,7 +75,7 @@ function isSignInExpired(message: string): boolean {
 function AppCodeForm({ mfaToken, onExpired }: CodeFormProps): React.JSX.Element {
   const text = useAuthText();
   const { form, field, showOnField } = useContractForm(
-    TwoStepCodeFormSchema,
+    appCodeFormSchema,
     { code: '' },
     { serverMessages: { code: [twoStepMessages.wrongCode] } },
   );
@@ -100,7 +101,7 @@ function AppCodeForm({ mfaToken, onExpired }: CodeFormProps): React.JSX.Element 
 function RecoveryCodeForm({ mfaToken, onExpired }: CodeFormProps): React.JSX.Element {
   const text = useAuthText();
   const { form, field, showOnField } = useContractForm(
-    RecoveryCodeFormSchema,
+    recoveryCodeFormSchema,
     { recoveryCode: '' },
     { serverMessages: { recoveryCode: [twoStepMessages.wrongRecoveryCode] } },
   );

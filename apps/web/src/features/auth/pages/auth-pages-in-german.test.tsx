@@ -31,9 +31,9 @@ describe('/auth/login in German', () => {
     expect(screen.getByRole('button', { name: 'Passwort anzeigen' })).toBeVisible();
 
     await user.click(screen.getByRole('button', { name: 'Anmelden' }));
-    expect(screen.getByRole('textbox', { name: 'E-Mail-Adresse' })).toHaveAccessibleDescription(
-      'E-Mail-Adresse erforderlich',
-    );
+    // The form's schema arrives on the page's first touch (lazy-schema.ts): its messages follow.
+    const email = screen.getByRole('textbox', { name: 'E-Mail-Adresse' });
+    await waitFor(() => expect(email).toHaveAccessibleDescription('E-Mail-Adresse erforderlich'));
     expect(screen.getByLabelText('Passwort')).toHaveAccessibleDescription('Passwort erforderlich');
   });
 });
@@ -60,7 +60,9 @@ describe('/auth/register in German', () => {
     await user.type(fields.confirmation, 'kurz');
     await submit();
 
-    expect(fields.password).toHaveAccessibleDescription('Das Passwort ist zu kurz');
+    await waitFor(() =>
+      expect(fields.password).toHaveAccessibleDescription('Das Passwort ist zu kurz'),
+    );
     expect(fakeApi.requestsTo('register')).toEqual([]);
   });
 

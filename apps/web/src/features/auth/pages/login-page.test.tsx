@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { errorReply, fakeApi } from '../../../testing/fake-api';
@@ -9,9 +9,9 @@ describe('/auth/login', () => {
     const { user } = renderApp('/auth/login');
     await user.click(await screen.findByRole('button', { name: 'Sign In' }));
 
-    expect(await screen.findByRole('textbox', { name: 'Email' })).toHaveAccessibleDescription(
-      'Email is required',
-    );
+    // The form's schema arrives on the page's first touch (lazy-schema.ts): its messages follow.
+    const email = await screen.findByRole('textbox', { name: 'Email' });
+    await waitFor(() => expect(email).toHaveAccessibleDescription('Email is required'));
     expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('Password is required');
     expect(fakeApi.requestsTo('login')).toEqual([]);
   });

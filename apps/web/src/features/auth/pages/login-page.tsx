@@ -1,4 +1,3 @@
-import { LoginRequestSchema } from '@kegel/contract';
 import { Link } from 'react-router';
 
 import { paths } from '../../../config/paths';
@@ -8,6 +7,7 @@ import { AuthCard } from '../../../shared/ui/card';
 import { PasswordInput } from '../../../shared/ui/password-input';
 import { EmailInput } from '../../../shared/ui/text-input';
 import { useLogin } from '../api';
+import { loginFormSchema } from '../form-schemas';
 import { useAuthText } from '../text';
 import { useAfterFirstStep, useWaitingSignIn } from '../use-code-step';
 import styles from '../components/auth-form.module.css';
@@ -29,7 +29,7 @@ function PasswordStep(): React.JSX.Element {
   const text = useAuthText();
   const login = useLogin();
   const afterFirstStep = useAfterFirstStep();
-  const { form, field } = useContractForm(LoginRequestSchema, { email: '', password: '' });
+  const { form, field } = useContractForm(loginFormSchema, { email: '', password: '' });
 
   const onSubmit = form.handleSubmit((values) =>
     login.mutate(values, { onSuccess: afterFirstStep }),

@@ -1,4 +1,4 @@
-import { newPasswordServerMessages, RecoverPasswordFormSchema } from '@kegel/contract';
+import { newPasswordServerMessages } from '@kegel/contract';
 import { useEffect } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 
@@ -11,6 +11,7 @@ import { CheckIcon, KeyIcon } from '../../../shared/ui/icons/icon-set';
 import { NewPasswordFields } from '../../../shared/ui/new-password-fields';
 import { toasts } from '../../../shared/ui/toasts';
 import { useConfirmPasswordReset } from '../api';
+import { recoverFormSchema } from '../form-schemas';
 import { useAuthText } from '../text';
 import styles from '../components/auth-form.module.css';
 
@@ -26,7 +27,7 @@ export function RecoverPage(): React.JSX.Element {
   const code = searchParams.get('code');
   const isLinkComplete = Boolean(email && code);
   const { form, field, showOnField } = useContractForm(
-    RecoverPasswordFormSchema,
+    recoverFormSchema,
     { newPassword: '', confirmPassword: '' },
     { serverMessages: { newPassword: newPasswordServerMessages } },
   );

@@ -22,7 +22,8 @@ describe('/auth/register', () => {
   it('shows under each field what is wrong with it, and sends nothing', async () => {
     const { user, fields, submit } = await openRegister();
     await submit();
-    expect(fields.email).toHaveAccessibleDescription('Email is required');
+    // The form's schema arrives on the page's first touch (lazy-schema.ts): its messages follow.
+    await waitFor(() => expect(fields.email).toHaveAccessibleDescription('Email is required'));
     expect(fields.password).toHaveAccessibleDescription('Password is too short');
 
     await user.type(fields.email, 'not-an-email');
@@ -40,7 +41,7 @@ describe('/auth/register', () => {
     await user.type(fields.confirmation, 'correct horse battery');
     await submit();
 
-    expect(fields.email).toHaveAccessibleDescription('Invalid email');
+    await waitFor(() => expect(fields.email).toHaveAccessibleDescription('Invalid email'));
     expect(fakeApi.requestsTo('register')).toEqual([]);
   });
 
@@ -51,7 +52,9 @@ describe('/auth/register', () => {
     await user.type(fields.confirmation, 'something else');
     await submit();
 
-    expect(fields.confirmation).toHaveAccessibleDescription('Passwords do not match');
+    await waitFor(() =>
+      expect(fields.confirmation).toHaveAccessibleDescription('Passwords do not match'),
+    );
     expect(fields.password).not.toHaveAccessibleDescription();
     expect(fakeApi.requestsTo('register')).toEqual([]);
   });

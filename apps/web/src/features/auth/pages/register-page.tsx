@@ -1,4 +1,4 @@
-import { newPasswordServerMessages, RegisterFormSchema } from '@kegel/contract';
+import { newPasswordServerMessages } from '@kegel/contract';
 import { Link, useNavigate } from 'react-router';
 
 import { paths } from '../../../config/paths';
@@ -8,6 +8,7 @@ import { AuthCard } from '../../../shared/ui/card';
 import { PasswordInput } from '../../../shared/ui/password-input';
 import { EmailInput } from '../../../shared/ui/text-input';
 import { useRegister } from '../api';
+import { registerFormSchema } from '../form-schemas';
 import { useAuthText } from '../text';
 import styles from '../components/auth-form.module.css';
 import { SocialSignIn } from '../social/social-sign-in';
@@ -17,7 +18,7 @@ export function RegisterPage(): React.JSX.Element {
   const text = useAuthText();
   const navigate = useNavigate();
   const { form, field, showOnField } = useContractForm(
-    RegisterFormSchema,
+    registerFormSchema,
     { email: '', password: '', confirmPassword: '' },
     { serverMessages: { password: newPasswordServerMessages } },
   );

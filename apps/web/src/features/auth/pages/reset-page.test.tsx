@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { fakeApi } from '../../../testing/fake-api';
@@ -9,7 +9,8 @@ describe('/auth/reset', () => {
     const { user } = renderApp('/auth/reset');
     const email = await screen.findByRole('textbox', { name: 'Email' });
     await user.click(screen.getByRole('button', { name: 'Send Link to Email' }));
-    expect(email).toHaveAccessibleDescription('Email is required');
+    // The form's schema arrives on the page's first touch (lazy-schema.ts): its messages follow.
+    await waitFor(() => expect(email).toHaveAccessibleDescription('Email is required'));
     await user.type(email, 'not-an-email');
     await user.click(screen.getByRole('button', { name: 'Send Link to Email' }));
     expect(email).toHaveAccessibleDescription('Invalid email');

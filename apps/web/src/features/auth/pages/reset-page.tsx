@@ -1,4 +1,3 @@
-import { ResetPasswordRequestSchema } from '@kegel/contract';
 import { Link } from 'react-router';
 
 import { externalLinks, paths } from '../../../config/paths';
@@ -10,6 +9,7 @@ import { AuthCard } from '../../../shared/ui/card';
 import { MessageSentIcon } from '../../../shared/ui/icons/icon-set';
 import { EmailInput } from '../../../shared/ui/text-input';
 import { useRequestPasswordReset } from '../api';
+import { resetFormSchema } from '../form-schemas';
 import { useAuthText } from '../text';
 import styles from '../components/auth-form.module.css';
 
@@ -17,7 +17,7 @@ import styles from '../components/auth-form.module.css';
 export function ResetPage(): React.JSX.Element {
   const text = useAuthText();
   const requestReset = useRequestPasswordReset();
-  const { form, field } = useContractForm(ResetPasswordRequestSchema, { email: '' });
+  const { form, field } = useContractForm(resetFormSchema, { email: '' });
 
   const onSubmit = form.handleSubmit(({ email }) => requestReset.mutate(email));
 

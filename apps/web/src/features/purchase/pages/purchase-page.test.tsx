@@ -1,5 +1,5 @@
 import type { Plan } from '@kegel/contract';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
 import { errorReply, fakeApi, type FakeReply } from '../../../testing/fake-api';
@@ -36,8 +36,11 @@ describe('/purchase', () => {
     const email = screen.getByRole('textbox', { name: 'Email' });
 
     await user.click(screen.getByRole('button', { name: 'Pay with Stripe' }));
-    expect(email).toHaveAccessibleDescription(
-      'required only for account verification Email is required',
+    // The form's schema arrives on the page's first touch (lazy-schema.ts): its messages follow.
+    await waitFor(() =>
+      expect(email).toHaveAccessibleDescription(
+        'required only for account verification Email is required',
+      ),
     );
     await user.type(email, 'not-an-email');
     await user.click(screen.getByRole('button', { name: 'Pay with Stripe' }));

@@ -1,6 +1,5 @@
-import { StartCheckoutRequestSchema } from '@kegel/contract';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useMemo } from 'react';
+import { type FormEvent, useEffect, useMemo, useRef } from 'react';
 import { useWatch } from 'react-hook-form';
 
 import { externalLinks } from '../../../config/paths';
@@ -13,6 +12,7 @@ import { Button } from '../../../shared/ui/button';
 import { LockIcon, StripeIcon } from '../../../shared/ui/icons/icon-set';
 import { EmailInput } from '../../../shared/ui/text-input';
 import { purchaseQueries, useStartCheckout } from '../api';
+import { checkoutFormSchema } from '../form-schemas';
 import { OrderSummary } from '../components/order-summary';
 import { PlanCard, PlanCardSkeleton } from '../components/plan-card';
 import styles from '../components/purchase.module.css';
@@ -31,7 +31,7 @@ export function PurchasePage(): React.JSX.Element {
   const plans = useQuery(purchaseQueries.plans());
   const { data: profile } = useProfile();
   const checkout = useStartCheckout();
-  const { form, field } = useContractForm(StartCheckoutRequestSchema, { planId: '', email: '' });
+  const { form, field } = useContractForm(checkoutFormSchema, { planId: '', email: '' });
   // The plan is a radio group, not one labelled input: its message is placed by hand below.
   const planError = form.getFieldState('planId', form.formState).error?.message;
   const selectedPlanId = useWatch({ control: form.control, name: 'planId' });
@@ -51,15 +51,27 @@ export function PurchasePage(): React.JSX.Element {
     if (profile && !form.getFieldState('email').isDirty) form.setValue('email', profile.email);
   }, [profile, form]);
 
+  const isWaitingForSchema = useRef(false);
+
   async function onSubmit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
-    if (checkout.isPending) return;
-    const parsed = StartCheckoutRequestSchema.safeParse(form.getValues());
-    if (!parsed.success) {
+    if (checkout.isPending || isWaitingForSchema.current) return;
+    // The schema arrives on the page's first touch (form-schemas.ts), nearly always long before
+    // this click; a click that was the first touch waits for it here (and a second click then
+    // starts nothing more).
+    isWaitingForSchema.current = true;
+    const schema =
+      checkoutFormSchema.loaded() ?? (await checkoutFormSchema.load().catch(() => undefined));
+    isWaitingForSchema.current = false;
+    const parsed = schema?.safeParse(form.getValues());
+    if (!parsed?.success) {
+      // Each field's message under it, or (the schema's file did not arrive) a toast saying so.
       await form.trigger();
       return;
     }
-    // Opened now, while the click still counts as the person's own action (pending-tab.ts).
+    // Opened now, while the click still counts as the person's own action (pending-tab.ts). After
+    // a wait for the schema it may not: a browser that then refuses the tab gets the payment page
+    // in this one instead (PendingTab.go).
     const paymentTab = openPendingTab(text('preparingPaymentPage'));
     // Awaited rather than given callbacks, so the tab is sent on (or closed) even if this page
     // is left meanwhile. The toasts, the server's error among them, are the query client's.
