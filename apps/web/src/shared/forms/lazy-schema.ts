@@ -14,6 +14,8 @@ import { toasts } from '../ui/toasts';
 /** The events that come before anyone can fill in or send a form: the schema is fetched then. */
 const FIRST_TOUCH_EVENTS = ['pointerdown', 'pointermove', 'touchstart', 'keydown', 'focusin'];
 
+const SCHEMA_NOT_LOADED_TOAST = 'form-schema-not-loaded';
+
 export class LazySchema<Schema extends z.$ZodType<FieldValues, FieldValues>> {
   #loading: Promise<Schema> | undefined;
   #loaded: Schema | undefined;
@@ -30,8 +32,10 @@ export class LazySchema<Schema extends z.$ZodType<FieldValues, FieldValues>> {
     this.#loading ??= this.#importSchema().then(
       (schema) => (this.#loaded = schema),
       (error: unknown) => {
-        // A failed download (a deploy replaced the file, the network dropped) is tried again on
-        // the next call rather than remembered.
+        // A failed download (a deploy replaced the file, the network dropped) is asked for again
+        // on the next call rather than remembered here. Today's browsers remember a module that
+        // failed and refuse it again at once (whatwg/html#10327 lets them retry), so what
+        // usually helps is a reload, which loadForCheck's toast asks for.
         this.#loading = undefined;
         throw error;
       },
@@ -44,21 +48,29 @@ export class LazySchema<Schema extends z.$ZodType<FieldValues, FieldValues>> {
     return this.#loaded;
   }
 
+  /**
+   * The schema for a check about to be made; undefined when its file did not arrive (the
+   * connection dropped, or a deploy replaced it), and then a toast says so and asks for a reload:
+   * one toast, however many checks fail meanwhile (a form checks again on every change once sent).
+   */
+  async loadForCheck(): Promise<Schema | undefined> {
+    try {
+      return await this.load();
+    } catch {
+      toasts.error(useCommonText.now('pageNotLoadedText'), { id: SCHEMA_NOT_LOADED_TOAST });
+      return undefined;
+    }
+  }
+
   /** zod's resolver for the form, once the schema has arrived; what a check waits for. */
   resolver(): Resolver<z.input<Schema>, unknown, z.output<Schema>> {
     return async (values, context, options) => {
-      let schema: Schema;
-      try {
-        schema = await this.load();
-      } catch {
-        // The schema's file did not arrive (the connection dropped, or a deploy replaced it):
-        // nothing is sent, what was typed stays, and sending again downloads it again.
-        toasts.error(useCommonText.now('networkError'));
-        // An error on the form itself, under no field: react-hook-form then does not send.
-        const unchecked = { root: { type: 'schemaNotLoaded' } } as FieldErrors<z.input<Schema>>;
-        return { values: {}, errors: unchecked };
-      }
-      return zodResolver(schema)(values, context, options);
+      const schema = await this.loadForCheck();
+      if (schema) return zodResolver(schema)(values, context, options);
+      // Nothing is sent and what was typed stays: an error on the form itself, under no field,
+      // keeps react-hook-form from sending.
+      const unchecked = { root: { type: 'schemaNotLoaded' } } as FieldErrors<z.input<Schema>>;
+      return { values: {}, errors: unchecked };
     };
   }
 

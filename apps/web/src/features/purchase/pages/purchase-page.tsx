@@ -60,12 +60,13 @@ export function PurchasePage(): React.JSX.Element {
     // this click; a click that was the first touch waits for it here (and a second click then
     // starts nothing more).
     isWaitingForSchema.current = true;
-    const schema =
-      checkoutFormSchema.loaded() ?? (await checkoutFormSchema.load().catch(() => undefined));
+    // Its file not arriving is said by a toast (loadForCheck), and nothing more happens.
+    const schema = checkoutFormSchema.loaded() ?? (await checkoutFormSchema.loadForCheck());
     isWaitingForSchema.current = false;
-    const parsed = schema?.safeParse(form.getValues());
-    if (!parsed?.success) {
-      // Each field's message under it, or (the schema's file did not arrive) a toast saying so.
+    if (!schema) return;
+    const parsed = schema.safeParse(form.getValues());
+    if (!parsed.success) {
+      // Each field's message under it.
       await form.trigger();
       return;
     }
