@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { followServerClock } from './dev-clock';
 
@@ -37,5 +37,14 @@ describe('followServerClock', () => {
       expect(Date.now() - RealDate.now(), hostname).toBeGreaterThan(DAY_MS);
       followServerClock('', hostname);
     }
+  });
+
+  it('does not even read the cookies on a site that is not this machine: a call into the browser on every answer', () => {
+    const readCookies = vi.spyOn(Document.prototype, 'cookie', 'get');
+    followServerClock(undefined, 'kegelcoach.app');
+    expect(readCookies).not.toHaveBeenCalled();
+    followServerClock(undefined, 'localhost');
+    expect(readCookies).toHaveBeenCalledTimes(1);
+    readCookies.mockRestore();
   });
 });

@@ -28,12 +28,18 @@ ShiftedDate.UTC = RealDate.UTC;
  */
 const THIS_MACHINE = /^(localhost|[^.]+(\.[^.]+)*\.localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
-/** Reads the cookie and moves this page's clock to match; cheap enough for every answer. */
+/**
+ * Reads the cookie and moves this page's clock to match; cheap enough for every answer. Only on
+ * the server's own machine: elsewhere (production) `document.cookie`, a synchronous call into
+ * the browser made on every answer, is not even read.
+ */
 export function followServerClock(
-  cookie: string = typeof document === 'undefined' ? '' : document.cookie,
+  cookie?: string,
   hostname: string = typeof location === 'undefined' ? '' : location.hostname,
 ): void {
-  const match = THIS_MACHINE.test(hostname) ? COOKIE.exec(cookie) : null;
+  const match = THIS_MACHINE.test(hostname)
+    ? COOKIE.exec(cookie ?? (typeof document === 'undefined' ? '' : document.cookie))
+    : null;
   const next = match ? Number(match[1]) : 0;
   if (next === offsetMs) return;
   offsetMs = next;
