@@ -1,8 +1,7 @@
 // A form's contract schema, imported when the visitor first touches the page rather than with
-// the page's first JavaScript. Building zod's schemas is the largest single task of /auth/login
-// and /purchase as they start (200 ms of /auth/login's main thread at Lighthouse's 4 x slower
-// CPU, issue 30), and a form needs its schema only to check what was typed, which nobody does
-// before they touch it. useContractForm takes either kind: the member area's and the desk's
+// the page's first JavaScript. Building zod's schemas was the largest single task of
+// /auth/login's start (about 200 ms at a 4 x slower CPU, profiled; issue 30), and a form needs
+// its schema only to check what was typed, which nobody does before they touch it. useContractForm takes either kind: the member area's and the desk's
 // forms, drawn by an app that has zod already, keep handing it the schema itself.
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
