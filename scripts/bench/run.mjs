@@ -15,7 +15,8 @@
 //   `BENCH_ROUNDS` rounds; medians of requests/s and of p99.
 // - sign-in: raw argon2id verifications per second, 10 at once in this process (the product's
 //   library and parameters), against successful logins per second through the product's HTTP
-//   route at 10 connections; and the CPU each login took, thread by thread.
+//   route at 10 connections; and the CPU each login took, thread by thread, with the PostgreSQL
+//   and Redis server processes' share beside it.
 // - storm: profile p97.5 at a steady 200 requests/s alone, then while 200 members sign in
 //   at once (`BENCH_ROUNDS` storms, medians), and where the CPU went during them. The sign-ins
 //   come from a process of their own (sign-in-storm.mjs), not from the one timing the profile.
@@ -203,6 +204,7 @@ async function loginsPerSecond(productPid, emails, seconds = SECONDS) {
   let next = 0;
   const threadsBefore = threadCpuMs(productPid);
   const loadBefore = process.cpuUsage();
+  const serversBefore = dataServersCpuMs();
   const result = await run({
     url: `http://127.0.0.1:${PRODUCT_PORT}/api/auth/local/login/email`,
     method: 'POST',
@@ -222,6 +224,7 @@ async function loginsPerSecond(productPid, emails, seconds = SECONDS) {
   checkOk(result, 'login');
   const { user, system } = process.cpuUsage(loadBefore);
   const product = cpuSplit(productPid, threadsBefore, threadCpuMs(productPid));
+  const servers = cpuSpentSince(serversBefore, dataServersCpuMs());
   const logins = result.requests.total;
   return {
     perSecond: logins / seconds,
@@ -229,6 +232,8 @@ async function loginsPerSecond(productPid, emails, seconds = SECONDS) {
       eventLoop: product.eventLoop / logins,
       otherThreads: product.otherThreads / logins,
       loadGenerator: (user + system) / 1000 / logins,
+      postgres: servers.postgres / logins,
+      redis: servers.redis / logins,
     },
   };
 }
@@ -280,6 +285,42 @@ function threadCpuMs(pid) {
     perThread.set(Number(tid), (Number(fields[11]) + Number(fields[12])) / clockTicksPerMs);
   }
   return perThread;
+}
+
+/**
+ * CPU time (ms) of each PostgreSQL and Redis server process on this machine, by pid: they share
+ * its cores with the product, and a sign-in's statements and commands cost CPU there too. Linux;
+ * processes of other users are read as well (their /proc stat is readable).
+ */
+function dataServersCpuMs() {
+  const perProcess = new Map();
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const kind = command.startsWith('postgres')
+        ? 'postgres'
+        : command.startsWith('redis-server')
+          ? 'redis'
+          : undefined;
+      if (!kind) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      perProcess.set(pid, { kind, ms: (Number(fields[11]) + Number(fields[12])) * 10 });
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return perProcess;
+}
+
+/**
+ * CPU the data servers spent between two readings. A backend that started meanwhile counts from
+ * zero; one that ended meanwhile is lost (the product's pool keeps its connections while busy).
+ */
+function cpuSpentSince(before, after) {
+  const spent = { postgres: 0, redis: 0 };
+  for (const [pid, { kind, ms }] of after) spent[kind] += ms - (before.get(pid)?.ms ?? 0);
+  return spent;
 }
 
 /** CPU time (ms) of a whole process on Linux. */
@@ -642,6 +683,7 @@ for (const result of suites) {
       `  the product's event loop ${cpuPerLogin.eventLoop.toFixed(1)} ms`,
       `  the product's other threads (hashing, V8's helpers) ${cpuPerLogin.otherThreads.toFixed(1)} ms`,
       `  the load generator (this process) ${cpuPerLogin.loadGenerator.toFixed(1)} ms`,
+      `  PostgreSQL's server processes ${cpuPerLogin.postgres.toFixed(1)} ms, Redis's ${cpuPerLogin.redis.toFixed(1)} ms (on this machine, shared by every database and client)`,
       `  raw argon2id: ${((1000 * cores) / result.rawArgon2).toFixed(1)} ms of CPU per verification`,
     ].join('\n'),
   );
