@@ -135,15 +135,33 @@ describe('the JavaScript a page loads before it shows', () => {
   it.each(PAGES_DRAWN_BEFORE_THE_APP)(
     'carries no zod on %s: its forms import it on first touch',
     (address) => {
-      const modules = page(address).files.flatMap(({ file }) => {
-        // Rolldown's runtime, a few lines of its own, is the one file without a map.
-        const mapFile = path.join(outDir, `${file}.map`);
-        if (!existsSync(mapFile)) return [];
-        return (JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[] }).sources;
-      });
+      const modules = modulesOf(address);
       // The check sees the modules, not only their absence: a page is made of the app's own files.
       expect(modules.some((source) => source.includes('/src/'))).toBe(true);
       expect(modules.filter((source) => source.includes('/node_modules/zod/'))).toEqual([]);
     },
   );
+
+  it.each(Object.keys(BEFORE_THE_DESK))(
+    "carries React Router's production build on %s, not its development one (vite.config.ts)",
+    (address) => {
+      const router = modulesOf(address).filter((source) =>
+        source.includes('/node_modules/react-router/'),
+      );
+      expect(router.length).toBeGreaterThan(0);
+      expect(router.filter((source) => !source.includes('/react-router/dist/production/'))).toEqual(
+        [],
+      );
+    },
+  );
 });
+
+/** The modules a page's first JavaScript is made of, read from the build's source maps. */
+function modulesOf(address: string): string[] {
+  return page(address).files.flatMap(({ file }) => {
+    // Rolldown's runtime, a few lines of its own, is the one file without a map.
+    const mapFile = path.join(outDir, `${file}.map`);
+    if (!existsSync(mapFile)) return [];
+    return (JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[] }).sources;
+  });
+}
