@@ -22,7 +22,8 @@ const reactRouterProduction = path.join(
 // The API serves the built app in production; in development `vite` proxies /api to it.
 export default defineConfig(({ command }) => ({
   plugins: [react(), catalogModules(), pagePreloads(pageModulesByPath)],
-  // Builds only: development and the tests keep the development build and its warnings.
+  // Builds only (the app's, the prerender's, and so the browser journeys'): the dev server keeps
+  // the development build and its warnings. The unit tests never load this file (vitest.config.ts).
   resolve:
     command === 'build'
       ? { alias: [{ find: /^react-router$/, replacement: reactRouterProduction }] }
