@@ -280,15 +280,18 @@ async function signInRounds(productPid, emails) {
 
 /** CPU time (ms) of each thread of a process on Linux: its event loop is the thread whose id is its pid. */
 function threadCpuMs(pid) {
-  const clockTicksPerMs = 100 / 1000; // USER_HZ, 100 on Linux
   const perThread = new Map();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    // Fields after the command name: utime and stime are the 12th and 13th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    perThread.set(Number(tid), (Number(fields[11]) + Number(fields[12])) / clockTicksPerMs);
+    perThread.set(Number(tid), cpuMsOfStat(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')));
   }
   return perThread;
+}
+
+/** The CPU time (ms) a /proc `stat` line reports: user and system time, in ticks of 10 ms. */
+function cpuMsOfStat(stat) {
+  // Fields after the command name: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10; // USER_HZ, 100 on Linux
 }
 
 /**
@@ -308,8 +311,7 @@ function dataServersCpuMs() {
           ? 'redis'
           : undefined;
       if (!kind) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      perProcess.set(pid, { kind, ms: (Number(fields[11]) + Number(fields[12])) * 10 });
+      perProcess.set(pid, { kind, ms: cpuMsOfStat(stat) });
     } catch {
       // The process ended while the list was read.
     }
@@ -329,9 +331,7 @@ function cpuSpentSince(before, after) {
 
 /** CPU time (ms) of a whole process on Linux. */
 function processCpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10; // USER_HZ, 100 on Linux
+  return cpuMsOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 }
 
 /** The storm's sign-ins in a process of their own (sign-in-storm.mjs), ready to go. */
