@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { INLINED_PACKAGES } from '../inlined-packages.mjs';
 import { testDatabaseKinds } from './support/test-databases';
 import { childProcessPath } from './support/test-env';
 
@@ -145,8 +146,16 @@ function sandboxPackagesIn(urls: string[]): string[] {
  * source map lists the sources it was made of, however the build splits or names its files.
  */
 function sandboxSourcesIn(urls: string[]): string[] {
+  const sources = buildSourcesIn(urls);
+  return SANDBOX_SOURCES.filter((name) =>
+    sources.some((source) => source.endsWith(`packages/sandbox/src/${name}.ts`)),
+  );
+}
+
+/** The sources the build's files among `urls` were made of, read from their source maps. */
+function buildSourcesIn(urls: string[]): string[] {
   const buildUrl = new URL(`file://${buildDir}/`).href;
-  const sources = urls
+  return urls
     .filter((url) => url.startsWith(buildUrl) && url.endsWith('.js'))
     .flatMap((url) => {
       const map = JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')) as {
@@ -154,9 +163,6 @@ function sandboxSourcesIn(urls: string[]): string[] {
       };
       return map.sources;
     });
-  return SANDBOX_SOURCES.filter((name) =>
-    sources.some((source) => source.endsWith(`packages/sandbox/src/${name}.ts`)),
-  );
 }
 
 /**
@@ -202,7 +208,20 @@ describe('the modules a built server loads', () => {
         sources: sandboxSourcesIn(loaded),
         loadedOnFirstUse: packagesIn(loaded, LOADED_ON_FIRST_USE),
         beyondLatin1: filesBeyondLatin1(loaded),
-      }).toEqual({ packages: [], sources: [], loadedOnFirstUse: [], beyondLatin1: [] });
+        // build.mjs bundles these: none comes from node_modules, where a second copy of zod
+        // would not know the first's schemas, and of zod's languages only English is kept.
+        inlinedFromNodeModules: packagesIn(loaded, [...INLINED_PACKAGES]),
+        zodLanguages: buildSourcesIn(loaded)
+          .filter((source) => source.includes('/node_modules/zod/v4/locales/'))
+          .map((source) => path.basename(source)),
+      }).toEqual({
+        packages: [],
+        sources: [],
+        loadedOnFirstUse: [],
+        beyondLatin1: [],
+        inlinedFromNodeModules: [],
+        zodLanguages: ['en.js'],
+      });
     } finally {
       mailServer.close();
       await database.drop();

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 
 import { AppError } from '../errors';
 import type { DevClock } from '../plugins/dev-clock';

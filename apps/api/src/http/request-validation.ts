@@ -13,6 +13,9 @@ import { fieldMessages } from '@kegel/contract';
 import type { FastifySchemaCompiler } from 'fastify';
 import * as z from 'zod/mini';
 import type * as zc from 'zod/v4/core';
+// English alone, not `z.locales.en`: naming the namespace would bring zod's every language into
+// the server's bundle (build.mjs inlines zod for its tree-shaking).
+import englishZodTexts from 'zod/v4/locales/en.js';
 
 import { RequestValidationError, type FieldProblem } from '../errors';
 
@@ -24,7 +27,7 @@ const PART_NAMES: Record<string, string> = {
   headers: 'headers',
 };
 
-const zodTexts = z.locales.en().localeError;
+const zodTexts = englishZodTexts().localeError;
 
 function fieldOf(path: readonly PropertyKey[], part: string): string {
   return path.length === 0 ? part : path.map(String).join('.');
