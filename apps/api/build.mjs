@@ -70,6 +70,9 @@ await build({
   format: 'esm',
   target: 'node20',
   sourcemap: true,
+  // The maps without the sources' text: the image runs with --enable-source-maps, which keeps
+  // every loaded file's map for the process's life, and a stack trace needs only the positions.
+  sourcesContent: false,
   // Each `await import()` becomes a file of its own, loaded only when that branch runs: the
   // sandboxes (refused in production) stay out of what a production process loads.
   splitting: true,

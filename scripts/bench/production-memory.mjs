@@ -21,6 +21,11 @@
 // by side (they are idle: what one holds does not change what another does) so that a round takes
 // one settling time rather than one per process.
 //
+// Every process runs as the image runs the server (Dockerfile): with the node flags of its CMD
+// (--enable-source-maps, while the image had it, kept every build file's map: 4-6 MB) and the
+// allocator setting of its ENV (MALLOC_ARENA_MAX), read from the Dockerfile itself so that the two
+// cannot drift apart. The bare processes get the same: the ratio is what the product's code adds.
+//
 // Usage: node scripts/bench/production-memory.mjs [--build <dist dir>]... [--rounds 3] [--idle 10]
 //          [--settle 60] [--reduce-wait 60]
 //          [--database-url postgres://…/a_scratch_database --redis-url redis://…]
@@ -96,11 +101,31 @@ function bytesOf(dir, files) {
   return files.reduce((total, file) => total + statSync(path.join(dir, file)).size, 0);
 }
 
+/**
+ * The node flags of the image's CMD (those between `node` and the script) and the ENV settings
+ * glibc reads as a process starts, before any JavaScript could set them.
+ */
+function imageRuntime() {
+  const dockerfile = readFileSync(path.join(root, 'Dockerfile'), 'utf8');
+  const command = /^CMD (\[.*\])\s*$/m.exec(dockerfile);
+  if (!command) throw new Error('the Dockerfile has no CMD line in exec form');
+  const [node, ...rest] = JSON.parse(command[1]);
+  if (node !== 'node' || rest.at(-1) !== 'apps/api/dist/main.js') {
+    throw new Error(`the Dockerfile's CMD is not node … apps/api/dist/main.js: ${command[1]}`);
+  }
+  const env = Object.fromEntries(
+    [...dockerfile.matchAll(/\b(MALLOC_[A-Z_]+)=(\S+)/g)].map(([, name, value]) => [name, value]),
+  );
+  return { flags: rest.slice(0, -1), env };
+}
+const image = imageRuntime();
+
 // Production's settings: nothing here is contacted while the server idles.
 const mailServer = createServer((socket) => socket.destroy());
 await new Promise((resolve) => mailServer.listen(0, '127.0.0.1', resolve));
 const productionEnv = {
   PATH: process.env.PATH ?? '',
+  ...image.env,
   NODE_ENV: 'production',
   HOST: '127.0.0.1',
   LOG_LEVEL: 'warn',
@@ -118,7 +143,7 @@ const productionEnv = {
  * reducer has returned the young generation (`--reduce-wait`, below), and stops it.
  */
 async function measure(args, env, ready, { waitsForReducer = true } = {}) {
-  const child = spawn(process.execPath, ['--trace-gc', ...args], {
+  const child = spawn(process.execPath, ['--trace-gc', ...image.flags, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -186,7 +211,7 @@ async function measureBareStack() {
   const port = await freePort();
   return measure(
     [path.join(root, 'scripts/bench/bare-stack-server.mjs')],
-    { PATH: process.env.PATH ?? '', ...stack, PORT: String(port) },
+    { PATH: process.env.PATH ?? '', ...image.env, ...stack, PORT: String(port) },
     () =>
       fetch(`http://127.0.0.1:${port}/api/health`).then(
         (response) => response.ok,
@@ -197,7 +222,9 @@ async function measureBareStack() {
 
 // A process that allocates nothing has nothing for the memory reducer to give back: not waited for.
 const bare = () =>
-  measure(['-e', 'setInterval(() => {}, 1000)'], {}, async () => true, { waitsForReducer: false });
+  measure(['-e', 'setInterval(() => {}, 1000)'], image.env, async () => true, {
+    waitsForReducer: false,
+  });
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'kegel-production-memory-'));
 const results = new Map([
@@ -245,6 +272,15 @@ const median = (numbers) => {
 const medianOf = (runs, reading) => median(runs.map(reading));
 /** The settled reading: after the memory reducer, or at the settling time if it never ran. */
 const settledRss = (run) => run.reduced?.rss ?? run.rss;
+console.log(
+  `\nEvery process ran as the image runs the server (Dockerfile): node ` +
+    `${[...image.flags, '<script>'].join(' ')}, ` +
+    `${
+      Object.entries(image.env)
+        .map(([name, value]) => `${name}=${value}`)
+        .join(' ') || 'no allocator setting'
+    }.`,
+);
 console.log(
   `\nRSS in production mode, ${rounds} round(s): ${idleMs / 1000} s after the first answer ` +
     `(just started), ${settleMs / 1000} s after (idle), and settled: after the memory reducer ` +
