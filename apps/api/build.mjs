@@ -10,7 +10,12 @@ import { build, transform } from 'esbuild';
 
 import { INLINED_PACKAGES, isInlined } from './inlined-packages.mjs';
 
-/** Every other bare import stays an import; the workspace's own packages are bundled. */
+/**
+ * Every other bare import stays an import; the workspace's own packages are bundled. The built
+ * files import from apps/api/dist, so each package they name is a dependency in package.json,
+ * those the inlined packages import (@fastify/error, @messageformat/parser) too: npm installs and
+ * finds it there whatever it hoists (production-modules.test.ts).
+ */
 const npmImportsStayImports = {
   name: 'npm-imports-stay-imports',
   setup(build) {
@@ -70,8 +75,9 @@ await build({
   format: 'esm',
   target: 'node20',
   sourcemap: true,
-  // The maps without the sources' text: the image runs with --enable-source-maps, which keeps
-  // every loaded file's map for the process's life, and a stack trace needs only the positions.
+  // The maps without the sources' text: a stack trace needs only the positions, and a server run
+  // with --enable-source-maps (the development start; production when asked for, Dockerfile)
+  // keeps every loaded file's map for the process's life.
   sourcesContent: false,
   // Each `await import()` becomes a file of its own, loaded only when that branch runs: the
   // sandboxes (refused in production) stay out of what a production process loads.

@@ -3,14 +3,15 @@
 // esbuild keeps only that part and makes one module of hundreds: kysely ships 279 files, and
 // importing zod loads its 40 languages. An idle production process held 8 MB less (90.4 → 81.9 MB
 // beside a bare Fastify + pg + ioredis server's 64.1, scripts/bench/production-memory.mjs,
-// issue 30). zod goes with fastify-type-provider-zod, the one package outside that imports it: two
-// copies of zod would not know each other's schemas. production-modules.test.ts holds a
-// production start to loading none of them from node_modules.
+// issue 30). None may be imported by a package left outside: that one would load a second copy
+// from node_modules, and two copies of zod would not know each other's schemas. So zod goes with
+// fastify-type-provider-zod, and jose stays out (openid-client, loaded on a first Google sign-in,
+// imports it). production-modules.test.ts holds a production start to loading none of them from
+// node_modules.
 export const INLINED_PACKAGES = [
   'zod',
   'fastify-type-provider-zod',
   'kysely',
-  'jose',
   'otpauth',
   'bowser',
   '@lingui/core',

@@ -107,14 +107,21 @@ function bytesOf(dir, files) {
  */
 function imageRuntime() {
   const dockerfile = readFileSync(path.join(root, 'Dockerfile'), 'utf8');
-  const command = /^CMD (\[.*\])\s*$/m.exec(dockerfile);
-  if (!command) throw new Error('the Dockerfile has no CMD line in exec form');
+  // The last stage's lines, comments left out: what the image that runs is made of.
+  const runtime = dockerfile
+    .slice(dockerfile.lastIndexOf('\nFROM '))
+    .split('\n')
+    .filter((line) => !line.trimStart().startsWith('#'))
+    .join('\n');
+  // The last top-level CMD counts (the HEALTHCHECK's is indented).
+  const command = [...runtime.matchAll(/^CMD (\[.*\])\s*$/gm)].at(-1);
+  if (!command) throw new Error("the Dockerfile's last stage has no CMD line in exec form");
   const [node, ...rest] = JSON.parse(command[1]);
   if (node !== 'node' || rest.at(-1) !== 'apps/api/dist/main.js') {
     throw new Error(`the Dockerfile's CMD is not node … apps/api/dist/main.js: ${command[1]}`);
   }
   const env = Object.fromEntries(
-    [...dockerfile.matchAll(/\b(MALLOC_[A-Z_]+)=(\S+)/g)].map(([, name, value]) => [name, value]),
+    [...runtime.matchAll(/\b(MALLOC_[A-Z_]+)=(\S+)/g)].map(([, name, value]) => [name, value]),
   );
   return { flags: rest.slice(0, -1), env };
 }

@@ -6,7 +6,16 @@
 // what it is asked about.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -185,6 +194,37 @@ function filesBeyondLatin1(urls: string[]): string[] {
 
 // Which modules load does not depend on the database: the start tests run on PGlite only.
 describe('the modules a built server loads', () => {
+  it('come from packages the API names as dependencies, those its inlined packages import too', () => {
+    const dependencies = Object.keys(
+      (
+        JSON.parse(readFileSync(path.join(API_DIR, 'package.json'), 'utf8')) as {
+          dependencies: Record<string, string>;
+        }
+      ).dependencies,
+    );
+    const imported = new Set(
+      readdirSync(buildDir)
+        .filter((file) => file.endsWith('.js'))
+        .flatMap((file) =>
+          [
+            ...readFileSync(path.join(buildDir, file), 'utf8').matchAll(
+              /(?:^import[^;]*?from\s*|^import\s*|\bimport\()"([^".][^"]*)"/gms,
+            ),
+          ].map(([, specifier]) => specifier!),
+        )
+        .filter((specifier) => !isBuiltin(specifier))
+        .map((specifier) =>
+          specifier
+            .split('/')
+            .slice(0, specifier.startsWith('@') ? 2 : 1)
+            .join('/'),
+        ),
+    );
+    // The check sees the imports: the server imports Fastify.
+    expect(imported).toContain('fastify');
+    expect([...imported].filter((name) => !dependencies.includes(name))).toEqual([]);
+  });
+
   it('in production: no sandbox, nor what only a sandbox or a first call needs', async () => {
     const database = await testDatabaseKinds[0]!.create();
     // Where production mail goes: a mail server on loopback that nobody writes to at start.
