@@ -37,8 +37,9 @@ COPY apps/api/package.json apps/api/
 COPY apps/web/package.json apps/web/
 COPY packages/contract/package.json packages/contract/
 COPY packages/sandbox/package.json packages/sandbox/
-# The API bundle inlines our own packages and imports only its npm dependencies; the web app is
-# static files. No build tools, test runners or browser code in the image.
+# The API bundle inlines our own packages (and the few npm ones of apps/api/inlined-packages.mjs)
+# and imports only its npm dependencies; the web app is static files. No build tools, test
+# runners or browser code in the image.
 RUN npm ci --omit=dev --workspace @kegel/api --no-audit --no-fund \
     && npm cache clean --force \
     && mkdir -p /app/data \
