@@ -161,17 +161,20 @@ function sandboxSourcesIn(urls: string[]): string[] {
   );
 }
 
+/** The build's own .js files among the URLs of loaded modules. */
+function buildFilesIn(urls: string[]): string[] {
+  const buildUrl = new URL(`file://${buildDir}/`).href;
+  return urls.filter((url) => url.startsWith(buildUrl) && url.endsWith('.js'));
+}
+
 /** The sources the build's files among `urls` were made of, read from their source maps. */
 function buildSourcesIn(urls: string[]): string[] {
-  const buildUrl = new URL(`file://${buildDir}/`).href;
-  return urls
-    .filter((url) => url.startsWith(buildUrl) && url.endsWith('.js'))
-    .flatMap((url) => {
-      const map = JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')) as {
-        sources: string[];
-      };
-      return map.sources;
-    });
+  return buildFilesIn(urls).flatMap((url) => {
+    const map = JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')) as {
+      sources: string[];
+    };
+    return map.sources;
+  });
 }
 
 /**
@@ -181,15 +184,12 @@ function buildSourcesIn(urls: string[]): string[] {
  * a comment esbuild kept doubled the 270 KB of main.js in the heap.
  */
 function filesBeyondLatin1(urls: string[]): string[] {
-  const buildUrl = new URL(`file://${buildDir}/`).href;
-  return urls
-    .filter((url) => url.startsWith(buildUrl) && url.endsWith('.js'))
-    .flatMap((url) => {
-      const line = readFileSync(fileURLToPath(url), 'utf8')
-        .split('\n')
-        .find((text) => [...text].some((character) => character.charCodeAt(0) > 0xff));
-      return line === undefined ? [] : [`${path.basename(url)}: ${line.trim()}`];
-    });
+  return buildFilesIn(urls).flatMap((url) => {
+    const line = readFileSync(fileURLToPath(url), 'utf8')
+      .split('\n')
+      .find((text) => [...text].some((character) => character.charCodeAt(0) > 0xff));
+    return line === undefined ? [] : [`${path.basename(url)}: ${line.trim()}`];
+  });
 }
 
 // Which modules load does not depend on the database: the start tests run on PGlite only.
