@@ -17,6 +17,18 @@ import {
   STALE_ATTEMPT_MS,
 } from './rate-limit-rules';
 
+// A counter is a string with a time to live: counted (INCR, and its window started on the first
+// count) or read (its count and time left) atomically, each in one script.
+const HIT_COUNTER_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[1], 'NX')
+return {count, redis.call('PTTL', KEYS[1])}
+`;
+
+const PEEK_COUNTER_SCRIPT = `
+return {redis.call('GET', KEYS[1]) or '0', redis.call('PTTL', KEYS[1])}
+`;
+
 // The gate's state is a hash (failures, last failure time) and a sorted set of the tickets inside
 // (scored by entry time). Each script runs atomically in Redis, so processes cannot interleave.
 // Times come from the caller (ARGV), so every process and the tests agree on one clock.
@@ -70,6 +82,27 @@ export function redisKeyName(keySecret: Buffer, key: string): string {
   return createHmac('sha256', keySecret).update(key).digest().subarray(0, 16).toString('base64url');
 }
 
+/** The scripts above as commands of the client (ioredis's defineCommand). */
+interface CounterCommands {
+  hitCounter(key: string, windowMs: number): Promise<[number, number]>;
+  peekCounter(key: string): Promise<[string, number]>;
+  enterGate(...keysAndArguments: (string | number)[]): Promise<[GateAnswer['kind'], number]>;
+  leaveGate(...keysAndArguments: (string | number)[]): Promise<unknown>;
+}
+
+/**
+ * Each script becomes a command of the client: ioredis sends its SHA1 (EVALSHA), and its text
+ * only when Redis answers that it does not know it (after a restart, say), rather than the text
+ * with every call. Defining them again on the same client changes nothing.
+ */
+function withCounterCommands(redis: Redis): CounterCommands {
+  redis.defineCommand('hitCounter', { numberOfKeys: 1, lua: HIT_COUNTER_SCRIPT });
+  redis.defineCommand('peekCounter', { numberOfKeys: 1, lua: PEEK_COUNTER_SCRIPT });
+  redis.defineCommand('enterGate', { numberOfKeys: 2, lua: ENTER_GATE_SCRIPT });
+  redis.defineCommand('leaveGate', { numberOfKeys: 2, lua: LEAVE_GATE_SCRIPT });
+  return redis as unknown as CounterCommands;
+}
+
 /** The counters and gates in Redis, without any fallback: each call fails when Redis does. */
 export function redisCounters(
   redis: Redis,
@@ -77,6 +110,7 @@ export function redisCounters(
   keySecret: Buffer,
   now: () => number,
 ): RateLimiter {
+  const commands = withCounterCommands(redis);
   const counterKey = (rule: { name: string }, key: string) =>
     `${prefix}${rule.name}:${redisKeyName(keySecret, key)}`;
   // A gate's two keys share a hash tag ({…}), so a Redis Cluster keeps them in one slot, as a
@@ -87,21 +121,15 @@ export function redisCounters(
   };
   return {
     async hit(rule, key) {
-      const id = counterKey(rule, key);
-      const replies = await redis
-        .multi()
-        .incr(id)
-        .pexpire(id, rule.windowSeconds * 1000, 'NX')
-        .pttl(id)
-        .exec();
-      const count = Number(replies?.[0]?.[1] ?? 0);
-      const ttl = Number(replies?.[2]?.[1] ?? rule.windowSeconds * 1000);
-      return rateLimitResult(rule, count, ttl);
+      const [count, ttl] = await commands.hitCounter(
+        counterKey(rule, key),
+        rule.windowSeconds * 1000,
+      );
+      return rateLimitResult(rule, Number(count), Number(ttl));
     },
     async peek(rule, key) {
-      const id = counterKey(rule, key);
-      const replies = await redis.multi().get(id).pttl(id).exec();
-      return rateLimitResult(rule, Number(replies?.[0]?.[1] ?? 0), Number(replies?.[1]?.[1] ?? 0));
+      const [count, ttl] = await commands.peekCounter(counterKey(rule, key));
+      return rateLimitResult(rule, Number(count), Number(ttl));
     },
     async mark(rule, key) {
       await redis.set(counterKey(rule, key), 1, 'PX', rule.windowSeconds * 1000);
@@ -111,9 +139,9 @@ export function redisCounters(
       // (Not one DEL of both keys: they may live in different slots of a Redis Cluster.)
       await Promise.all([redis.del(counterKey(rule, key)), redis.del(gateKeys(rule, key)[0])]);
     },
-    enterGate: (rule, key) => enterRedisGate(redis, gateKeys(rule, key), rule, now()),
+    enterGate: (rule, key) => enterRedisGate(commands, gateKeys(rule, key), rule, now()),
     leaveGate: (rule, key, ticket, outcome) =>
-      leaveRedisGate(redis, gateKeys(rule, key), rule, ticket, outcome, now()),
+      leaveRedisGate(commands, gateKeys(rule, key), rule, ticket, outcome, now()),
     isAnswering: (timeoutMs) => answersPingWithin(redis, timeoutMs),
     async close() {},
   };
@@ -123,15 +151,13 @@ export function redisCounters(
 type GateKeys = readonly [failures: string, inside: string];
 
 async function enterRedisGate(
-  redis: Redis,
+  commands: CounterCommands,
   keys: GateKeys,
   rule: FailureGateRule,
   time: number,
 ): Promise<GateAnswer> {
   const ticket = randomUUID();
-  const [kind, waitMs] = (await redis.eval(
-    ENTER_GATE_SCRIPT,
-    2,
+  const [kind, waitMs] = await commands.enterGate(
     ...keys,
     time,
     rule.freeFailures,
@@ -140,28 +166,20 @@ async function enterRedisGate(
     rule.forgetAfterSeconds * 1000,
     STALE_ATTEMPT_MS,
     ticket,
-  )) as [GateAnswer['kind'], number];
+  );
   if (kind === 'wait') return { kind, retryAfterSeconds: Math.ceil(Number(waitMs) / 1000) };
   return kind === 'busy' ? { kind } : { kind, ticket };
 }
 
 async function leaveRedisGate(
-  redis: Redis,
+  commands: CounterCommands,
   keys: GateKeys,
   rule: FailureGateRule,
   ticket: string,
   outcome: GateOutcome,
   time: number,
 ): Promise<void> {
-  await redis.eval(
-    LEAVE_GATE_SCRIPT,
-    2,
-    ...keys,
-    ticket,
-    outcome,
-    time,
-    rule.forgetAfterSeconds * 1000,
-  );
+  await commands.leaveGate(...keys, ticket, outcome, time, rule.forgetAfterSeconds * 1000);
 }
 
 /** Whether Redis answers a PING within `timeoutMs`. */

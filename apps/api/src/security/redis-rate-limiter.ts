@@ -97,6 +97,10 @@ function connectToRedis(url: string, waitMs: number): Redis {
     maxRetriesPerRequest: 0,
     // Reconnects in the background, soon: watchRedis's probe needs a connection to see Redis back.
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    // Commands sent in the same turn of the event loop go to Redis in one write and come back in
+    // one read: a sign-in asks whether its network is known as it enters the failure gate, and
+    // marks the network as it leaves (credential-checks.ts), one round trip each.
+    enableAutoPipelining: true,
   });
   // Failed (re)connections are reported once, by watchRedis's fallBack, not once per attempt.
   redis.on('error', () => {});

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import {
@@ -146,5 +147,43 @@ describe.each(implementations)('failure gate in $name', (implementation) => {
       await limiter.leaveGate(gate, key, answer.ticket, 'abandoned');
     }
     expect((await limiter.enterGate(gate, key)).kind).toBe('allowed');
+  });
+});
+
+describe.runIf(testEnv.redisUrl)('counters in Redis', () => {
+  it('keep counting when Redis forgets the scripts they run, as after a restart', async () => {
+    const warnings: string[] = [];
+    const log = { warn: (_: object, message: string) => void warnings.push(message), info() {} };
+    const clock = manualClock();
+    const limiter = createRedisRateLimiter(
+      testEnv.redisUrl!,
+      `test-scripts-${Date.now()}:`,
+      randomBytes(32),
+      () => clock.now(),
+      log,
+    );
+    const admin = new Redis(testEnv.redisUrl!);
+    try {
+      const rule = { name: 'test-count', limit: 2, windowSeconds: 60 };
+      const key = `account-${Math.random()}|203.0.113.1`;
+      expect(await limiter.hit(rule, key)).toMatchObject({ count: 1, isAllowed: true });
+      const entered = await limiter.enterGate(gate, key);
+      if (entered.kind !== 'allowed') throw new Error('expected to be let in');
+
+      await admin.script('FLUSH');
+      expect(await limiter.hit(rule, key)).toMatchObject({ count: 2, isAllowed: true });
+      await limiter.leaveGate(gate, key, entered.ticket, 'failure');
+      await admin.script('FLUSH');
+      const [peeked] = await Promise.all([limiter.peek(rule, key), limiter.mark(rule, 'other')]);
+      expect(peeked).toMatchObject({ count: 2, isAllowed: true });
+      expect(peeked.retryAfterSeconds).toBeGreaterThan(50);
+      expect(peeked.retryAfterSeconds).toBeLessThanOrEqual(60);
+      expect(await limiter.hit(rule, key)).toMatchObject({ count: 3, isAllowed: false });
+      // Counted in Redis throughout: a fallback to memory would have started again from one.
+      expect(warnings).toEqual([]);
+    } finally {
+      admin.disconnect();
+      await limiter.close();
+    }
   });
 });

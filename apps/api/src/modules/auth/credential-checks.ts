@@ -127,6 +127,26 @@ async function enterGate(
   }
 }
 
+/**
+ * Enters the failure gate of the account and the caller's address, asking meanwhile whether the
+ * address is one the account signs in from: the two go to Redis in one round trip (its client
+ * pipelines what is sent in one turn of the event loop). The answer is for the caller to await
+ * inside the gate, whose leaving a `finally` makes sure of.
+ */
+async function enterGateAskingIfKnown(
+  deps: ChecksContext,
+  account: KnownAccount | undefined,
+  caller: Caller,
+  addressKey: string,
+  tooMany: string,
+): Promise<{ ticket: string; isKnown: Promise<boolean> }> {
+  const isKnown = isKnownAddress(deps, account, caller);
+  // Awaited by the caller once inside; a gate that refuses leaves it unawaited, not unhandled.
+  isKnown.catch(() => {});
+  const ticket = await enterGate(deps, passwordFailureGate, addressKey, tooMany);
+  return { ticket, isKnown };
+}
+
 /** The account a password is checked for: its key (the email as typed), and its user if any. */
 interface CheckedAccount {
   key: string;
@@ -164,19 +184,24 @@ async function checkPassword(
 ): Promise<SignInCheck> {
   const { hasher, rateLimiter } = deps;
   const { user } = account;
-  const isKnown = await isKnownAddress(deps, user, caller);
   const addressKey = attemptKey(account.key, caller);
-  const addressTicket = await enterGate(deps, passwordFailureGate, addressKey, tooMany);
+  const gate = await enterGateAskingIfKnown(deps, user, caller, addressKey, tooMany);
   let outcome: GateOutcome = 'abandoned';
+  let isKnown = false;
   let check: PasswordCheck = { isValid: false, needsRehash: false };
   try {
+    isKnown = await gate.isKnown;
     check = user?.passwordHash
       ? await hasher.verify(user.passwordHash, password)
       : { isValid: await hasher.verifyAgainstNothing(password), needsRehash: false };
     if (!check.isValid) outcome = 'failure';
     else if (!secondStepFollows) outcome = 'success';
   } finally {
-    await rateLimiter.leaveGate(passwordFailureGate, addressKey, addressTicket, outcome);
+    // A success marks the network as the owner's as the gate is left: one round trip for both.
+    await Promise.all([
+      rateLimiter.leaveGate(passwordFailureGate, addressKey, gate.ticket, outcome),
+      outcome === 'success' && user ? rememberSignInAddress(deps, user, caller) : undefined,
+    ]);
   }
   if (!user || !check.isValid) {
     // The owner sees it in his sign-in history (ADR 019); an unknown email has no owner to tell.
@@ -189,7 +214,6 @@ async function checkPassword(
     }
     return 'invalid';
   }
-  if (!secondStepFollows) await rememberSignInAddress(deps, user, caller);
   if (check.needsRehash && user.passwordHash) {
     const oldHash = user.passwordHash;
     // Best effort, and only over the very hash checked: never over a password set meanwhile.
@@ -217,15 +241,22 @@ async function checkUnderFailureGates(
   isRight: () => Promise<boolean>,
 ): Promise<boolean> {
   const key = account.email.toLowerCase();
-  const isKnown = await isKnownAddress(deps, account, caller);
   const addressKey = attemptKey(key, caller);
-  const ticket = await enterGate(deps, passwordFailureGate, addressKey, messages.tooManyAttempts);
+  const gate = await enterGateAskingIfKnown(
+    deps,
+    account,
+    caller,
+    addressKey,
+    messages.tooManyAttempts,
+  );
   let outcome: GateOutcome = 'abandoned';
+  let isKnown = false;
   try {
+    isKnown = await gate.isKnown;
     if (!isKnown) await spendAccountBudgetOnCode(deps, key);
     outcome = (await isRight()) ? 'success' : 'failure';
   } finally {
-    await deps.rateLimiter.leaveGate(passwordFailureGate, addressKey, ticket, outcome);
+    await deps.rateLimiter.leaveGate(passwordFailureGate, addressKey, gate.ticket, outcome);
   }
   if (outcome === 'failure' && !isKnown) {
     await slowWrongGuesses(deps, key, caller, messages.tooManyAttempts, { accountCounted: true });

@@ -19,7 +19,12 @@ import type { CredentialChecks } from './credential-checks';
 import { endOtherSessions, endSession, listSessions } from './session-list';
 import { issueTokenPair, logout, refresh } from './session-renewal';
 import * as sessionRepo from './session-repo';
-import { recordSignInSuccess } from './sign-in-history';
+import {
+  FAMILIAR_WITHIN_DAYS,
+  recordSignInSuccess,
+  type SignInAttempt,
+  whereFrom,
+} from './sign-in-history';
 import { type AuthServiceDependencies, messages, SESSION_LIFETIME_SECONDS } from './rules';
 
 export type Sessions = ReturnType<typeof createSessions>;
@@ -82,23 +87,57 @@ async function startSession(
   how: SessionOpening,
 ): Promise<TokenPair> {
   const secret = randomSecret();
-  const session = await sessionRepo.openSession(deps.db, {
-    userId,
-    expiresAt: new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000),
-    credentialVersion: how.credentialVersion,
-    signInMethod: how.method,
-    provedSecondFactor: how.provedSecondFactor ?? false,
-    deviceLabel: deviceLabel(how.caller.userAgent),
-    refreshTokenHash: hashSecret(secret),
-  });
+  const session = await openRecordedSession(
+    deps,
+    {
+      userId,
+      expiresAt: new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000),
+      credentialVersion: how.credentialVersion,
+      signInMethod: how.method,
+      provedSecondFactor: how.provedSecondFactor ?? false,
+      deviceLabel: deviceLabel(how.caller.userAgent),
+      refreshTokenHash: hashSecret(secret),
+    },
+    { userId, method: how.method, caller: how.caller },
+  );
   if (!session) throw new AppError(401, messages.invalidCredentials);
-  await recordSignInSuccess(deps, { userId, method: how.method, caller: how.caller });
   return issueTokenPair(deps.tokens, {
     userId,
     sessionId: session.id,
     refreshSecret: secret,
     expiresAt: session.expiresAt,
   });
+}
+
+/**
+ * Opens the session and records its sign-in (ADR 019): a familiar one in the same statement, one
+ * from somewhere new with its notice right after. Recording never fails a sign-in: should that
+ * statement fail (it did nothing then), the session opens alone and the sign-in is recorded
+ * apart, its errors logged and swallowed.
+ */
+async function openRecordedSession(
+  deps: AuthServiceDependencies,
+  session: Parameters<typeof sessionRepo.openSession>[1],
+  attempt: SignInAttempt,
+) {
+  const { clientAddress, network } = whereFrom(attempt.caller);
+  let opened;
+  try {
+    opened = await sessionRepo.openSession(deps.db, session, {
+      clientAddress,
+      network,
+      familiarWithinDays: FAMILIAR_WITHIN_DAYS,
+    });
+  } catch (error) {
+    deps.log?.warn({ err: error }, 'sign-ins: opening a session with its record failed; alone now');
+    opened = await sessionRepo.openSession(deps.db, session);
+    if (opened) await recordSignInSuccess(deps, attempt);
+    return opened;
+  }
+  if (opened && !opened.isSignInRecorded) {
+    await recordSignInSuccess(deps, attempt, { isNewHere: true });
+  }
+  return opened;
 }
 
 /**

@@ -52,22 +52,37 @@ export async function insertSignInEvent(db: Executor, event: SignInEventToRecord
 }
 
 /**
- * The usual sign-in in one statement: its event is inserted only if it needs no notice, that is if
- * the account signed in from this device and network within `withinDays`, or has no sign-in
- * recorded at all (the pruning keeps each account's latest). No row back: the sign-in is new here,
- * and the caller records it with its notice.
+ * Whether a sign-in needs no notice: the account signed in from this device and network within
+ * the last days, or has no sign-in recorded at all (the pruning keeps each account's latest). SQL
+ * over the statement's parameters named here (`$1`…), for the statements that record a sign-in
+ * only if so: this one, and the opening of a session (session-repo.ts).
+ */
+export function familiarSignInCondition(parameters: {
+  userId: string;
+  deviceLabel: string;
+  network: string;
+  withinDays: string;
+}): string {
+  const { userId, deviceLabel, network, withinDays } = parameters;
+  return `exists (
+      select 1 from sign_in_events
+      where user_id = ${userId}::uuid and outcome = 'success'
+        and device_label = ${deviceLabel}::text and network = ${network}::text
+        and created_at > now() - make_interval(days => ${withinDays}::int)
+    )
+    or not exists (select 1 from sign_in_events where user_id = ${userId}::uuid and outcome = 'success')`;
+}
+
+/**
+ * The usual sign-in in one statement: its event is inserted only if it needs no notice
+ * (familiarSignInCondition). No row back: the sign-in is new here, and the caller records it with
+ * its notice.
  */
 const INSERT_FAMILIAR_SIGN_IN_SQL = preparedStatement(
   'insert_familiar_sign_in',
   `insert into sign_in_events (user_id, method, outcome, device_label, client_address, network)
   select $1::uuid, $2::text, 'success', $3::text, $4::text, $5::text
-  where exists (
-      select 1 from sign_in_events
-      where user_id = $1::uuid and outcome = 'success'
-        and device_label = $3::text and network = $5::text
-        and created_at > now() - make_interval(days => $6::int)
-    )
-    or not exists (select 1 from sign_in_events where user_id = $1::uuid and outcome = 'success')
+  where ${familiarSignInCondition({ userId: '$1', deviceLabel: '$3', network: '$5', withinDays: '$6' })}
   returning created_at`,
 );
 

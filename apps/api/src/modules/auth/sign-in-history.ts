@@ -51,7 +51,8 @@ export interface SignInAttempt {
   caller: Caller;
 }
 
-function whereFrom(caller: Caller) {
+/** Where an attempt came from, as its event records it. */
+export function whereFrom(caller: Caller) {
   return {
     deviceLabel: deviceLabel(caller.userAgent),
     clientAddress: caller.clientAddress,
@@ -87,9 +88,16 @@ export async function recordSignInFailure(
 export async function recordSignInSuccess(
   deps: SignInNoticeDependencies,
   attempt: SignInAttempt,
+  {
+    isNewHere = false,
+  }: {
+    /** The opening of the session found the sign-in new here (it records a familiar one itself). */
+    isNewHere?: boolean;
+  } = {},
 ): Promise<void> {
   try {
-    await recordAndNotify(deps, attempt);
+    if (isNewHere) await recordWithNotice(deps, attempt);
+    else await recordAndNotify(deps, attempt);
   } catch (error) {
     deps.log?.warn({ err: error }, 'sign-ins: a sign-in was not recorded');
   }
@@ -97,25 +105,30 @@ export async function recordSignInSuccess(
 
 /**
  * Records the sign-in; when it comes from a device and network the account has not signed in
- * from lately, the event and the notice to the owner go in together, in one transaction. The
- * usual sign-in, from somewhere familiar, is one statement (which asks and inserts) and no
- * transaction: a sign-in's statements are most of its event loop's time (npm run bench, issue 30).
+ * from lately, the event and the notice to the owner go in together, in one transaction.
  */
 async function recordAndNotify(
   deps: SignInNoticeDependencies,
   attempt: SignInAttempt,
 ): Promise<void> {
-  const from = whereFrom(attempt.caller);
   // An account with no sign-in recorded is signing in for the first time: after registering, or
   // made just now by a Google or Apple sign-in, or older than the history (ADR 019). That needs
   // no notice either.
   const isRecorded = await signInEventRepo.insertFamiliarSignIn(deps.db, {
     userId: attempt.userId,
     method: attempt.method,
-    ...from,
+    ...whereFrom(attempt.caller),
     withinDays: FAMILIAR_WITHIN_DAYS,
   });
-  if (isRecorded) return;
+  if (!isRecorded) await recordWithNotice(deps, attempt);
+}
+
+/** The event of a sign-in from somewhere new, and its notice to the owner, in one transaction. */
+async function recordWithNotice(
+  deps: SignInNoticeDependencies,
+  attempt: SignInAttempt,
+): Promise<void> {
+  const from = whereFrom(attempt.caller);
   const code = randomSecret();
   await deps.db.transaction().execute(async (transaction) => {
     const signedInAt = await signInEventRepo.insertSignInEvent(transaction, {
