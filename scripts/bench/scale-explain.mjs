@@ -74,17 +74,29 @@ const queries = [
     ['bench.member@example.com'],
   ],
   [
-    'sign-in: open the session and its refresh token (write, rolled back)',
+    'sign-in: open the session and its refresh token, and record a familiar sign-in (open_session_recording; write, rolled back)',
     `with account as (
        select id from users where id = $1 and ($2::int is null or credential_version = $2::int)
      ), session as (
        insert into auth_sessions (user_id, expires_at, sign_in_method, device_label, second_factor_at)
-       select id, $3::timestamptz, 'password', '', null from account returning id, expires_at
+       select id, $3::timestamptz, 'password', $4::text, null from account returning id, expires_at
      ), token as (
        insert into refresh_tokens (session_id, token_hash) select id, md5('x') || md5('y') from session
+     ), event as (
+       insert into sign_in_events (user_id, method, outcome, device_label, client_address, network)
+       select $1::uuid, 'password', 'success', $4::text, '127.0.0.1', $5::text
+       from session
+       where exists (
+           select 1 from sign_in_events
+           where user_id = $1::uuid and outcome = 'success'
+             and device_label = $4::text and network = $5::text
+             and created_at > now() - make_interval(days => 30)
+         )
+         or not exists (select 1 from sign_in_events where user_id = $1::uuid and outcome = 'success')
+       returning 1
      )
-     select id, expires_at from session`,
-    [member.id, 0, later],
+     select id, expires_at, exists (select 1 from event) as is_sign_in_recorded from session`,
+    [member.id, 0, later, '', '127.0.0.0/24'],
   ],
   [
     'refresh: the token by its session and hash, locked (refresh_tokens_session_token, 0029)',
@@ -97,7 +109,7 @@ const queries = [
     [memberSession.id, memberToken.token_hash],
   ],
   [
-    'sign-in: recorded if seen from this device and network lately (insert_familiar_sign_in; write, rolled back)',
+    'sign-in: recorded apart if seen from this device and network lately, when opening with it failed (insert_familiar_sign_in; write, rolled back)',
     `insert into sign_in_events (user_id, method, outcome, device_label, client_address, network)
      select $1::uuid, 'password', 'success', $2::text, '127.0.0.1', $3::text
      where exists (

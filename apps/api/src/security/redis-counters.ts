@@ -91,9 +91,10 @@ interface CounterCommands {
 }
 
 /**
- * Each script becomes a command of the client: ioredis sends its SHA1 (EVALSHA), and its text
- * only when Redis answers that it does not know it (after a restart, say), rather than the text
- * with every call. Defining them again on the same client changes nothing.
+ * Each script becomes a command of the client: ioredis sends its text once on each connection
+ * (EVAL), then only its SHA1 (EVALSHA), and the text again should Redis answer that it no longer
+ * knows it (SCRIPT FLUSH, a failover behind a proxy). Defining them again on the same client
+ * changes nothing.
  */
 function withCounterCommands(redis: Redis): CounterCommands {
   redis.defineCommand('hitCounter', { numberOfKeys: 1, lua: HIT_COUNTER_SCRIPT });

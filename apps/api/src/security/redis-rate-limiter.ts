@@ -15,10 +15,10 @@ export interface RateLimiterLog {
 const silentLog: RateLimiterLog = { warn: () => {}, info: () => {} };
 
 /**
- * The longest a call waits on Redis (to connect at start, or for one command's answer) before it
- * is counted in this process instead: no request may wait a second on Redis (docs/deployment.md,
- * Running in production: Outages). A gate's Lua script or a counter's MULTI is one round trip, far
- * quicker when well.
+ * The longest a call waits on Redis (to connect at start, or for its answer) before it is counted
+ * in this process instead: no request may wait a second on Redis (docs/deployment.md, Running in
+ * production: Outages). A gate's or a counter's Lua script is one round trip, far quicker when
+ * well.
  */
 const REDIS_WAIT_MS = 500;
 /** While Redis is away, how often it is asked whether it is back. */
@@ -52,7 +52,7 @@ export function createRedisRateLimiter(
     await firstConnection;
     if (!watch.isRedisAway()) {
       try {
-        return await call(shared);
+        return await answeredWithin(call(shared), waitMs);
       } catch (error) {
         watch.fallBack(error);
       }
@@ -97,14 +97,33 @@ function connectToRedis(url: string, waitMs: number): Redis {
     maxRetriesPerRequest: 0,
     // Reconnects in the background, soon: watchRedis's probe needs a connection to see Redis back.
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-    // Commands sent in the same turn of the event loop go to Redis in one write and come back in
-    // one read: a sign-in asks whether its network is known as it enters the failure gate, and
-    // marks the network as it leaves (credential-checks.ts), one round trip each.
+    // Commands sent in the same turn of the event loop go to Redis together, in one write: a
+    // sign-in asks whether its network is known as it enters the failure gate, and marks the
+    // network as it leaves (credential-checks.ts), one round trip each. Commands sent while such
+    // a batch is on its way wait for it, so a call's wait is bounded in `counted` (answeredWithin)
+    // rather than by commandTimeout alone, which starts when a command is sent.
     enableAutoPipelining: true,
   });
   // Failed (re)connections are reported once, by watchRedis's fallBack, not once per attempt.
   redis.on('error', () => {});
   return redis;
+}
+
+/**
+ * `answer`, or a rejection `waitMs` after the call was made, whatever held it (a hung Redis, or
+ * the client's queue behind a batch sent to one).
+ */
+async function answeredWithin<T>(answer: Promise<T>, waitMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${waitMs} ms`)), waitMs);
+  });
+  try {
+    // A late answer, or its failure, is still taken by the race and dropped.
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

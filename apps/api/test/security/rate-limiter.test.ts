@@ -9,6 +9,7 @@ import {
   type FailureGateRule,
   type RateLimiter,
 } from '../../src/security/rate-limiter';
+import { startTcpProxy } from '../support/tcp-proxy';
 import { testEnv } from '../support/test-env';
 
 const gate: FailureGateRule = {
@@ -151,7 +152,7 @@ describe.each(implementations)('failure gate in $name', (implementation) => {
 });
 
 describe.runIf(testEnv.redisUrl)('counters in Redis', () => {
-  it('keep counting when Redis forgets the scripts they run, as after a restart', async () => {
+  it('keep counting when Redis forgets the scripts they run (SCRIPT FLUSH, a failover)', async () => {
     const warnings: string[] = [];
     const log = { warn: (_: object, message: string) => void warnings.push(message), info() {} };
     const clock = manualClock();
@@ -184,6 +185,38 @@ describe.runIf(testEnv.redisUrl)('counters in Redis', () => {
     } finally {
       admin.disconnect();
       await limiter.close();
+    }
+  });
+
+  it('answer within the wait on a hung Redis, a call sent behind another one included', async () => {
+    const target = new URL(testEnv.redisUrl!);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    const waitMs = 1_000;
+    const clock = manualClock();
+    const limiter = createRedisRateLimiter(
+      `redis://127.0.0.1:${proxy.port}`,
+      `test-hung-${Date.now()}:`,
+      randomBytes(32),
+      () => clock.now(),
+      undefined,
+      waitMs,
+    );
+    const rule = { name: 'test-count', limit: 5, windowSeconds: 60 };
+    try {
+      expect((await limiter.peek(rule, 'before')).count).toBe(0);
+      proxy.pause();
+      // Sent, never answered: Redis's client holds what is sent after it until it is settled.
+      const first = limiter.hit(rule, 'first');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = performance.now();
+      expect(await limiter.hit(rule, 'second')).toMatchObject({ count: 1, isAllowed: true });
+      // Counted in memory after one wait, not after the first call's wait and then its own
+      // (about twice as long).
+      expect(performance.now() - started).toBeLessThan(1.5 * waitMs);
+      expect(await first).toMatchObject({ count: 1, isAllowed: true });
+    } finally {
+      await limiter.close();
+      await proxy.close();
     }
   });
 });

@@ -6,6 +6,7 @@ import type { Transaction } from 'kysely';
 import { type SignInResponse, type TokenPair } from '@kegel/contract';
 import type { PageLocale } from '@kegel/contract/i18n';
 
+import { isDatabaseUnreachable } from '../../db/database';
 import type { Database, SignInMethod } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Caller } from '../../security/client-address';
@@ -111,9 +112,10 @@ async function startSession(
 
 /**
  * Opens the session and records its sign-in (ADR 019): a familiar one in the same statement, one
- * from somewhere new with its notice right after. Recording never fails a sign-in: should that
- * statement fail (it did nothing then), the session opens alone and the sign-in is recorded
- * apart, its errors logged and swallowed.
+ * from somewhere new with its notice right after. Recording never fails a sign-in: should
+ * PostgreSQL refuse that statement (it then did nothing), the session opens alone and the
+ * sign-in is recorded apart, its errors logged and swallowed. A database out of reach, or a
+ * statement cancelled, is no reason to try again: that error is the sign-in's.
  */
 async function openRecordedSession(
   deps: AuthServiceDependencies,
@@ -129,6 +131,7 @@ async function openRecordedSession(
       familiarWithinDays: FAMILIAR_WITHIN_DAYS,
     });
   } catch (error) {
+    if (!isRefusedStatement(error)) throw error;
     deps.log?.warn({ err: error }, 'sign-ins: opening a session with its record failed; alone now');
     opened = await sessionRepo.openSession(deps.db, session);
     if (opened) await recordSignInSuccess(deps, attempt);
@@ -138,6 +141,21 @@ async function openRecordedSession(
     await recordSignInSuccess(deps, attempt, { isNewHere: true });
   }
   return opened;
+}
+
+/**
+ * Whether PostgreSQL itself refused a statement (an SQLSTATE of its own), which then changed
+ * nothing: not a lost connection, after which it may have committed, nor a cancelled one
+ * (class 57: a timeout, a shutdown), which would only wait as long again.
+ */
+function isRefusedStatement(error: unknown): boolean {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return (
+    typeof code === 'string' &&
+    /^[0-9A-Z]{5}$/.test(code) &&
+    !code.startsWith('57') &&
+    !isDatabaseUnreachable(error)
+  );
 }
 
 /**
