@@ -6,6 +6,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 
 import { App } from './app/app';
+import { PageTakeover } from './shared/browser/use-is-app-running';
 import { localeOfThisPage, switchLocale } from './shared/i18n/i18n';
 
 const rootElement = document.getElementById('root');
@@ -36,7 +37,8 @@ function start(mayTakeOver: boolean): void {
       rootElement?.firstElementChild &&
       !rootElement.hasAttribute('data-frame-only')
     ) {
-      hydrateRoot(rootElement, app);
+      // Its forms wait until the page is taken over (use-is-app-running.tsx).
+      hydrateRoot(rootElement, <PageTakeover>{app}</PageTakeover>);
     } else if (rootElement) {
       createRoot(rootElement).render(app);
     }

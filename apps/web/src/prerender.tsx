@@ -8,6 +8,7 @@ import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 
 import { App } from './app/app';
+import { PageTakeover } from './shared/browser/use-is-app-running';
 import { MemberLoadingFrame } from './app/layouts/site-layout';
 import { i18n, switchLocale } from './shared/i18n/i18n';
 import { LanguageProvider } from './shared/i18n/language-provider';
@@ -19,11 +20,14 @@ export { DEFAULT_LOCALE, PAGE_LOCALES } from '@kegel/contract/i18n';
 export async function renderPage(path: string, locale: PageLocale): Promise<string> {
   await switchLocale(locale);
   const { prelude } = await prerender(
-    <StrictMode>
-      <StaticRouter location={path}>
-        <App />
-      </StaticRouter>
-    </StrictMode>,
+    // As main.tsx takes it over: the forms drawn waiting for the app.
+    <PageTakeover>
+      <StrictMode>
+        <StaticRouter location={path}>
+          <App />
+        </StaticRouter>
+      </StrictMode>
+    </PageTakeover>,
   );
   return new Response(prelude).text();
 }

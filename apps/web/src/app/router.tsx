@@ -2,6 +2,7 @@ import { type ComponentType, lazy, Suspense, useState } from 'react';
 import { Navigate, type RouteObject, useRoutes } from 'react-router';
 
 import { paths } from '../config/paths';
+import { PageTakenOver } from '../shared/browser/use-is-app-running';
 import { loadCatalogs } from '../shared/i18n/i18n';
 import { useHasTokens } from '../shared/session/session';
 import { AuthLayout } from './layouts/auth-layout';
@@ -220,7 +221,10 @@ export function AppRoutes(): React.JSX.Element {
   const [routes] = useState(createRoutes);
   return (
     <RootErrorBoundary>
-      <Suspense fallback={null}>{useRoutes(routes)}</Suspense>
+      <Suspense fallback={null}>
+        <PageTakenOver />
+        {useRoutes(routes)}
+      </Suspense>
     </RootErrorBoundary>
   );
 }

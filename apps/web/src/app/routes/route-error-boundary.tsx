@@ -1,6 +1,7 @@
 import { Component, type ReactNode } from 'react';
 import { Outlet, useLocation } from 'react-router';
 
+import { PageTakenOver } from '../../shared/browser/use-is-app-running';
 import { RootErrorPage, RouteErrorPage } from './route-error-page';
 
 interface ErrorBoundaryProps {
@@ -54,7 +55,16 @@ export function PageErrorBoundary(): React.JSX.Element {
 export function RootErrorBoundary({ children }: { children: ReactNode }): React.JSX.Element {
   const { pathname } = useLocation();
   return (
-    <ErrorBoundary resetKey={pathname} fallback={(error) => <RootErrorPage error={error} />}>
+    <ErrorBoundary
+      resetKey={pathname}
+      fallback={(error) => (
+        <>
+          {/* The page that failed is not there to say the app runs (use-is-app-running.tsx). */}
+          <PageTakenOver />
+          <RootErrorPage error={error} />
+        </>
+      )}
+    >
       {children}
     </ErrorBoundary>
   );
