@@ -6,7 +6,7 @@ import { defineConfig } from 'vite';
 
 import { catalogModules } from './scripts/catalog-modules.ts';
 import { pagePreloads } from './scripts/page-preloads.ts';
-import { pageModulesByPath, startModules } from './src/app/page-modules.ts';
+import { pageModulesByPath } from './src/app/page-modules.ts';
 
 /**
  * React Router's production build. Its package.json sends every import to its development build
@@ -21,7 +21,7 @@ const reactRouterProduction = path.join(
 
 // The API serves the built app in production; in development `vite` proxies /api to it.
 export default defineConfig(({ command }) => ({
-  plugins: [react(), catalogModules(), pagePreloads(pageModulesByPath, startModules)],
+  plugins: [react(), catalogModules(), pagePreloads(pageModulesByPath)],
   // Builds only (the app's, the prerender's, and so the browser journeys'): the dev server keeps
   // the development build and its warnings. The unit tests never load this file (vitest.config.ts).
   resolve:

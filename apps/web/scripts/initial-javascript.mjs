@@ -182,28 +182,23 @@ export const GROWN_FOR_LANGUAGES = {
  *   wait on Intl's first NumberFormat, 62 ms of /purchase's main thread at a 4 x slower CPU;
  *   /purchase keeps its plan cards from drawing again when a plan is preselected, and makes the
  *   formatter of plural messages' counts in a task of its own when its module loads
- *   (shared/i18n/count-formatting.ts);
- * - then every page, 0.9 to 1.2 kB raw and 0.2 to 0.3 kB of gzip (measured exactly against the
- *   build before): the entry evaluates React DOM and imports the app in a task after it
- *   (app/browser-app.tsx: a chunk of its own, and the files the chunks now share), and the page
- *   is taken over in a transition rather than through useSyncExternalStore
- *   (shared/browser/use-is-app-running.tsx), each of which took a long task off every page.
+ *   (shared/i18n/count-formatting.ts).
  */
 export const GROWN_FOR_QUICK_PAGES = {
-  '/home': { raw: 1330, gzip: 367 },
-  '/auth/login': { raw: 1329, gzip: 330 },
-  '/auth/register': { raw: 1286, gzip: 312 },
-  '/auth/reset': { raw: 1224, gzip: 272 },
-  '/account/recover/new': { raw: 1224, gzip: 275 },
-  '/account/verify-email': { raw: 1254, gzip: 335 },
-  '/account/cancel-email-change': { raw: 1177, gzip: 299 },
-  '/account/sign-in-not-me': { raw: 1172, gzip: 297 },
-  '/account/deleted': { raw: 1159, gzip: 296 },
-  '/purchase': { raw: 1708, gzip: 551 },
-  '/purchase/complete': { raw: 1577, gzip: 526 },
-  '/dashboard': { raw: 1292, gzip: 348 },
-  '/dashboard/history': { raw: 1310, gzip: 369 },
-  '/dashboard/settings': { raw: 1220, gzip: 310 },
+  '/home': { raw: 183, gzip: 64 },
+  '/auth/login': { raw: 281, gzip: 81 },
+  '/auth/register': { raw: 280, gzip: 69 },
+  '/auth/reset': { raw: 242, gzip: 60 },
+  '/account/recover/new': { raw: 262, gzip: 71 },
+  '/account/verify-email': { raw: 183, gzip: 58 },
+  '/account/cancel-email-change': { raw: 183, gzip: 60 },
+  '/account/sign-in-not-me': { raw: 183, gzip: 58 },
+  '/account/deleted': { raw: 183, gzip: 61 },
+  '/purchase': { raw: 781, gzip: 365 },
+  '/purchase/complete': { raw: 550, gzip: 280 },
+  '/dashboard': { raw: 183, gzip: 64 },
+  '/dashboard/history': { raw: 182, gzip: 61 },
+  '/dashboard/settings': { raw: 293, gzip: 106 },
 };
 
 /**

@@ -22,15 +22,8 @@ interface BuiltChunk {
   viteMetadata?: { importedCss: Set<string> };
 }
 
-/**
- * `startModules`: what the entry imports as it starts (main.tsx, a task after its own): index.html
- * names them beside the entry, scripts and CSS, so that they download with it rather than once it
- * has run, and their CSS (the site's frame) applies before the page's own, as when they were part
- * of the entry.
- */
 export function pagePreloads(
   pageModulesByPath: Readonly<Record<string, readonly string[]>>,
-  startModules: readonly string[] = [],
 ): Plugin {
   let config: ResolvedConfig;
   return {
@@ -69,73 +62,45 @@ export function pagePreloads(
           return into;
         }
 
-        /** The chunk built for a module (a path from the app's root), or the build fails. */
-        const chunkOf = (module: string, address: string): BuiltChunk => {
-          const chunk = byModule.get(module);
-          if (!chunk) this.error(`${address}: no chunk was built for ${module}`);
-          return chunk;
-        };
-        const cssOf = (chunk: BuiltChunk): string[] => [...(chunk.viteMetadata?.importedCss ?? [])];
-        const preloadTags = (scripts: BuiltChunk[], styles: string[]): string[] => [
-          ...scripts.map(
-            (chunk) =>
-              `<link rel="modulepreload" crossorigin href="${config.base}${chunk.fileName}">`,
-          ),
-          ...styles.map(
-            (file) => `<link rel="stylesheet" crossorigin href="${config.base}${file}">`,
-          ),
-        ];
-
-        // What Vite's index.html loads: the entry and its static imports, with their CSS.
+        // What index.html already loads: the entry and its static imports, with their CSS.
         const loadedByEntry = new Set<BuiltChunk>();
         for (const chunk of chunks.filter((candidate) => candidate.isEntry)) {
           withStaticImports(chunk, loadedByEntry);
         }
+        const cssOf = (chunk: BuiltChunk): string[] => [...(chunk.viteMetadata?.importedCss ?? [])];
         const cssLoadedByEntry = new Set([...loadedByEntry].flatMap(cssOf));
-        // Then what the entry imports as it starts, named in index.html (and so in every copy).
-        const startChunks = new Set<BuiltChunk>();
-        for (const module of startModules)
-          withStaticImports(chunkOf(module, 'index.html'), startChunks);
-        const startScripts = [...startChunks].filter((chunk) => !loadedByEntry.has(chunk));
-        const startStyles = [...new Set(startScripts.flatMap(cssOf))].filter(
-          (file) => !cssLoadedByEntry.has(file),
-        );
-        for (const chunk of startScripts) loadedByEntry.add(chunk);
-        for (const file of startStyles) cssLoadedByEntry.add(file);
-        if (startScripts.length > 0) {
-          html.source = html.source.replace(
-            '</head>',
-            `  ${preloadTags(startScripts, startStyles).join('\n    ')}\n  </head>`,
-          );
-        }
 
         for (const [address, modules] of Object.entries(pageModulesByPath)) {
           const pageChunks = new Set<BuiltChunk>();
-          for (const module of modules) withStaticImports(chunkOf(module, address), pageChunks);
+          for (const module of modules) {
+            const chunk = byModule.get(module);
+            if (!chunk) this.error(`${address}: no chunk was built for ${module}`);
+            withStaticImports(chunk, pageChunks);
+          }
           const scripts = [...pageChunks].filter((chunk) => !loadedByEntry.has(chunk));
           const styles = [...new Set(scripts.flatMap(cssOf))].filter(
             (file) => !cssLoadedByEntry.has(file),
           );
-          const tags = preloadTags(scripts, styles);
+          const tags = [
+            ...scripts.map(
+              (chunk) =>
+                `<link rel="modulepreload" crossorigin href="${config.base}${chunk.fileName}">`,
+            ),
+            ...styles.map(
+              (file) => `<link rel="stylesheet" crossorigin href="${config.base}${file}">`,
+            ),
+          ];
           this.emitFile({
             type: 'asset',
             fileName: `${PAGES_FOLDER}${address}.html`,
             source: html.source.replace('</head>', `  ${tags.join('\n    ')}\n  </head>`),
           });
         }
-        // Beside Vite's manifest, for scripts/initial-javascript.mjs to tell what each page loads
-        // beyond the entry and its static imports: what the entry imports as it starts, and the
-        // page's own modules.
-        const loadedAtFirst = Object.fromEntries(
-          Object.entries(pageModulesByPath).map(([address, modules]) => [
-            address,
-            [...startModules, ...modules],
-          ]),
-        );
+        // Beside Vite's manifest, for scripts/initial-javascript.mjs to tell what each page loads.
         this.emitFile({
           type: 'asset',
           fileName: PAGE_MODULES_FILE,
-          source: `${JSON.stringify(loadedAtFirst, null, 2)}\n`,
+          source: `${JSON.stringify(pageModulesByPath, null, 2)}\n`,
         });
       },
     },

@@ -1,22 +1,36 @@
 import './app/global.css';
 
-import { startTransition } from 'react';
+import { DEFAULT_LOCALE } from '@kegel/contract/i18n';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
 
-import type * as BrowserApp from './app/browser-app';
+import { App } from './app/app';
+import { PageTakeover } from './shared/browser/use-is-app-running';
+import { localeOfThisPage, switchLocale } from './shared/i18n/i18n';
 
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html has no #root element');
 
+const app = (
+  <StrictMode>
+    <BrowserRouter>
+      <App />
+    </BrowserRouter>
+  </StrictMode>
+);
+
 // A visitor's page arrives drawn already (the build prerenders it, scripts/prerender.mjs): the app
 // takes over that HTML rather than drawing it again. The member area arrives with only the frame
 // shown while the profile loads (`data-frame-only`): the app draws over it, as over an empty page.
+// The page is in the language the server drew it in (`<html lang>`): its messages first, so the
+// app never draws English over a German page. English needs none.
 // Both in a transition: React then does the work in slices of a few milliseconds, yielding to the
 // browser between them, instead of in one long task (the main thread blocked for hundreds of
 // milliseconds on a slow phone: Lighthouse's Total Blocking Time, issue 30). A click meanwhile
 // is not lost: React hydrates the part clicked first and replays the click, and the controls
 // that need the app are drawn disabled until it runs.
-function start({ app, PageTakeover }: typeof BrowserApp, mayTakeOver: boolean): void {
+function start(mayTakeOver: boolean): void {
   startTransition(() => {
     if (
       mayTakeOver &&
@@ -30,12 +44,11 @@ function start({ app, PageTakeover }: typeof BrowserApp, mayTakeOver: boolean): 
     }
   });
 }
-
 /**
- * Resolves in a task of its own: the browser may paint and handle input between two pieces of the
- * start, rather than run them as one long task (Lighthouse's Total Blocking Time counts each
- * task's excess over 50 ms, issue 30). A message, not a timer: a timer waits a second in a tab
- * opened in the background.
+ * Resolves in a task of its own: the browser may paint and handle input between the evaluation of
+ * the app's modules and the start of React's work, rather than both in one long task (Lighthouse's
+ * Total Blocking Time counts each task's excess over 50 ms, issue 30). A message, not a timer: a
+ * timer waits a second in a tab opened in the background.
  */
 function nextTask(): Promise<void> {
   return new Promise((resolve) => {
@@ -48,12 +61,9 @@ function nextTask(): Promise<void> {
   });
 }
 
-// This task evaluated React DOM; the app's modules (the router, the query cache, the texts and the
-// pages' frame) are evaluated in the next, and React's work starts in the one after.
-void nextTask()
-  .then(() => import('./app/browser-app'))
-  .then(async (browserApp) => {
-    const inThePagesLanguage = await browserApp.speakThePagesLanguage();
-    await nextTask();
-    start(browserApp, inThePagesLanguage);
-  });
+Promise.all([switchLocale(localeOfThisPage()), nextTask()]).then(
+  () => start(true),
+  // Its messages could not be fetched (the network dropped): the app draws the page afresh in
+  // English rather than leaving a page whose buttons never work.
+  () => void switchLocale(DEFAULT_LOCALE).then(() => start(false)),
+);

@@ -5,12 +5,6 @@
 // which the build cannot load; page-modules.test.tsx holds both to the router. Addresses with a
 // parameter (/ops/members/:id) have no copy of their own: they get index.html, and their code
 // follows the entry.
-/**
- * What the entry (main.tsx) imports as it starts, in a task after the one that evaluated React DOM:
- * the app itself. Every page's HTML names it beside the entry (scripts/page-preloads.ts).
- */
-export const startModules: readonly string[] = ['src/app/browser-app.tsx'];
-
 export const pageModulesByPath: Readonly<Record<string, readonly string[]>> = {
   '/home': ['src/features/marketing/pages/home-page.tsx'],
   '/auth/login': ['src/features/auth/pages/login-page.tsx'],

@@ -37,9 +37,7 @@ describe('useIsAppRunning', () => {
 
     // In the browser the page's code arrives after hydration has begun.
     let arrive: (module: { default: ComponentType }) => void = () => {};
-    const PageArrivingLater = lazy(
-      () => new Promise<{ default: ComponentType }>((resolve) => (arrive = resolve)),
-    );
+    const PageArrivingLater = lazy(() => new Promise((resolve) => (arrive = resolve)));
     const onRecoverableError = vi.fn();
     await act(async () => {
       hydrateRoot(container, page(PageArrivingLater), { onRecoverableError });
