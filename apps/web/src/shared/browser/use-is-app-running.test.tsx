@@ -6,14 +6,22 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { PageTakenOver, PageTakeover, useIsAppRunning } from './use-is-app-running';
 
-function Submit(): React.JSX.Element {
-  return <button disabled={!useIsAppRunning()}>Send</button>;
+function Submit({ name }: { name: string }): React.JSX.Element {
+  return <button disabled={!useIsAppRunning()}>{name}</button>;
 }
 
-/** As app/router.tsx draws the pages: the marker beside a page whose code loads lazily. */
+function PageSubmit(): React.JSX.Element {
+  return <Submit name="Send" />;
+}
+
+/**
+ * As app/router.tsx draws the pages: the marker beside a page whose code loads lazily, inside the
+ * one Suspense boundary; and, outside it, a part taken over at once (a frame's button).
+ */
 function page(Page: ComponentType): React.JSX.Element {
   return (
     <PageTakeover>
+      <Submit name="Frame" />
       <Suspense fallback={null}>
         <PageTakenOver />
         <Page />
@@ -24,12 +32,12 @@ function page(Page: ComponentType): React.JSX.Element {
 
 describe('useIsAppRunning', () => {
   it('is true from the first render on a page the browser draws itself', () => {
-    render(<Submit />);
+    render(<Submit name="Send" />);
     expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
   });
 
   it('holds a drawn page until its lazily loaded part is taken over, then lets it go', async () => {
-    const drawn = await prerender(page(lazy(async () => ({ default: Submit }))));
+    const drawn = await prerender(page(lazy(async () => ({ default: PageSubmit }))));
     const container = document.createElement('div');
     container.innerHTML = await new Response(drawn.prelude).text();
     document.body.append(container);
@@ -37,18 +45,24 @@ describe('useIsAppRunning', () => {
 
     // In the browser the page's code arrives after hydration has begun.
     let arrive: (module: { default: ComponentType }) => void = () => {};
-    const PageArrivingLater = lazy(() => new Promise((resolve) => (arrive = resolve)));
+    const PageArrivingLater = lazy(
+      () => new Promise<{ default: ComponentType }>((resolve) => (arrive = resolve)),
+    );
     const onRecoverableError = vi.fn();
+    let root: ReturnType<typeof hydrateRoot> | undefined;
     await act(async () => {
-      hydrateRoot(container, page(PageArrivingLater), { onRecoverableError });
+      root = hydrateRoot(container, page(PageArrivingLater), { onRecoverableError });
     });
-    // Taken over in part only: the button is still the server's, and still held.
+    // The frame is taken over already, the page not yet: both wait, the frame's by the app's say.
+    expect(screen.getByRole('button', { name: 'Frame' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
 
-    await act(async () => arrive({ default: Submit }));
+    await act(async () => arrive({ default: PageSubmit }));
+    expect(screen.getByRole('button', { name: 'Frame' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
     // Taken over as drawn, not drawn afresh.
     expect(onRecoverableError).not.toHaveBeenCalled();
+    act(() => root?.unmount());
     container.remove();
   });
 });

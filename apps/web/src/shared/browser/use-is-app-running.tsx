@@ -51,7 +51,8 @@ export function PageTakeover({ children }: { children: ReactNode }): React.JSX.E
  * Drawn beside the page, inside the Suspense boundary that holds every page (app/router.tsx), and
  * in the root error page: its effect runs when that boundary has been taken over, which is the
  * last part of the page to be (the page's code loads lazily). Telling the app it runs any sooner
- * would change what a part still to be taken over draws, and React then draws it afresh.
+ * would change what a part still to be taken over draws: React would hold the change until that
+ * part is taken over, or draw the part afresh.
  */
 export function PageTakenOver(): null {
   const { isRunning, takenOver } = useContext(AppRunningContext);
