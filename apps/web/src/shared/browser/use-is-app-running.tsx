@@ -36,9 +36,11 @@ export function useIsAppRunning(): boolean {
  * Why not useSyncExternalStore with `false` as the server's snapshot, which knows the same
  * without a marker: React re-renders every such component synchronously once the page is taken
  * over, and a synchronous render right after hydration also runs every effect of the page in the
- * same task (each query's first request among them): one task of 60 ms at a slow phone's speed,
- * the longest after the page's script evaluation (Lighthouse's Total Blocking Time, issue 30). In
- * a transition React does the same work in slices, and the effects in tasks of their own.
+ * same task (each query's first request among them): one task of 67 ms on /auth/login with the
+ * CPU slowed 2 x, the longest after the page's script evaluation (Lighthouse's Total Blocking
+ * Time, issue 30). In a transition React renders in slices, and runs the effects in a task of
+ * their own unless something else asks for a synchronous render (react-hook-form's useForm does,
+ * once, as it mounts).
  */
 export function PageTakeover({ children }: { children: ReactNode }): React.JSX.Element {
   const [isRunning, setIsRunning] = useState(false);
