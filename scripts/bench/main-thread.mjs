@@ -130,8 +130,9 @@ try {
   console.log('|---|---|---|---|---|');
   for (const [label, runs] of results) {
     const blocking = median(runs.map((r) => r.blocking));
+    const difference = Math.round(blocking - reference);
     const beside =
-      label === PRERENDERED_REFERENCE_PATH ? '' : `+${Math.round(blocking - reference)} ms`;
+      label === PRERENDERED_REFERENCE_PATH ? '' : `${difference >= 0 ? '+' : ''}${difference} ms`;
     console.log(
       `| ${label} | ${Math.round(blocking)} ms | ${beside} | ` +
         `${median(runs.map((r) => r.longest)).toFixed(1)} ms | ` +

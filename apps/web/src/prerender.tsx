@@ -8,8 +8,8 @@ import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 
 import { App } from './app/app';
-import { PageTakeover } from './shared/browser/use-is-app-running';
 import { MemberLoadingFrame } from './app/layouts/site-layout';
+import { PageTakeover } from './shared/browser/use-is-app-running';
 import { i18n, switchLocale } from './shared/i18n/i18n';
 import { LanguageProvider } from './shared/i18n/language-provider';
 
