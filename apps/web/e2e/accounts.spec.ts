@@ -25,6 +25,10 @@ test.describe('account journeys', () => {
       toast(page, 'Account has been created successfully! Log in to your account.'),
     ).toBeVisible();
     await expect(page).toHaveURL(/\/auth\/login$/);
+    // The address changes at once, but the sign-in page's code may still be loading, and until it
+    // has, the registration form stays on screen (React Router navigates in a transition): a person
+    // waits for the sign-in form before typing, and so does this test.
+    await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
