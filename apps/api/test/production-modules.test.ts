@@ -46,6 +46,16 @@ const LOADED_ON_FIRST_USE = [
   '@zxcvbn-ts/language-common',
   'openid-client',
 ];
+/**
+ * Fastify's own validator and serializer builders, which the server never uses (zod validates and
+ * serializes every route): given zod's builders at its start (app.ts), Fastify does not load these.
+ */
+const FASTIFY_DEFAULT_COMPILERS = [
+  '@fastify/ajv-compiler',
+  '@fastify/fast-json-stringify-compiler',
+  'ajv',
+  'ajv-formats',
+];
 
 let scratch: string;
 let buildDir: string;
@@ -247,6 +257,7 @@ describe('the modules a built server loads', () => {
         packages: sandboxPackagesIn(loaded),
         sources: sandboxSourcesIn(loaded),
         loadedOnFirstUse: packagesIn(loaded, LOADED_ON_FIRST_USE),
+        fastifyDefaultCompilers: packagesIn(loaded, FASTIFY_DEFAULT_COMPILERS),
         beyondLatin1: filesBeyondLatin1(loaded),
         // build.mjs bundles these: none comes from node_modules, where a second copy of zod
         // would not know the first's schemas, and of zod's languages only English is kept.
@@ -258,6 +269,7 @@ describe('the modules a built server loads', () => {
         packages: [],
         sources: [],
         loadedOnFirstUse: [],
+        fastifyDefaultCompilers: [],
         beyondLatin1: [],
         inlinedFromNodeModules: [],
         zodLanguages: ['en.js'],
