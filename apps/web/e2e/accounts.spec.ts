@@ -15,6 +15,14 @@ const PASSWORD = 'correct horse battery';
 test.describe('account journeys', () => {
   test('register → login → dashboard', async ({ page }) => {
     const email = uniqueEmail('journey');
+    // The sign-in page's code is asked for while the account is being made, not after.
+    const order: string[] = [];
+    page.on('request', (request) => {
+      if (/\/assets\/login-page-[^/]*\.js$/.test(request.url())) order.push('sign-in page code');
+    });
+    page.on('response', (response) => {
+      if (response.url().endsWith('/api/auth/local/register/email')) order.push('account made');
+    });
     await page.goto('/auth/register');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
@@ -25,6 +33,7 @@ test.describe('account journeys', () => {
       toast(page, 'Account has been created successfully! Log in to your account.'),
     ).toBeVisible();
     await expect(page).toHaveURL(/\/auth\/login$/);
+    expect(order).toEqual(['sign-in page code', 'account made']);
     // The address changes at once, but the sign-in page's code may still be loading, and until it
     // has, the registration form stays on screen (React Router navigates in a transition): a person
     // waits for the sign-in form before typing, and so does this test.

@@ -25,6 +25,10 @@ export function RegisterPage(): React.JSX.Element {
   const register = useRegister({ showOnField });
 
   const onSubmit = form.handleSubmit(({ email, password }) => {
+    // The sign-in page this leads to, fetched while the account is made: until its code has
+    // arrived, the address already reads /auth/login but this form stays on screen (the router
+    // changes pages in a transition), and on a slow network a person could start typing here.
+    void import('./login-page').catch(() => undefined);
     // The confirmation is checked by the form and never sent.
     register.mutate(
       { email, password },
