@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import fastifyCompress from '@fastify/compress';
 import Fastify, {
   type FastifyInstance,
-  type FastifyServerOptions,
   type FastifyLoggerOptions,
+  type FastifyServerOptions,
   type onRouteHookHandler,
 } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
