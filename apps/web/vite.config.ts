@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 import { catalogModules } from './scripts/catalog-modules.ts';
+import { linguiCountsWhenWritten } from './scripts/lingui-counts-when-written.ts';
 import { pagePreloads } from './scripts/page-preloads.ts';
 import { pageModulesByPath } from './src/app/page-modules.ts';
 
@@ -21,7 +22,7 @@ const reactRouterProduction = path.join(
 
 // The API serves the built app in production; in development `vite` proxies /api to it.
 export default defineConfig(({ command }) => ({
-  plugins: [react(), catalogModules(), pagePreloads(pageModulesByPath)],
+  plugins: [react(), catalogModules(), linguiCountsWhenWritten(), pagePreloads(pageModulesByPath)],
   // Builds only (the app's, the prerender's, and so the browser journeys'): the dev server keeps
   // the development build and its warnings. The unit tests never load this file (vitest.config.ts).
   resolve:

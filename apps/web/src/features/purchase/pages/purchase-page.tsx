@@ -5,7 +5,6 @@ import { useWatch } from 'react-hook-form';
 import { externalLinks } from '../../../config/paths';
 import { openPendingTab } from '../../../shared/browser/pending-tab';
 import { useContractForm } from '../../../shared/forms/use-contract-form';
-import { prepareCountFormattingSoon } from '../../../shared/i18n/count-formatting';
 import { RichText } from '../../../shared/i18n/rich-text';
 import { useProfile } from '../../../shared/session/session';
 import { Button } from '../../../shared/ui/button';
@@ -18,9 +17,6 @@ import { PlanCard, PlanCardSkeleton } from '../components/plan-card';
 import styles from '../components/purchase.module.css';
 import { largestPlan } from '../plan-terms';
 import { usePurchaseText } from '../text';
-
-// The plan cards' totals are plural messages ("for 30 days"), drawn when the plans arrive.
-prepareCountFormattingSoon();
 
 /**
  * `/purchase`: choose a plan, give an email, pay on Stripe's hosted checkout in a new tab. Open
