@@ -19,6 +19,8 @@ const linguiFile = path.join(
   'dist/index.mjs',
 );
 const folder = mkdtempSync(path.join(tmpdir(), 'lingui-counts-'));
+/** Each load gets a file of its own: a module imported twice from one address is the same one. */
+let loads = 0;
 
 /** Lingui's module, as npm has it or as the build changes it, loaded afresh (its own caches). */
 async function lingui(changed: boolean): Promise<{ setupI18n: () => I18n }> {
@@ -26,14 +28,15 @@ async function lingui(changed: boolean): Promise<{ setupI18n: () => I18n }> {
     "from '@lingui/message-utils/compileMessage'",
     `from '${pathToFileURL(require.resolve('@lingui/message-utils/compileMessage')).href}'`,
   );
-  const file = path.join(folder, `${changed ? 'changed' : 'original'}-${Date.now()}.mjs`);
+  loads += 1;
+  const file = path.join(folder, `${changed ? 'changed' : 'original'}-${loads}.mjs`);
   writeFileSync(file, changed ? formatCountsOnlyWhenWritten(original) : original);
   return (await import(pathToFileURL(file).href)) as { setupI18n: () => I18n };
 }
 
 /** The plan card's total, as the catalog has it: the count is `{days}`, not `#`. */
 const PLAN_TOTAL = '{price} for {days, plural, one {1 day} other {{days} days}}';
-/** The desk's notice: the count is `#`. */
+/** Like the desk's notice (opensForHours): the count is `#`. */
 const OPENS_FOR = '{hours, plural, one {# hour} other {# hours}} after you prove it';
 
 async function withMessages(changed: boolean): Promise<I18n> {
