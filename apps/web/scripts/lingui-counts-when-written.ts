@@ -10,14 +10,14 @@
 // written by Intl as before. The build's Lingui only: the dev server serves npm's, the same text.
 import type { Plugin } from 'vite';
 
-/** Lingui's own module, the one file changed. */
-const LINGUI_CORE = /[\\/]@lingui[\\/]core[\\/]dist[\\/]index\.mjs$/;
+/** Any of Lingui's files, and the one this plugin changes. */
+const ANY_LINGUI_CORE_FILE = /[\\/]@lingui[\\/]core[\\/]/;
+const LINGUI_CORE_ENTRY = /[\\/]@lingui[\\/]core[\\/]dist[\\/]index\.mjs$/;
 
 const FORMATS_EVERY_COUNT = `const valueStr = number(locales, value, numberFormat);
     return message.replace(new RegExp(OCTOTHORPE_PH, "g"), valueStr);`;
-
-const FORMATS_A_WRITTEN_COUNT = `if (!message.includes(OCTOTHORPE_PH)) return message; const valueStr = number(locales, value, numberFormat);
-    return message.replace(new RegExp(OCTOTHORPE_PH, "g"), valueStr);`;
+/** Put in front of it, on its line: a case without `#` is returned as it is. */
+const UNLESS_WRITTEN = 'if (!message.includes(OCTOTHORPE_PH)) return message; ';
 
 /**
  * Lingui's code with the count formatted only where it is written; an error when the code is not
@@ -30,7 +30,7 @@ export function formatCountsOnlyWhenWritten(code: string): string {
         'see whether it still formats every count, and update or drop the plugin',
     );
   }
-  return code.replace(FORMATS_EVERY_COUNT, FORMATS_A_WRITTEN_COUNT);
+  return code.replace(FORMATS_EVERY_COUNT, UNLESS_WRITTEN + FORMATS_EVERY_COUNT);
 }
 
 export function linguiCountsWhenWritten(): Plugin {
@@ -38,14 +38,14 @@ export function linguiCountsWhenWritten(): Plugin {
   return {
     name: 'kegel:lingui-counts-when-written',
     transform(code, id) {
-      if (!LINGUI_CORE.test(id)) return undefined;
+      if (!LINGUI_CORE_ENTRY.test(id)) return undefined;
       changed = true;
       return { code: formatCountsOnlyWhenWritten(code), map: null };
     },
     buildEnd() {
       // Lingui taken from another of its files (a new entry in its package.json, say) would
       // otherwise go out unchanged without a word.
-      const lingui = [...this.getModuleIds()].filter((id) => /[\\/]@lingui[\\/]core[\\/]/.test(id));
+      const lingui = [...this.getModuleIds()].filter((id) => ANY_LINGUI_CORE_FILE.test(id));
       if (lingui.length > 0 && !changed) {
         this.error(`@lingui/core came from ${lingui.join(', ')}, not the file this plugin changes`);
       }
