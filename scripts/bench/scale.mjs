@@ -204,19 +204,45 @@ function run(options) {
   });
 }
 
-/** A warm-up of 2 s, then SECONDS measured: p99, median, requests, load average before. */
-async function measure(options) {
+/**
+ * What PostgreSQL had written to its log and how many checkpoints it had begun, cluster-wide.
+ * A page's first change after a checkpoint goes whole into the log (a full-page image): at scale
+ * a call's writes land on pages that are seldom changed twice between checkpoints.
+ */
+async function walCounters(url) {
+  const [row] = await query(
+    url,
+    `select w.wal_fpi::float8 as "fullPages", w.wal_bytes::float8 as bytes,
+       (b.checkpoints_timed + b.checkpoints_req)::int as checkpoints
+     from pg_stat_wal w, pg_stat_bgwriter b`,
+  );
+  return row;
+}
+
+/**
+ * A warm-up of 2 s, then SECONDS measured: p99, median, requests, load average before, and the
+ * log PostgreSQL wrote meanwhile, per call (the cluster's: nothing else of the bench writes then).
+ */
+async function measure(options, url) {
   await run({ ...options, duration: 2 });
   const loadBefore = load();
+  const walBefore = await walCounters(url);
   const result = await run({ ...options, duration: SECONDS });
+  const walAfter = await walCounters(url);
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${options.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   }
+  const calls = Math.max(result.requests.total, 1);
   return {
     p99: result.latency.p99,
     median: result.latency.p50,
     requests: result.requests.total,
     load: loadBefore,
+    wal: {
+      fullPagesPerCall: (walAfter.fullPages - walBefore.fullPages) / calls,
+      kilobytesPerCall: (walAfter.bytes - walBefore.bytes) / 1024 / calls,
+      checkpointsBegun: walAfter.checkpoints - walBefore.checkpoints,
+    },
   };
 }
 
@@ -318,47 +344,56 @@ async function suite(name, url) {
 
     console.error(`${name}: measuring, ${SECONDS} s per call…`);
     if (wanted('profile')) {
-      results.profile = await measure(get('/users/profile', member.accessToken));
+      results.profile = await measure(get('/users/profile', member.accessToken), url);
     }
     if (wanted('history')) {
-      results.history = await measure(get('/users/subscriptions/personal', member.accessToken));
+      results.history = await measure(
+        get('/users/subscriptions/personal', member.accessToken),
+        url,
+      );
     }
     if (wanted('signIn')) {
-      results.signIn = await measure({
-        url: `http://127.0.0.1:${PORT}/api/auth/local/login/email`,
-        method: 'POST',
-        connections: cores,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: MEMBER_EMAIL, password: PASSWORD }),
-      });
+      results.signIn = await measure(
+        {
+          url: `http://127.0.0.1:${PORT}/api/auth/local/login/email`,
+          method: 'POST',
+          connections: cores,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: MEMBER_EMAIL, password: PASSWORD }),
+        },
+        url,
+      );
     }
     let next = 0;
     if (wanted('webhook')) {
-      results.webhook = await measure({
-        url: `http://127.0.0.1:${PORT}/api/payments/stripe/webhook`,
-        method: 'POST',
-        connections: CONNECTIONS,
-        requests: [
-          {
-            setupRequest(request) {
-              next += 1;
-              const { body, signature } = signedCheckout(
-                `bench.grant.${1 + (next % GRANT_MEMBERS)}@example.com`,
-              );
-              return {
-                ...request,
-                headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-                body,
-              };
+      results.webhook = await measure(
+        {
+          url: `http://127.0.0.1:${PORT}/api/payments/stripe/webhook`,
+          method: 'POST',
+          connections: CONNECTIONS,
+          requests: [
+            {
+              setupRequest(request) {
+                next += 1;
+                const { body, signature } = signedCheckout(
+                  `bench.grant.${1 + (next % GRANT_MEMBERS)}@example.com`,
+                );
+                return {
+                  ...request,
+                  headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+                  body,
+                };
+              },
             },
-          },
-        ],
-      });
+          ],
+        },
+        url,
+      );
     }
     const search = async (term) => {
       const route = `/ops/members?query=${encodeURIComponent(term)}`;
       const { data } = await callApi(BASE_URL, 'GET', route, undefined, operatorToken);
-      return { ...(await measure(get(route, operatorToken))), matches: data.length };
+      return { ...(await measure(get(route, operatorToken), url)), matches: data.length };
     };
     const [{ id: checkoutSession }] = await query(url, CHECKOUT_SESSION_SQL);
     const terms = {
@@ -407,9 +442,13 @@ const rows = [
     'p99 at scale (ms)',
     'ratio',
     'median empty / scale (ms)',
+    'log per call, empty / scale (full pages; kB)',
+    'checkpoints begun (empty; scale)',
     'load average (empty; scale)',
   ],
 ];
+const walPerCall = ({ wal }) =>
+  `${wal.fullPagesPerCall.toFixed(2)}; ${wal.kilobytesPerCall.toFixed(1)}`;
 for (const [key, label] of calls.filter(([key]) => wanted(key))) {
   const [a, b] = [empty[key], scale[key]];
   rows.push([
@@ -418,6 +457,8 @@ for (const [key, label] of calls.filter(([key]) => wanted(key))) {
     String(b.p99),
     `${(b.p99 / a.p99).toFixed(2)} ×`,
     `${a.median} / ${b.median}`,
+    `${walPerCall(a)} / ${walPerCall(b)}`,
+    `${a.wal.checkpointsBegun}; ${b.wal.checkpointsBegun}`,
     `${a.load}; ${b.load}`,
   ]);
 }
@@ -430,6 +471,8 @@ if (wanted('pruning')) {
     prune(scale.pruning),
     `${(scale.pruning.milliseconds / empty.pruning.milliseconds).toFixed(2)} ×`,
     '',
+    '',
+    '',
     `${empty.pruning.load}; ${scale.pruning.load}`,
   ]);
   // The job times each batch itself (a batch is one statement, so one transaction: its round trip
@@ -441,6 +484,8 @@ if (wanted('pruning')) {
     `${scale.pruning.longestBatchMs}; ${scale.pruning.longestTransactionMs.toFixed(0)}`,
     '',
     'goal ≤ 100',
+    '',
+    '',
     '',
   ]);
 }
