@@ -287,3 +287,70 @@ describe.each(testDatabaseKinds)('premium expiry reminders on $name', (kind) => 
     expect((await postOneClick(server.app, link)).statusCode).toBe(200);
   });
 });
+
+/**
+ * A run mails its members a pause apart, so that a burst of them (the first run after a deploy,
+ * at a million members) does not take a core from the requests; and a stopped job mails no one
+ * more, whatever its run still had to do. The pauses are watched, not timed.
+ */
+describe.each(testDatabaseKinds)('the pace of a reminder run on $name', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  /** A job whose pauses are written down, and do whatever `during` says instead of waiting. */
+  function watchedJob(during: () => void = () => {}) {
+    const pauses: number[] = [];
+    const job = createPremiumReminders({
+      db: server.app.database.db,
+      mail: server.app.mail,
+      publicUrl: TEST_PUBLIC_URL,
+      supportEmail: 'support@kegel.test',
+      tokenSecret: TEST_TOKEN_SECRET,
+      log: server.app.log,
+      pause: async (ms) => {
+        pauses.push(ms);
+        during();
+      },
+    });
+    return { job, pauses };
+  }
+
+  it('pauses 250 ms between two members of a run, and not before the first', async () => {
+    const buyers = [];
+    for (const label of ['paced-1', 'paced-2', 'paced-3']) {
+      buyers.push(await makeMember(server.app, label));
+    }
+    const ends = [];
+    for (const buyer of buyers) ends.push(await buyPass(server.app, buyer));
+    const { job, pauses } = watchedJob();
+
+    const mailed = await job.runOnce(new Date(ends[0]!.getTime() - 71 * HOUR_MS));
+    expect(mailed).toBe(3);
+    expect(pauses).toEqual([250, 250]);
+    for (const buyer of buyers) {
+      expect(await reminderRows(server.app, buyer.userId)).toHaveLength(1);
+    }
+  });
+
+  it('mails no one more once stopped, though its run had more members due', async () => {
+    const buyers = [];
+    for (const label of ['stopped-1', 'stopped-2']) {
+      buyers.push(await makeMember(server.app, label));
+    }
+    const ends = [];
+    for (const buyer of buyers) ends.push(await buyPass(server.app, buyer));
+    // Stopped during its first pause, as the server closes.
+    const { job, pauses } = watchedJob(() => job.stop());
+
+    const mailed = await job.runOnce(new Date(ends[0]!.getTime() - 71 * HOUR_MS));
+    expect(mailed).toBe(1);
+    expect(pauses).toHaveLength(1);
+    const rows = await Promise.all(buyers.map((buyer) => reminderRows(server.app, buyer.userId)));
+    expect(rows.map((row) => row.length).sort()).toEqual([0, 1]);
+  });
+});
