@@ -24,9 +24,9 @@ const REMIND_BEFORE_MS = repo.REMIND_BEFORE_SECONDS * 1000;
  * The pause between two members in one run: at most four reminders a second from a process. A
  * reminder is 72 hours early, so a run need not be quick, and at a million members a run's
  * members come in bursts: the first run after a start (a deploy) found 233 due on the bench's
- * database, and, mailed back to back in 8 s, they took a core from the requests meanwhile (the
- * Stripe webhook's p99 in those seconds 146 to 211 ms, against 77 to 101 ms before and after:
- * issue 30, docs/benchmarks/scale.md).
+ * database, and, mailed back to back in 8 s, they slowed the requests meanwhile (the Stripe
+ * webhook's throughput fell by a third, its p99 in those seconds 146 to 211 ms against 77 to 101
+ * ms before and after: issue 30, docs/benchmarks/scale.md).
  */
 const PAUSE_BETWEEN_MEMBERS_MS = 250;
 const STALE_REASON = 'the premium end it told of moved';
