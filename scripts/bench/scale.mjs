@@ -204,6 +204,9 @@ function run(options) {
   });
 }
 
+/** Each database's server_version_num, as walCounters first asks it. */
+const serverVersions = {};
+
 /**
  * What PostgreSQL had written to its log and how many checkpoints it had begun, cluster-wide.
  * A page's first change after a checkpoint goes whole into the log (a full-page image): at scale
@@ -211,12 +214,13 @@ function run(options) {
  */
 async function walCounters(url) {
   // PostgreSQL 17 moved the checkpoint counts from pg_stat_bgwriter to pg_stat_checkpointer.
-  const [{ version }] = await query(
+  // Asked once per database, not around every call.
+  serverVersions[url] ??= query(
     url,
     `select current_setting('server_version_num')::int as version`,
-  );
+  ).then(([row]) => row.version);
   const checkpoints =
-    version >= 170000
+    (await serverVersions[url]) >= 170000
       ? `(select (num_timed + num_requested)::int from pg_stat_checkpointer)`
       : `(select (checkpoints_timed + checkpoints_req)::int from pg_stat_bgwriter)`;
   const [row] = await query(

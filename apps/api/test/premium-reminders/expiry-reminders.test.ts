@@ -30,7 +30,7 @@ const DAY_MS = 24 * HOUR_MS;
 const TEMPLATE = 'premium-expiry-reminder';
 
 /** A reminder job of its own over the server's database and outbox, as every process runs one. */
-function reminderJob(app: FastifyInstance) {
+function reminderJob(app: FastifyInstance, pause?: (ms: number) => Promise<void>) {
   return createPremiumReminders({
     db: app.database.db,
     mail: app.mail,
@@ -38,6 +38,7 @@ function reminderJob(app: FastifyInstance) {
     supportEmail: 'support@kegel.test',
     tokenSecret: TEST_TOKEN_SECRET,
     log: app.log,
+    pause,
   });
 }
 
@@ -290,7 +291,7 @@ describe.each(testDatabaseKinds)('premium expiry reminders on $name', (kind) => 
 
 /**
  * A run mails its members a pause apart, so that a burst of them (the first run after a deploy,
- * at a million members) does not take a core from the requests; and a stopped job mails no one
+ * at a million members) is spread out rather than slowing the requests at once; and a stopped job mails no one
  * more, whatever its run still had to do. The pauses are watched, not timed.
  */
 describe.each(testDatabaseKinds)('the pace of a reminder run on $name', (kind) => {
@@ -305,17 +306,9 @@ describe.each(testDatabaseKinds)('the pace of a reminder run on $name', (kind) =
   /** A job whose pauses are written down, and do whatever `during` says instead of waiting. */
   function watchedJob(during: () => void = () => {}) {
     const pauses: number[] = [];
-    const job = createPremiumReminders({
-      db: server.app.database.db,
-      mail: server.app.mail,
-      publicUrl: TEST_PUBLIC_URL,
-      supportEmail: 'support@kegel.test',
-      tokenSecret: TEST_TOKEN_SECRET,
-      log: server.app.log,
-      pause: async (ms) => {
-        pauses.push(ms);
-        during();
-      },
+    const job = reminderJob(server.app, async (ms) => {
+      pauses.push(ms);
+      during();
     });
     return { job, pauses };
   }
