@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import type { PurchasesResponse } from '@kegel/contract';
+import { sql } from 'kysely';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -180,6 +181,45 @@ describe.each(testDatabaseKinds)('Stripe webhook on $name', (kind) => {
     expect(second - first).toBe(7 * DAY_MS);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(server.inbox.messages().filter((message) => message.to.includes(email))).toHaveLength(0);
+  });
+
+  it("writes a grant's purchase once, with its period after the current premium", async () => {
+    // At a million members every index of purchases is a random leaf read from disk and logged:
+    // a purchase inserted with a placeholder and then given its period writes each of them twice
+    // (expires_at is indexed, so the update is never HOT). Every later update of purchases in this
+    // database is counted from here.
+    const { db } = server.app.database;
+    await sql`create table if not exists test_purchase_updates (purchase_id uuid not null)`.execute(
+      db,
+    );
+    await sql`create or replace function test_count_purchase_update() returns trigger
+      language plpgsql as $$ begin
+        insert into test_purchase_updates values (new.id); return new;
+      end $$`.execute(db);
+    await sql`create or replace trigger test_purchase_updates after update on purchases
+      for each row execute function test_count_purchase_update()`.execute(db);
+
+    const email = uniqueEmail('written-once');
+    await register(server.app, email, 'correct horse');
+    await deliver(checkoutEvent({ email, planId: '1-month' }));
+    const firstEnd = (await premiumEnd(email))!.getTime();
+    await deliver(checkoutEvent({ email, planId: '1-week' }));
+
+    const purchases = await db
+      .selectFrom('purchases')
+      .innerJoin('users', 'users.id', 'purchases.userId')
+      .select(['purchases.id', 'purchases.days', 'purchases.startsAt', 'purchases.expiresAt'])
+      .where((eb) => eb(eb.fn('lower', ['users.email']), '=', email.toLowerCase()))
+      .orderBy('purchases.days')
+      .execute();
+    expect(purchases.map((purchase) => purchase.days)).toEqual([7, 30]);
+    const [week] = purchases;
+    expect(week!.startsAt.getTime()).toBe(firstEnd);
+    expect(week!.expiresAt.getTime()).toBe(firstEnd + 7 * DAY_MS);
+    const updated = await sql<{ purchaseId: string }>`
+      select purchase_id as "purchaseId" from test_purchase_updates`.execute(db);
+    const ids = new Set(purchases.map((purchase) => purchase.id));
+    expect(updated.rows.filter((row) => ids.has(row.purchaseId))).toEqual([]);
   });
 
   it('grants once for one event delivered five times, and twenty times at once', async () => {

@@ -166,33 +166,28 @@ async function grantToBuyer(
   grant: Grant,
 ): Promise<StripeEventOutcome> {
   const { checkout, plan, user, grantedAt } = grant;
-  // The member's row first, before the purchase's reference to it takes a weaker lock that two
-  // grants would then both try to raise (a deadlock).
-  await usersRepo.lockUser(transaction, user.id);
-  const purchaseId = await purchasesRepo.insertPurchase(transaction, {
-    userId: user.id,
-    planId: plan.id,
-    planName: plan.name,
-    provider: 'Stripe',
-    providerPaymentId: checkout.sessionId,
-    paymentIntentId: checkout.paymentIntentId,
-    amountCents: checkout.amountCents,
-    currency: checkout.currency,
-    listedPriceCents: plan.priceCents,
-    listedCurrency: plan.currency,
-    days: plan.days,
-    // Placeholders: the ledger gives the period, a line below.
-    startsAt: grantedAt,
-    expiresAt: grantedAt,
-  });
+  const granted = await ledger.addPass(
+    transaction,
+    { userId: user.id, source: 'stripe', days: plan.days, reason: 'payment', grantedAt },
+    (period) =>
+      purchasesRepo.insertPurchase(transaction, {
+        userId: user.id,
+        planId: plan.id,
+        planName: plan.name,
+        provider: 'Stripe',
+        providerPaymentId: checkout.sessionId,
+        paymentIntentId: checkout.paymentIntentId,
+        amountCents: checkout.amountCents,
+        currency: checkout.currency,
+        listedPriceCents: plan.priceCents,
+        listedCurrency: plan.currency,
+        days: plan.days,
+        ...period,
+      }),
+  );
   if (grant.isReplay) await repo.markParkedEventReplayed(transaction, grant.event.id);
-  if (!purchaseId) return { kind: 'already-granted' };
-  const period = await ledger.grantPass(transaction, {
-    userId: user.id,
-    purchaseId,
-    days: plan.days,
-    grantedAt,
-  });
+  if (!granted) return { kind: 'already-granted' };
+  const { purchaseId, period } = granted;
   if (checkout.customerId)
     await usersRepo.setStripeCustomerIfMissing(transaction, user.id, checkout.customerId);
   // A refund or a lost dispute that came in before the grant did.

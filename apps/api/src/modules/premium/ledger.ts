@@ -91,15 +91,15 @@ export function foldLedger(entries: readonly LedgerEntry[]): PremiumState {
 }
 
 /**
- * Recomputes the member's premium from his entries and writes it: his end, and the period or
- * revocation of each purchase. The caller holds the member's row lock (every function here
- * takes it), so two changes of one member never interleave.
+ * Writes what the member's entries add up to: his end, and the period or revocation of each
+ * purchase (a row already so is left as it is). The caller holds the member's row lock (every
+ * function here takes it), so two changes of one member never interleave.
  */
-async function recompute(
+async function writeState(
   transaction: Transaction<Database>,
   userId: string,
+  state: PremiumState,
 ): Promise<PremiumState> {
-  const state = foldLedger(await repo.listEntries(transaction, userId));
   for (const [purchaseId, period] of state.periods) {
     await purchasesRepo.writePurchasePeriod(transaction, purchaseId, period);
   }
@@ -112,6 +112,14 @@ async function recompute(
   return state;
 }
 
+/** Recomputes the member's premium from his entries and writes it. */
+async function recompute(
+  transaction: Transaction<Database>,
+  userId: string,
+): Promise<PremiumState> {
+  return writeState(transaction, userId, foldLedger(await repo.listEntries(transaction, userId)));
+}
+
 async function currentState(
   transaction: Transaction<Database>,
   userId: string,
@@ -120,49 +128,59 @@ async function currentState(
   return foldLedger(await repo.listEntries(transaction, userId));
 }
 
-/** Adds a paid web pass; returns its period. */
-export async function grantPass(
-  transaction: Transaction<Database>,
-  pass: { userId: string; purchaseId: string; days: number; grantedAt: Date },
-): Promise<{ startsAt: Date; expiresAt: Date }> {
-  await usersRepo.lockUser(transaction, pass.userId);
-  await repo.appendEntry(transaction, {
-    userId: pass.userId,
-    source: 'stripe',
-    entry: 'grant',
-    purchaseId: pass.purchaseId,
-    days: pass.days,
-    reason: 'payment',
-    occurredAt: pass.grantedAt,
-  });
-  const state = await recompute(transaction, pass.userId);
-  const period = state.periods.get(pass.purchaseId);
-  if (!period) throw new Error(`the pass ${pass.purchaseId} was granted but has no period`);
-  return period;
+/** Days added after the member's current end: a pass paid on the web, or granted by support. */
+export interface NewPass {
+  userId: string;
+  source: 'stripe' | 'support';
+  days: number;
+  /** 'payment' for a paid pass; the operator's reason for a support grant. */
+  reason: string;
+  grantedAt: Date;
 }
 
+/** Stands for the purchase of a pass before it is written (its id is not known yet). */
+const PASS_BEING_ADDED = 'the pass being added';
+
 /**
- * Adds days granted by the support team (a purchase of provider 'Support'), after the member's
- * current end as any pass; answers the purchase's period and the member's new end.
+ * Adds a pass with its purchase. `recordPurchase` is given the period the pass will have (the
+ * member's entries folded with it last) and writes the purchase with it, answering its id, or
+ * undefined when that payment was recorded before: then nothing is added and this answers
+ * undefined. A purchase written with a placeholder and then given its period would write every
+ * index of purchases twice (its end is indexed, so that update is never HOT): at a million
+ * members, each a leaf read from disk and logged whole after a checkpoint (issue 30).
  */
-export async function grantSupportDays(
+export async function addPass(
   transaction: Transaction<Database>,
-  grant: { userId: string; purchaseId: string; days: number; reason: string; grantedAt: Date },
-): Promise<{ period: { startsAt: Date; expiresAt: Date }; endsAt: Date | null }> {
-  await usersRepo.lockUser(transaction, grant.userId);
-  await repo.appendEntry(transaction, {
-    userId: grant.userId,
-    source: 'support',
+  pass: NewPass,
+  recordPurchase: (period: { startsAt: Date; expiresAt: Date }) => Promise<string | undefined>,
+): Promise<
+  | { purchaseId: string; period: { startsAt: Date; expiresAt: Date }; endsAt: Date | null }
+  | undefined
+> {
+  // The member's row first, before the purchase's reference to it takes a weaker lock that two
+  // grants would then both try to raise (a deadlock).
+  await usersRepo.lockUser(transaction, pass.userId);
+  const entries = await repo.listEntries(transaction, pass.userId);
+  const entryOf = (purchaseId: string): LedgerEntry => ({
+    source: pass.source,
     entry: 'grant',
-    purchaseId: grant.purchaseId,
-    days: grant.days,
-    reason: grant.reason,
-    occurredAt: grant.grantedAt,
+    purchaseId,
+    days: pass.days,
+    endsAt: null,
+    reason: pass.reason,
+    occurredAt: pass.grantedAt,
   });
-  const state = await recompute(transaction, grant.userId);
-  const period = state.periods.get(grant.purchaseId);
-  if (!period) throw new Error(`the grant ${grant.purchaseId} was written but has no period`);
-  return { period, endsAt: state.endsAt };
+  const ahead = foldLedger([...entries, entryOf(PASS_BEING_ADDED)]).periods.get(PASS_BEING_ADDED);
+  if (!ahead) throw new Error('a new pass folded to no period');
+  const purchaseId = await recordPurchase(ahead);
+  if (!purchaseId) return undefined;
+  const entry = entryOf(purchaseId);
+  await repo.appendEntry(transaction, { userId: pass.userId, ...entry });
+  // The lock is held since the entries were read: they and this one are all there is.
+  const state = await writeState(transaction, pass.userId, foldLedger([...entries, entry]));
+  const period = state.periods.get(purchaseId);
+  if (!period) throw new Error(`the pass ${purchaseId} was granted but has no period`);
+  return { purchaseId, period, endsAt: state.endsAt };
 }
 
 /**

@@ -84,20 +84,24 @@ async function writeGrant(
   const grantedAt = new Date();
   const grantId = randomUUID();
   const name = supportGrantName(days, reason);
-  const purchaseId = await purchasesRepo.insertPurchase(transaction, {
-    userId: member.id,
-    planId: null,
-    planName: name,
-    provider: 'Support',
-    providerPaymentId: grantId,
-    amountCents: 0,
-    currency: 'usd',
-    days,
-    // The ledger writes the period below.
-    startsAt: grantedAt,
-    expiresAt: grantedAt,
-  });
-  if (!purchaseId) throw new Error(`the grant ${grantId} has a purchase already`);
+  const granted = await ledger.addPass(
+    transaction,
+    { userId: member.id, source: 'support', days, reason, grantedAt },
+    (period) =>
+      purchasesRepo.insertPurchase(transaction, {
+        userId: member.id,
+        planId: null,
+        planName: name,
+        provider: 'Support',
+        providerPaymentId: grantId,
+        amountCents: 0,
+        currency: 'usd',
+        days,
+        ...period,
+      }),
+  );
+  if (!granted) throw new Error(`the grant ${grantId} has a purchase already`);
+  const { purchaseId, endsAt } = granted;
   await grantsRepo.insertGrant(transaction, {
     id: grantId,
     userId: member.id,
@@ -106,13 +110,6 @@ async function writeGrant(
     days,
     reason,
     grantedBy: operator.userId,
-    grantedAt,
-  });
-  const { endsAt } = await ledger.grantSupportDays(transaction, {
-    userId: member.id,
-    purchaseId,
-    days,
-    reason,
     grantedAt,
   });
   await deps.auditTrail.record(
