@@ -29,6 +29,8 @@
 //   members have premium now; users.subscription_end_date is the ledger's end.
 // - Ledger: one row per purchase, as the product writes them: a Stripe pass is a `grant` of its
 //   days, an App Store transaction a `period` ending at its expiry.
+// - Stripe events: the id of each Stripe purchase's checkout.session.completed (the webhook keeps
+//   every event id it took, for good).
 // - Sessions: ten per member, spread over the last 30 days: 80 % expired, 15 % revoked, 5 %
 //   live. None ended more than 30 days ago: the pruning job runs every 6 hours, so a database in
 //   service holds almost nothing for it (the bench adds the backlog it times).
@@ -162,6 +164,15 @@ await step(
      case when p.provider = 'Apple' then 'Production' end
    from (${purchaseRows}) as p join plans on plans.id = p.plan_id`,
   [buyers, buyers * PURCHASES_PER_BUYER],
+);
+// The webhook records every Stripe event's id for good (a redelivery months later must be known as
+// one): a product at this size holds one per Stripe purchase, and each grant adds its id to them.
+await step(
+  'stripe_events',
+  `insert into stripe_events (id, type, received_at)
+   select 'evt_' || substr(md5('event-' || id::text), 1, 24), 'checkout.session.completed',
+     created_at
+   from purchases where provider = 'Stripe'`,
 );
 await step(
   'premium_ledger',
