@@ -59,6 +59,10 @@ export function createSessionPruning(options: SessionPruningOptions) {
       const { rows } = await sql<{ locked: boolean }>`
         select pg_try_advisory_lock(${PRUNING_LOCK_KEY}) as locked`.execute(connection);
       if (!rows[0]?.locked) return 0;
+      // A batch's commit does not wait for its log to reach the disk, so its row locks go as
+      // soon as it is done: a busy disk's flush took up to a second here (28 November). A crash
+      // may lose the last batches' deletions, which the next run makes again.
+      await sql`set synchronous_commit = off`.execute(connection);
       try {
         let batches = 0;
         let longestBatchMs = 0;
@@ -100,6 +104,7 @@ export function createSessionPruning(options: SessionPruningOptions) {
         }
         return sessions + signInEvents;
       } finally {
+        await sql`reset synchronous_commit`.execute(connection);
         await sql`select pg_advisory_unlock(${PRUNING_LOCK_KEY})`.execute(connection);
       }
     });

@@ -235,22 +235,40 @@ export async function markSessionUsed(db: Executor, sessionId: string): Promise<
  * earlier batches deleted (dead until vacuum) so the next batch skips them; unordered, PostgreSQL
  * may gather every due row in a bitmap and revisit the dead ones at each batch (one batch of a
  * run at scale took 764 ms that way, 33 ms ordered: docs/benchmarks/scale.md).
+ *
+ * Read first, without a lock: the sessions and their refresh tokens, then the DELETE of those
+ * (still ended: an ended session never starts again). A session that ended a month ago is seldom
+ * in memory, and a read from a busy disk took up to a second at scale (28 November); done inside
+ * the DELETE, its row locks were held all that time. Read before, the DELETE finds the pages in
+ * PostgreSQL's buffers.
  */
 export async function deleteEndedSessions(
   db: Executor,
   endedBefore: Date,
   limit: number,
 ): Promise<number> {
+  const ended = sql<Date>`coalesce(revoked_at, expires_at)`;
+  const due = await db
+    .selectFrom('authSessions')
+    .select('id')
+    .where(ended, '<', endedBefore)
+    .orderBy(ended)
+    .limit(limit)
+    .execute();
+  if (due.length === 0) return 0;
+  const ids = due.map((session) => session.id);
+  // What the DELETE will read: each session by its primary key, and its refresh tokens by
+  // theirs (created_at is in no index, so the token rows themselves are read, as the cascade).
+  await db
+    .selectFrom('authSessions')
+    .leftJoin('refreshTokens', 'refreshTokens.sessionId', 'authSessions.id')
+    .select(['authSessions.id', 'refreshTokens.createdAt'])
+    .where('authSessions.id', 'in', ids)
+    .execute();
   const result = await db
     .deleteFrom('authSessions')
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('authSessions')
-        .select('id')
-        .where(sql<Date>`coalesce(revoked_at, expires_at)`, '<', endedBefore)
-        .orderBy(sql`coalesce(revoked_at, expires_at)`)
-        .limit(limit),
-    )
+    .where('id', 'in', ids)
+    .where(ended, '<', endedBefore)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

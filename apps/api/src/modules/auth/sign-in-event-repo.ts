@@ -178,25 +178,35 @@ export async function findNoticeRecipient(
 /**
  * Deletes up to `limit` events older than `before`, except each account's latest sign-in: an
  * account with none recorded is one signing in for the first time, whose sign-in mails no
- * notice. The number deleted; bounded and ordered as deleteEndedSessions is, for the same reasons.
+ * notice. The number deleted; bounded, ordered and read before it deletes, as
+ * deleteEndedSessions is, for the same reasons (the ids are time-ordered, so the DELETE's
+ * lookups by them land on a leaf or two the read did not).
  */
 export async function deleteSignInEventsBefore(
   db: Executor,
   before: Date,
   limit: number,
 ): Promise<number> {
-  const result = await sql`
-    delete from sign_in_events
-    where id in (
-      select old.id from sign_in_events old
-      where old.created_at < ${before}
-        and (old.outcome = 'failure' or exists (
-          select 1 from sign_in_events newer
-          where newer.user_id = old.user_id and newer.outcome = 'success'
-            and (newer.created_at, newer.id) > (old.created_at, old.id)
-        ))
-      order by old.created_at
-      limit ${limit}
-    )`.execute(db);
-  return Number(result.numAffectedRows ?? 0);
+  const due = await sql<{ id: string }>`
+    select old.id from sign_in_events old
+    where old.created_at < ${before}
+      and (old.outcome = 'failure' or exists (
+        select 1 from sign_in_events newer
+        where newer.user_id = old.user_id and newer.outcome = 'success'
+          and (newer.created_at, newer.id) > (old.created_at, old.id)
+      ))
+    order by old.created_at
+    limit ${limit}`.execute(db);
+  if (due.rows.length === 0) return 0;
+  // Each is still one to delete: the member's latest success, which every older event of his
+  // has after it, is never deleted (only an account's deletion takes it, with the rest).
+  const result = await db
+    .deleteFrom('signInEvents')
+    .where(
+      'id',
+      'in',
+      due.rows.map((event) => event.id),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
