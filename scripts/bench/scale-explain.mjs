@@ -221,14 +221,41 @@ const queries = [
     ['2000000000000003'],
   ],
   [
-    'pruning: a batch of 50 ended sessions (the job takes 20 at most; write, rolled back)',
-    `delete from auth_sessions where id in (select id from auth_sessions
+    'pruning: a batch of 50 ended sessions, first read (the job takes 20 at most)',
+    `select id from auth_sessions where coalesce(revoked_at, expires_at) < $1
+     order by coalesce(revoked_at, expires_at) limit 50`,
+    [ended],
+  ],
+  [
+    'pruning: then those sessions by their key, their refresh tokens counted (read before the DELETE)',
+    `select count(refresh_tokens.created_at) from auth_sessions
+     left join refresh_tokens on refresh_tokens.session_id = auth_sessions.id
+     where auth_sessions.id in (select id from auth_sessions
        where coalesce(revoked_at, expires_at) < $1
        order by coalesce(revoked_at, expires_at) limit 50)`,
     [ended],
   ],
   [
-    'pruning: a batch of 50 old sign-in events (the job takes 20 at most; write, rolled back)',
+    'pruning: then the DELETE of those, still ended (write, rolled back)',
+    `delete from auth_sessions where id in (select id from auth_sessions
+       where coalesce(revoked_at, expires_at) < $1
+       order by coalesce(revoked_at, expires_at) limit 50)
+     and coalesce(revoked_at, expires_at) < $1`,
+    [ended],
+  ],
+  [
+    'pruning: a batch of 50 old sign-in events, first read (the job takes 20 at most)',
+    `select old.id from sign_in_events old
+     where old.created_at < $1
+       and (old.outcome = 'failure' or exists (
+         select 1 from sign_in_events newer
+         where newer.user_id = old.user_id and newer.outcome = 'success'
+           and (newer.created_at, newer.id) > (old.created_at, old.id)))
+     order by old.created_at limit 50`,
+    [eventsBefore],
+  ],
+  [
+    'pruning: then the DELETE of those events by their ids (write, rolled back)',
     `delete from sign_in_events where id in (
        select old.id from sign_in_events old
        where old.created_at < $1

@@ -15,7 +15,7 @@
 // most 51 ms (docs/benchmarks/scale.md). So a batch is 20 rows at most, and sized by the time
 // the one before took: halved after a batch slower than 40 ms (a busy disk), doubled back after
 // one quicker than 20 ms, never under 5.
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 
 import type { Database } from '../../db/schema';
 import * as sessionRepo from './session-repo';
@@ -59,28 +59,38 @@ export function createSessionPruning(options: SessionPruningOptions) {
       const { rows } = await sql<{ locked: boolean }>`
         select pg_try_advisory_lock(${PRUNING_LOCK_KEY}) as locked`.execute(connection);
       if (!rows[0]?.locked) return 0;
-      // A batch's commit does not wait for its log to reach the disk, so its row locks go as
-      // soon as it is done: a busy disk's flush took up to a second here (28 November). A crash
-      // may lose the last batches' deletions, which the next run makes again.
-      await sql`set synchronous_commit = off`.execute(connection);
       try {
         let batches = 0;
         let longestBatchMs = 0;
         /**
-         * Runs one kind of batch until it deletes fewer rows than it asked for, each batch sized
-         * by the time the one before took; the rows deleted.
+         * Runs one kind of batch until fewer rows were due than it asked for, each batch sized
+         * by the time the one before took, and each in a transaction whose commit does not wait
+         * for its log to reach the disk: its row locks go as soon as it is done (a busy disk's
+         * flush took up to a second here, 28 November). A crash may lose the last batches'
+         * deletions, which the next run makes again. Set for the transaction only: the
+         * connection goes back to the pool as it came. The rows deleted.
          */
-        const inBatches = async (deleteBatch: (rows: number) => Promise<number>) => {
+        const inBatches = async (
+          deleteBatch: (
+            transaction: Transaction<Database>,
+            rows: number,
+          ) => Promise<{ due: number; deleted: number }>,
+        ) => {
           let deleted = 0;
           let rows = batchSize;
           for (;;) {
             const started = performance.now();
-            const count = await deleteBatch(rows);
+            const batch = await connection.transaction().execute(async (transaction) => {
+              await sql`set local synchronous_commit = off`.execute(transaction);
+              return deleteBatch(transaction, rows);
+            });
             const batchMs = performance.now() - started;
             longestBatchMs = Math.max(longestBatchMs, batchMs);
             batches += 1;
-            deleted += count;
-            if (count < rows) return deleted;
+            deleted += batch.deleted;
+            // Fewer due than asked: the backlog is done. (Fewer deleted than due only means some
+            // went meanwhile, with their account, say.)
+            if (batch.due < rows) return deleted;
             if (batchMs > BATCH_TARGET_MS) {
               rows = Math.max(Math.min(SMALLEST_BATCH_ROWS, batchSize), Math.floor(rows / 2));
             } else if (batchMs < BATCH_TARGET_MS / 2) {
@@ -89,12 +99,12 @@ export function createSessionPruning(options: SessionPruningOptions) {
           }
         };
         const sessionsEndedBefore = new Date(Date.now() - keepMs);
-        const sessions = await inBatches((rows) =>
-          sessionRepo.deleteEndedSessions(connection, sessionsEndedBefore, rows),
+        const sessions = await inBatches((transaction, rows) =>
+          sessionRepo.deleteEndedSessions(transaction, sessionsEndedBefore, rows),
         );
         const eventsBefore = new Date(Date.now() - SIGN_IN_EVENTS_KEEP_DAYS * DAY_MS);
-        const signInEvents = await inBatches((rows) =>
-          signInEventRepo.deleteSignInEventsBefore(connection, eventsBefore, rows),
+        const signInEvents = await inBatches((transaction, rows) =>
+          signInEventRepo.deleteSignInEventsBefore(transaction, eventsBefore, rows),
         );
         if (sessions + signInEvents > 0) {
           options.log.info(
@@ -104,7 +114,6 @@ export function createSessionPruning(options: SessionPruningOptions) {
         }
         return sessions + signInEvents;
       } finally {
-        await sql`reset synchronous_commit`.execute(connection);
         await sql`select pg_advisory_unlock(${PRUNING_LOCK_KEY})`.execute(connection);
       }
     });

@@ -228,7 +228,8 @@ export async function markSessionUsed(db: Executor, sessionId: string): Promise<
 
 /**
  * Deletes up to `limit` sessions (and, by cascade, their refresh tokens) that ended, by
- * revocation or expiry, before `endedBefore`; the number deleted. A bounded batch keeps the
+ * revocation or expiry, before `endedBefore`: how many were due (at most `limit`) and how many
+ * this deleted (fewer when some went meanwhile). A bounded batch keeps the
  * statement's row locks short on a table of millions (session-pruning.ts runs batches until
  * one comes back short). Oldest first, in the order of the auth_sessions_ended index: the index
  * then hands over the first `limit` and stops, and as it walks it marks the entries of the rows
@@ -236,8 +237,9 @@ export async function markSessionUsed(db: Executor, sessionId: string): Promise<
  * may gather every due row in a bitmap and revisit the dead ones at each batch (one batch of a
  * run at scale took 764 ms that way, 33 ms ordered: docs/benchmarks/scale.md).
  *
- * Read first, without a lock: the sessions and their refresh tokens, then the DELETE of those
- * (still ended: an ended session never starts again). A session that ended a month ago is seldom
+ * Read first, without a lock (statements of READ COMMITTED: row locks come with the DELETE): the
+ * sessions and their refresh tokens, then the DELETE of those (still ended: an ended session
+ * never starts again). A session that ended a month ago is seldom
  * in memory, and a read from a busy disk took up to a second at scale (28 November); done inside
  * the DELETE, its row locks were held all that time. Read before, the DELETE finds the pages in
  * PostgreSQL's buffers.
@@ -246,7 +248,7 @@ export async function deleteEndedSessions(
   db: Executor,
   endedBefore: Date,
   limit: number,
-): Promise<number> {
+): Promise<{ due: number; deleted: number }> {
   const ended = sql<Date>`coalesce(revoked_at, expires_at)`;
   const due = await db
     .selectFrom('authSessions')
@@ -255,14 +257,15 @@ export async function deleteEndedSessions(
     .orderBy(ended)
     .limit(limit)
     .execute();
-  if (due.length === 0) return 0;
+  if (due.length === 0) return { due: 0, deleted: 0 };
   const ids = due.map((session) => session.id);
   // What the DELETE will read: each session by its primary key, and its refresh tokens by
-  // theirs (created_at is in no index, so the token rows themselves are read, as the cascade).
+  // theirs (created_at is in no index, so the token rows themselves are read, as the cascade
+  // will; counted, not sent: a session used for a month has thousands).
   await db
     .selectFrom('authSessions')
     .leftJoin('refreshTokens', 'refreshTokens.sessionId', 'authSessions.id')
-    .select(['authSessions.id', 'refreshTokens.createdAt'])
+    .select((eb) => eb.fn.count('refreshTokens.createdAt').as('tokens'))
     .where('authSessions.id', 'in', ids)
     .execute();
   const result = await db
@@ -270,7 +273,7 @@ export async function deleteEndedSessions(
     .where('id', 'in', ids)
     .where(ended, '<', endedBefore)
     .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return { due: due.length, deleted: Number(result.numDeletedRows) };
 }
 
 export async function insertRefreshToken(

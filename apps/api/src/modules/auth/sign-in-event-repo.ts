@@ -178,7 +178,8 @@ export async function findNoticeRecipient(
 /**
  * Deletes up to `limit` events older than `before`, except each account's latest sign-in: an
  * account with none recorded is one signing in for the first time, whose sign-in mails no
- * notice. The number deleted; bounded, ordered and read before it deletes, as
+ * notice. How many were due and how many this deleted; bounded, ordered and read before it
+ * deletes, as
  * deleteEndedSessions is, for the same reasons (the ids are time-ordered, so the DELETE's
  * lookups by them land on a leaf or two the read did not).
  */
@@ -186,7 +187,7 @@ export async function deleteSignInEventsBefore(
   db: Executor,
   before: Date,
   limit: number,
-): Promise<number> {
+): Promise<{ due: number; deleted: number }> {
   const due = await sql<{ id: string }>`
     select old.id from sign_in_events old
     where old.created_at < ${before}
@@ -197,7 +198,7 @@ export async function deleteSignInEventsBefore(
       ))
     order by old.created_at
     limit ${limit}`.execute(db);
-  if (due.rows.length === 0) return 0;
+  if (due.rows.length === 0) return { due: 0, deleted: 0 };
   // Each is still one to delete: the member's latest success, which every older event of his
   // has after it, is never deleted (only an account's deletion takes it, with the rest).
   const result = await db
@@ -208,5 +209,5 @@ export async function deleteSignInEventsBefore(
       due.rows.map((event) => event.id),
     )
     .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return { due: due.rows.length, deleted: Number(result.numDeletedRows) };
 }
