@@ -549,9 +549,9 @@ if (wanted('pruning')) {
     '',
     `${empty.pruning.load}; ${scale.pruning.load}`,
   ]);
-  // The job times each batch itself (a batch is one statement, so one transaction: its round trip
-  // bounds the locks it held); the sample from pg_stat_activity is a check from outside, and on a
-  // busy machine it includes the sampler's own wait for a core.
+  // The job times each batch itself: its reads and its DELETE. Row locks come with the DELETE
+  // alone, sampled from pg_stat_activity every 5 ms from outside (on a busy machine the sample
+  // includes the sampler's own wait for a core).
   rows.push([
     "pruning job, longest batch (ms: the job's own timing of its read and DELETE; the longest DELETE, sampled)",
     `${empty.pruning.longestBatchMs}; ${empty.pruning.longestDeleteMs.toFixed(0)}`,

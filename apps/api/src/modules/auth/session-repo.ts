@@ -239,10 +239,9 @@ export async function markSessionUsed(db: Executor, sessionId: string): Promise<
  *
  * Read first, without a lock (statements of READ COMMITTED: row locks come with the DELETE): the
  * sessions and their refresh tokens, then the DELETE of those (still ended: an ended session
- * never starts again). A session that ended a month ago is seldom
- * in memory, and a read from a busy disk took up to a second at scale (28 November); done inside
- * the DELETE, its row locks were held all that time. Read before, the DELETE finds the pages in
- * PostgreSQL's buffers.
+ * never starts again). A session that ended a month ago is seldom in memory, and a read from a
+ * busy disk took up to a second at scale (28 November); done inside the DELETE, its row locks
+ * were held all that time. Read before, the DELETE finds the pages in PostgreSQL's buffers.
  */
 export async function deleteEndedSessions(
   db: Executor,

@@ -179,9 +179,8 @@ export async function findNoticeRecipient(
  * Deletes up to `limit` events older than `before`, except each account's latest sign-in: an
  * account with none recorded is one signing in for the first time, whose sign-in mails no
  * notice. How many were due and how many this deleted; bounded, ordered and read before it
- * deletes, as
- * deleteEndedSessions is, for the same reasons (the ids are time-ordered, so the DELETE's
- * lookups by them land on a leaf or two the read did not).
+ * deletes, as deleteEndedSessions is, for the same reasons. (The DELETE then finds the events by
+ * their ids, which are time-ordered: a leaf or two of the key that the read did not touch.)
  */
 export async function deleteSignInEventsBefore(
   db: Executor,

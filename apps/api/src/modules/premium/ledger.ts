@@ -145,9 +145,9 @@ const PASS_BEING_ADDED = 'the pass being added';
  * Adds a pass with its purchase. `recordPurchase` is given the period the pass will have (the
  * member's entries folded with it last) and writes the purchase with it, answering its id, or
  * undefined when that payment was recorded before: then nothing is added and this answers
- * undefined. A purchase written with a placeholder and then given its period would write every
- * index of purchases twice (its end is indexed, so that update is never HOT): at a million
- * members, each a leaf read from disk and logged whole after a checkpoint (issue 30).
+ * undefined. A purchase written with a placeholder and then given its period was written twice:
+ * a second entry in every index of purchases (its end is indexed, so that update is never HOT)
+ * and a dead row version (issue 30).
  */
 export async function addPass(
   transaction: Transaction<Database>,
